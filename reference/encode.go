@@ -1,0 +1,104 @@
+package reference
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/gcxwire/gcx/spec"
+)
+
+// Encode returns the canonical GCX1 bytes of p [CAN-2]. It first checks that
+// p has a spelling at all and returns an *spec.Error of class spec.ErrModel
+// if it has not, so it never writes what a decoder rejects [CAN-3].
+//
+// Because every valid payload is canonical [CAN-1], Encode is the inverse of
+// Decode: Encode(Decode(b)) == b for every valid b.
+func Encode(p *spec.Payload) ([]byte, error) {
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	for i := range p.Sections {
+		writeSection(&b, &p.Sections[i])
+	}
+	return b.Bytes(), nil
+}
+
+// writeSection writes a checked section: its header, then its rows with each
+// comment placed before the row it precedes [CMT-3].
+func writeSection(b *bytes.Buffer, s *spec.Section) {
+	writeHeader(b, s)
+	c := 0
+	for r, row := range s.Rows {
+		for ; c < len(s.Comments) && s.Comments[c].Row == r; c++ {
+			writeComment(b, s.Comments[c].Text)
+		}
+		writeRow(b, row)
+	}
+	for ; c < len(s.Comments); c++ {
+		writeComment(b, s.Comments[c].Text)
+	}
+}
+
+// writeHeader writes "GCX1 tool=T fields=F1,F2 k=v ...\n" [CAN-2].
+func writeHeader(b *bytes.Buffer, s *spec.Section) {
+	b.WriteString(spec.Version)
+	b.WriteString(" tool=")
+	b.WriteString(s.Tool)
+	b.WriteString(" fields=")
+	for i, f := range s.Fields {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		writeEscaped(b, f, fieldEscapes)
+	}
+	for _, m := range s.Meta {
+		b.WriteByte(' ')
+		b.WriteString(m.Key)
+		b.WriteByte('=')
+		writeEscaped(b, m.Value, metaEscapes)
+	}
+	b.WriteByte('\n')
+}
+
+// writeRow writes the values of one row separated by TAB. A first value that
+// begins with "#" or "GCX" gets the guard, a single backslash [ROW-4].
+func writeRow(b *bytes.Buffer, row []string) {
+	for i, v := range row {
+		if i > 0 {
+			b.WriteByte('\t')
+		} else if strings.HasPrefix(v, "#") || strings.HasPrefix(v, spec.TagPrefix) {
+			b.WriteByte('\\')
+		}
+		writeEscaped(b, v, valueEscapesOut)
+	}
+	b.WriteByte('\n')
+}
+
+func writeComment(b *bytes.Buffer, text string) {
+	b.WriteByte('#')
+	b.WriteString(text)
+	b.WriteByte('\n')
+}
+
+// Escape tables for writing: for each byte that cannot appear raw, the
+// letter written after the backslash.
+var (
+	valueEscapesOut = escapeTable{'\\': '\\', '\t': 't', '\n': 'n', '\r': 'r'}                     // [VAL-1]
+	metaEscapes     = escapeTable{'\\': '\\', '\t': 't', '\n': 'n', '\r': 'r', ' ': 's'}           // [HDR-7]
+	fieldEscapes    = escapeTable{'\\': '\\', '\t': 't', '\n': 'n', '\r': 'r', ' ': 's', ',': ','} // [HDR-5]
+)
+
+type escapeTable [128]byte
+
+func writeEscaped(b *bytes.Buffer, s string, table escapeTable) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 128 && table[c] != 0 {
+			b.WriteByte('\\')
+			b.WriteByte(table[c])
+			continue
+		}
+		b.WriteByte(c)
+	}
+}

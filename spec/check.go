@@ -1,0 +1,175 @@
+package spec
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// ValidCount reports whether s is a count as rows= and total= require: "0",
+// or a non-zero ASCII digit followed by digits, no sign, no leading zero, and
+// small enough for an int64 [META-1].
+func ValidCount(s string) bool {
+	if s == "" || len(s) > 1 && s[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	_, err := strconv.ParseInt(s, 10, 64)
+	return err == nil
+}
+
+// ValidBool reports whether s is "true" or "false", as truncated= requires
+// [META-3].
+func ValidBool(s string) bool { return s == "true" || s == "false" }
+
+// CheckMeta checks one meta pair against the reserved-key rules [META-1]
+// [META-3] and returns a message describing the problem, or "" if the value
+// is acceptable. It does not check the key's spelling or uniqueness.
+func CheckMeta(key, value string) (rule, msg string) {
+	switch key {
+	case KeyRows, KeyTotal:
+		if !ValidCount(value) {
+			return "META-1", fmt.Sprintf("%s=%q is not a count (0 or a decimal without sign or leading zero)", key, value)
+		}
+	case KeyTruncated:
+		if !ValidBool(value) {
+			return "META-3", fmt.Sprintf("truncated=%q is neither true nor false", value)
+		}
+	}
+	return "", ""
+}
+
+// Check reports whether p has a GCX1 spelling and, if not, returns an
+// *Error of class ErrModel naming the first rule it breaks [CAN-3]. Every
+// encoder of this module calls it (or checks the same rules piece by piece)
+// before writing, so no encoder emits what a decoder rejects.
+func (p *Payload) Check() error {
+	if len(p.Sections) == 0 {
+		return modelErr("PAY-1", "a payload needs at least one section")
+	}
+	for i := range p.Sections {
+		if err := p.Sections[i].Check(i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Check reports whether the section, the index-th of its payload (0-based,
+// used only in messages), has a GCX1 spelling. It checks the header with
+// CheckHeader, every row with CheckRow, rows= against the row count and the
+// comments with CheckComment.
+func (s *Section) Check(index int) error {
+	if err := CheckHeader(index, s.Tool, s.Fields, s.Meta); err != nil {
+		return err
+	}
+	for r, row := range s.Rows {
+		if err := CheckRow(index, r, len(s.Fields), row); err != nil {
+			return err
+		}
+	}
+	if err := CheckRowCount(index, s.Meta, len(s.Rows)); err != nil {
+		return err
+	}
+	last := 0
+	for c, cm := range s.Comments {
+		if cm.Row < last || cm.Row > len(s.Rows) {
+			return modelErr("CMT-3", fmt.Sprintf("section %d: comment %d is placed before row %d, outside 0..%d or before the comment ahead of it", index+1, c+1, cm.Row, len(s.Rows)))
+		}
+		last = cm.Row
+		if err := CheckComment(index, cm.Text); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CheckHeader checks the parts of a section header: tool name [HDR-3], at
+// least one field [HDR-4], distinct field names [HDR-6], meta keys [HDR-3]
+// [HDR-8] and reserved meta values [META-1] [META-3]. Every string must be
+// valid UTF-8 [ENC-1].
+func CheckHeader(index int, tool string, fields []string, meta []Meta) error {
+	where := fmt.Sprintf("section %d", index+1)
+	if !IsName(tool) {
+		return modelErr("HDR-3", fmt.Sprintf("%s: tool name %q must be one or more of A-Z a-z 0-9 _ - .", where, tool))
+	}
+	if len(fields) == 0 {
+		return modelErr("HDR-4", where+": a section needs at least one field")
+	}
+	seen := make(map[string]bool, len(fields))
+	for _, f := range fields {
+		if !utf8.ValidString(f) {
+			return modelErr("ENC-1", fmt.Sprintf("%s: field name %q is not valid UTF-8", where, f))
+		}
+		if seen[f] {
+			return modelErr("HDR-6", fmt.Sprintf("%s: field name %q appears twice", where, f))
+		}
+		seen[f] = true
+	}
+	keys := make(map[string]bool, len(meta))
+	for _, m := range meta {
+		if !IsName(m.Key) {
+			return modelErr("HDR-3", fmt.Sprintf("%s: meta key %q must be one or more of A-Z a-z 0-9 _ - .", where, m.Key))
+		}
+		if m.Key == KeyTool || m.Key == KeyFields {
+			return modelErr("HDR-8", fmt.Sprintf("%s: %q is a structural key and cannot be a meta key", where, m.Key))
+		}
+		if keys[m.Key] {
+			return modelErr("HDR-8", fmt.Sprintf("%s: meta key %q appears twice", where, m.Key))
+		}
+		keys[m.Key] = true
+		if !utf8.ValidString(m.Value) {
+			return modelErr("ENC-1", fmt.Sprintf("%s: value of meta key %q is not valid UTF-8", where, m.Key))
+		}
+		if rule, msg := CheckMeta(m.Key, m.Value); rule != "" {
+			return modelErr(rule, where+": "+msg)
+		}
+	}
+	return nil
+}
+
+// CheckRow checks one row: it has exactly width values [ROW-2], each valid
+// UTF-8 [ENC-1]. section and row are 0-based and used only in messages.
+func CheckRow(section, row, width int, values []string) error {
+	if len(values) != width {
+		return modelErr("ROW-2", fmt.Sprintf("section %d, row %d: %d values for %d fields", section+1, row+1, len(values), width))
+	}
+	for i, v := range values {
+		if !utf8.ValidString(v) {
+			return modelErr("ENC-1", fmt.Sprintf("section %d, row %d, value %d is not valid UTF-8", section+1, row+1, i+1))
+		}
+	}
+	return nil
+}
+
+// CheckRowCount checks that a rows= pair, if present, equals the number of
+// rows the section holds [META-4].
+func CheckRowCount(section int, meta []Meta, rows int) error {
+	for _, m := range meta {
+		if m.Key == KeyRows && m.Value != strconv.Itoa(rows) {
+			return modelErr("META-4", fmt.Sprintf("section %d: rows=%s but the section holds %d rows", section+1, m.Value, rows))
+		}
+	}
+	return nil
+}
+
+// CheckComment checks a comment's text: no LF or CR [CMT-4], valid UTF-8
+// [ENC-1].
+func CheckComment(section int, text string) error {
+	if strings.ContainsAny(text, "\n\r") {
+		return modelErr("CMT-4", fmt.Sprintf("section %d: comment %q contains LF or CR", section+1, text))
+	}
+	if !utf8.ValidString(text) {
+		return modelErr("ENC-1", fmt.Sprintf("section %d: comment is not valid UTF-8", section+1))
+	}
+	return nil
+}
+
+func modelErr(rule, msg string) *Error {
+	return &Error{Class: ErrModel, Rule: rule, Msg: msg}
+}
