@@ -490,11 +490,11 @@ var headerEscapes = map[byte]byte{'\\': '\\', 't': '\t', 'n': '\n', 'r': '\r', '
 func (p *parser) meta() (metaMark, error) {
 	var m metaMark
 	m.key = p.here()
-	key, err := p.name("HDR-7")
+	key, err := p.name("HDR-3")
 	if err != nil {
 		return m, err
 	}
-	if err := p.literal("=", "meta", "HDR-7"); err != nil {
+	if err := p.literal("=", "meta", "HDR-1"); err != nil {
 		return m, err
 	}
 	m.value = p.here()
