@@ -49,7 +49,7 @@ func CheckMeta(key, value string) (rule, msg string) {
 // encoder of this module calls it (or checks the same rules piece by piece)
 // before writing, so no encoder emits what a decoder rejects.
 func (p *Payload) Check() error {
-	if len(p.Sections) == 0 {
+	if p == nil || len(p.Sections) == 0 {
 		return modelErr("PAY-1", "a payload needs at least one section")
 	}
 	for i := range p.Sections {
