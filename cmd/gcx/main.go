@@ -1,0 +1,113 @@
+// Command gcx converts, checks and measures GCX1 payloads.
+//
+// Usage:
+//
+//	gcx decode --wire [limits]   GCX1 on stdin → wire view (JSON) on stdout
+//	gcx encode --wire            wire view on stdin → canonical GCX1 on stdout
+//	gcx check [limits]           validate the GCX1 payload on stdin
+//
+// Limits: --max-line-bytes N, --max-fields N, --max-sections N, --max-rows N
+// (0 means no limit; the defaults are spec.DefaultLimits).
+//
+// Exit status [WIRE-3]: 0 ok; 1 invalid input (stderr gives line, column,
+// message and rule ID; nothing is written to stdout); 2 usage; 3 unsupported
+// version (stderr names the tag: re-issue the tool call without the GCX
+// format and read JSON).
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/gcxwire/gcx/spec"
+)
+
+// Exit statuses [WIRE-3].
+const (
+	exitOK          = 0
+	exitInvalid     = 1
+	exitUsage       = 2
+	exitUnsupported = 3
+)
+
+// command runs one subcommand with its arguments and streams and returns the
+// exit status.
+type command func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	name, rest := args[0], args[1:]
+	var cmd command
+	switch name {
+	case "decode":
+		cmd = runDecodeWire
+		if !hasFlag(rest, "--wire") {
+			cmd = jsonDecoder
+		}
+	case "encode":
+		cmd = runEncodeWire
+		if !hasFlag(rest, "--wire") {
+			cmd = jsonEncoder
+		}
+	case "check":
+		cmd = runCheck
+	case "bench":
+		cmd = benchRunner
+	case "help", "-h", "--help":
+		usage(stdout)
+		return exitOK
+	}
+	if cmd == nil {
+		fmt.Fprintf(stderr, "gcx: unknown command %q\n", name)
+		usage(stderr)
+		return exitUsage
+	}
+	return cmd(rest, stdin, stdout, stderr)
+}
+
+// Commands that live in their own files.
+var (
+	jsonEncoder command
+	jsonDecoder command
+	benchRunner command
+)
+
+func hasFlag(args []string, flag string) bool {
+	for _, a := range args {
+		if a == flag || a == "-"+flag[2:] {
+			return true
+		}
+	}
+	return false
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `usage:
+  gcx decode --wire [limits]   GCX1 on stdin -> wire view (JSON) on stdout
+  gcx encode --wire            wire view on stdin -> canonical GCX1 on stdout
+  gcx check [limits]           validate the GCX1 payload on stdin
+limits: --max-line-bytes N --max-fields N --max-sections N --max-rows N (0: none)
+exit status: 0 ok, 1 invalid input, 2 usage, 3 unsupported version
+`)
+}
+
+// fail reports err on stderr and returns the matching exit status
+// [WIRE-3]: 3 for another GCX version, naming its tag, else 1.
+func fail(stderr io.Writer, err error) int {
+	fmt.Fprintln(stderr, err)
+	var e *spec.Error
+	if errors.As(err, &e) && errors.Is(err, spec.ErrUnsupportedVersion) {
+		fmt.Fprintf(stderr, "gcx: version %s is not supported; re-issue the call without the GCX format and read JSON\n", e.Tag)
+		return exitUnsupported
+	}
+	return exitInvalid
+}

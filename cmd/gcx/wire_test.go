@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// gcx runs the command in-process and returns its exit status and output.
+func gcx(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(args, strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// readmePayload is the example in README.md; TestReadmeExample checks the
+// README still shows it.
+const readmePayload = "GCX1 tool=search_symbols fields=id,kind,name,path,line rows=2 total=2\n" +
+	"internal/mcp/server.go::NewServer\tfunction\tNewServer\tinternal/mcp/server.go\t62\n" +
+	"internal/mcp/server.go::Server.Start\tmethod\tStart\tinternal/mcp/server.go\t118\n"
+
+// The wire view round-trips the README example byte for byte [WIRE-1]
+// [CAN-1].
+func TestWireRoundTripReadmeExample(t *testing.T) {
+	code, view, stderr := gcx(t, readmePayload, "decode", "--wire")
+	if code != exitOK {
+		t.Fatalf("decode --wire: exit %d, stderr %q", code, stderr)
+	}
+	want := `{"sections":[{"tool":"search_symbols","fields":["id","kind","name","path","line"],` +
+		`"meta":[["rows","2"],["total","2"]],"rows":[["internal/mcp/server.go::NewServer","function","NewServer","internal/mcp/server.go","62"],` +
+		`["internal/mcp/server.go::Server.Start","method","Start","internal/mcp/server.go","118"]]}]}` + "\n"
+	if view != want {
+		t.Fatalf("decode --wire:\n got %s\nwant %s", view, want)
+	}
+	code, back, stderr := gcx(t, view, "encode", "--wire")
+	if code != exitOK || back != readmePayload {
+		t.Fatalf("encode --wire: exit %d, stderr %q, got %q", code, stderr, back)
+	}
+}
+
+func TestReadmeShowsExample(t *testing.T) {
+	readme, err := readRepoFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(readmePayload, "\n"), "\n") {
+		if !strings.Contains(readme, line) {
+			t.Errorf("README.md does not show the example line %q", line)
+		}
+	}
+}
+
+// Comments travel in the wire view as [row, text] pairs [CMT-3] [WIRE-1].
+func TestWireComments(t *testing.T) {
+	in := "GCX1 tool=t fields=a\n#first\nx\n#last\n"
+	code, view, _ := gcx(t, in, "decode", "--wire")
+	want := `{"sections":[{"tool":"t","fields":["a"],"meta":[],"rows":[["x"]],"comments":[[0,"first"],[1,"last"]]}]}` + "\n"
+	if code != exitOK || view != want {
+		t.Fatalf("got exit %d, %s", code, view)
+	}
+	if code, back, _ := gcx(t, view, "encode", "--wire"); code != exitOK || back != in {
+		t.Fatalf("encode --wire: exit %d, %q", code, back)
+	}
+}
+
+// Exit statuses and streams [WIRE-3].
+func TestExitStatus(t *testing.T) {
+	cases := []struct {
+		name       string
+		stdin      string
+		args       []string
+		code       int
+		stderrHas  []string
+		stdoutSays string
+	}{
+		{"valid check", readmePayload, []string{"check"}, exitOK, nil, "valid GCX1: 1 sections, 2 rows\n"},
+		{"syntax error names line, column and rule [VAL-2]", "GCX1 tool=t fields=a\nx\\q\n", []string{"decode", "--wire"}, exitInvalid,
+			[]string{"line 2, column 3", "[VAL-2]"}, ""},
+		{"constraint error [ROW-2]", "GCX1 tool=t fields=a,b\nx\n", []string{"check"}, exitInvalid, []string{"line 2, column 2", "[ROW-2]"}, ""},
+		{"not GCX [PAY-1]", `{"a":1}`, []string{"check"}, exitInvalid, []string{"[PAY-1]"}, ""},
+		{"another version names its tag [VER-2]", "GCX2 tool=t fields=a\n", []string{"decode", "--wire"}, exitUnsupported,
+			[]string{"GCX2", "re-issue"}, ""},
+		{"GCX10 is not GCX1 [VER-2]", "GCX10 tool=t fields=a\n", []string{"check"}, exitUnsupported, []string{"GCX10"}, ""},
+		{"later section of another version [VER-4]", "GCX1 tool=t fields=a\nx\nGCX1-stream tool=t fields=a\n", []string{"check"},
+			exitUnsupported, []string{"GCX1-stream", "[VER-4]"}, ""},
+		{"limit flag [LIM-3]", "GCX1 tool=t fields=a\n" + strings.Repeat("x", 30) + "\n", []string{"check", "--max-line-bytes", "22"}, exitInvalid,
+			[]string{"line 2, column 23", "[LIM-3]"}, ""},
+		{"model error on encode [CAN-3]", `{"sections":[{"tool":"my tool","fields":["a"],"rows":[]}]}`, []string{"encode", "--wire"},
+			exitInvalid, []string{"[HDR-3]"}, ""},
+		{"wire view with unknown key", `{"sections":[],"extra":1}`, []string{"encode", "--wire"}, exitInvalid, []string{"extra"}, ""},
+		{"empty wire view [PAY-1]", `{"sections":[]}`, []string{"encode", "--wire"}, exitInvalid, []string{"[PAY-1]"}, ""},
+		{"unknown command", "", []string{"frobnicate"}, exitUsage, []string{"unknown command"}, ""},
+		{"no command", "", nil, exitUsage, []string{"usage"}, ""},
+		{"bad flag", "", []string{"check", "--max-rows", "many"}, exitUsage, nil, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, stdout, stderr := gcx(t, c.stdin, c.args...)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d (stderr %q)", code, c.code, stderr)
+			}
+			if stdout != c.stdoutSays {
+				t.Errorf("stdout %q, want %q", stdout, c.stdoutSays)
+			}
+			for _, s := range c.stderrHas {
+				if !strings.Contains(stderr, s) {
+					t.Errorf("stderr %q lacks %q", stderr, s)
+				}
+			}
+		})
+	}
+}
+
+// The wire reader refuses what has no GCX1 spelling instead of letting
+// encoding/json replace it with U+FFFD [ENC-1].
+func TestWireRejectsLoneSurrogates(t *testing.T) {
+	for _, in := range []string{
+		`{"sections":[{"tool":"t","fields":["\ud800"],"rows":[]}]}`,
+		`{"sections":[{"tool":"t","fields":["a"],"rows":[["\udc00"]]}]}`,
+		`{"sections":[{"tool":"t","fields":["a"],"rows":[["\ud83d x"]]}]}`,
+		"{\"sections\":[{\"tool\":\"t\",\"fields\":[\"\xff\"],\"rows\":[]}]}",
+	} {
+		if code, out, stderr := gcx(t, in, "encode", "--wire"); code != exitInvalid || out != "" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", in, code, out, stderr)
+		}
+	}
+	// A proper pair is fine.
+	in := `{"sections":[{"tool":"t","fields":["a"],"rows":[["\ud83d\ude00 \"\\u\""]]}]}`
+	if code, out, stderr := gcx(t, in, "encode", "--wire"); code != exitOK || out != "GCX1 tool=t fields=a\n😀 \"\\\\u\"\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+}
