@@ -26,9 +26,22 @@ type wirePayload struct {
 type wireSection struct {
 	Tool     string        `json:"tool"`
 	Fields   []string      `json:"fields"`
-	Meta     [][2]string   `json:"meta"`
+	Meta     []wirePair    `json:"meta"`
 	Rows     [][]string    `json:"rows"`
 	Comments []wireComment `json:"comments,omitempty"`
+}
+
+// wirePair is a [key, value] pair; decoding it insists on exactly two
+// strings, where a [2]string would quietly fill in a missing value.
+type wirePair [2]string
+
+func (m *wirePair) UnmarshalJSON(b []byte) error {
+	var pair []string
+	if err := json.Unmarshal(b, &pair); err != nil || len(pair) != 2 {
+		return fmt.Errorf("a meta entry is a [key, value] pair of strings, got %s", b)
+	}
+	m[0], m[1] = pair[0], pair[1]
+	return nil
 }
 
 // wireComment is a [row, text] pair.
@@ -63,7 +76,7 @@ func MarshalWire(p *Payload) ([]byte, error) {
 		ws := wireSection{
 			Tool:   s.Tool,
 			Fields: s.Fields,
-			Meta:   make([][2]string, 0, len(s.Meta)),
+			Meta:   make([]wirePair, 0, len(s.Meta)),
 			Rows:   s.Rows,
 		}
 		if ws.Fields == nil {
@@ -73,7 +86,7 @@ func MarshalWire(p *Payload) ([]byte, error) {
 			ws.Rows = [][]string{}
 		}
 		for _, m := range s.Meta {
-			ws.Meta = append(ws.Meta, [2]string{m.Key, m.Value})
+			ws.Meta = append(ws.Meta, wirePair{m.Key, m.Value})
 		}
 		for _, c := range s.Comments {
 			ws.Comments = append(ws.Comments, wireComment{Row: c.Row, Text: c.Text})

@@ -1,0 +1,125 @@
+package spec_test
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// ruleDefinition matches where docs/wire-format.md defines a rule: **[HDR-3]**.
+var ruleDefinition = regexp.MustCompile(`\*\*\[([A-Z]+-[0-9]+)\]\*\*`)
+
+// specRules returns the IDs the specification defines, in order, failing on
+// a duplicate definition.
+func specRules(t *testing.T) []string {
+	t.Helper()
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "wire-format.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	seen := map[string]bool{}
+	for _, m := range ruleDefinition.FindAllStringSubmatch(string(doc), -1) {
+		if seen[m[1]] {
+			t.Errorf("rule %s is defined twice in docs/wire-format.md", m[1])
+		}
+		seen[m[1]] = true
+		ids = append(ids, m[1])
+	}
+	if len(ids) < 50 {
+		t.Fatalf("found only %d rule definitions; is the **[ID]** convention still used?", len(ids))
+	}
+	return ids
+}
+
+// TestEveryRuleIsCited checks the promise of the README: every rule of the
+// specification is exercised by at least one test or conformance vector.
+// A citation is the ID as a word in a _test.go file or in a conformance
+// vector file (the lower-case vector-name form "row-4" counts too).
+func TestEveryRuleIsCited(t *testing.T) {
+	ids := specRules(t)
+	var corpus strings.Builder
+	root := ".."
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); name == "node_modules" || name == ".git" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		inVectors := strings.Contains(filepath.ToSlash(path), "conformance/vectors/")
+		if !strings.HasSuffix(path, "_test.go") && !inVectors {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		corpus.WriteString(path)
+		corpus.WriteByte('\n')
+		corpus.Write(b)
+		corpus.WriteByte('\n')
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := corpus.String()
+	var missing []string
+	for _, id := range ids {
+		lower := strings.ToLower(id)
+		re := regexp.MustCompile(`\b(` + regexp.QuoteMeta(id) + `|` + regexp.QuoteMeta(lower) + `)\b`)
+		if !re.MatchString(text) {
+			missing = append(missing, id)
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("%d of %d rules are cited by no test or vector: %s", len(missing), len(ids), strings.Join(missing, " "))
+	}
+}
+
+// TestRuleIDsInCodeExist keeps error messages honest: every rule ID the
+// non-test Go code mentions is defined by the specification.
+func TestRuleIDsInCodeExist(t *testing.T) {
+	defined := map[string]bool{}
+	for _, id := range specRules(t) {
+		defined[id] = true
+	}
+	cited := regexp.MustCompile(`"([A-Z]{2,5}-[0-9]+)"|\[([A-Z]{2,5}-[0-9]+)\]`)
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); name == "node_modules" || name == ".git" || name == "testdata" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, m := range cited.FindAllStringSubmatch(string(b), -1) {
+			id := m[1] + m[2]
+			if !defined[id] {
+				t.Errorf("%s cites %s, which docs/wire-format.md does not define", path, id)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
