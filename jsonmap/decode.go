@@ -1,0 +1,315 @@
+package jsonmap
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/gcxwire/gcx/reference"
+	"github.com/gcxwire/gcx/spec"
+)
+
+// Format names what an encoder wrote: a GCX1 payload or a JSON text
+// [AUTO-1].
+type Format string
+
+// The two formats of a tool result.
+const (
+	FormatGCX  Format = "gcx"
+	FormatJSON Format = "json"
+)
+
+// Decode returns the compact form [MAP-3] of the JSON value a GCX1 payload
+// holds [MAP-7]. Errors are *spec.Error values: the payload's own GCX1
+// errors as reference.Decode reports them, and mapping errors of class
+// spec.ErrConstraint pointing at the header or cell at fault.
+func Decode(payload []byte) ([]byte, error) {
+	v, err := DecodeValue(payload)
+	if err != nil {
+		return nil, err
+	}
+	return v.AppendCompact(nil), nil
+}
+
+// DecodeValue is Decode returning the value itself.
+func DecodeValue(payload []byte) (Value, error) {
+	p, err := reference.Decode(payload)
+	if err != nil {
+		return Value{}, err
+	}
+	return DecodePayload(p)
+}
+
+// DecodePayload returns the JSON value a decoded payload holds. Positions
+// in its errors are those of the payload's canonical bytes, which are the
+// bytes it was decoded from [CAN-1].
+func DecodePayload(p *spec.Payload) (Value, error) {
+	if len(p.Sections) == 0 {
+		return Value{}, &spec.Error{Class: spec.ErrConstraint, Rule: "PAY-1", Msg: "a payload needs at least one section"}
+	}
+	d := &decoder{p: p}
+	v, used, err := d.root()
+	if err != nil {
+		return Value{}, err
+	}
+	if used < len(p.Sections) {
+		return Value{}, d.errAtHeader(used, "MAP-7", fmt.Sprintf("section %d (tool=%s) is not part of the value the first section begins; a payload holds one JSON value", used+1, p.Sections[used].Tool))
+	}
+	return v, nil
+}
+
+// DecodeResponse returns the compact JSON value of a tool result that is
+// either a GCX1 payload or a JSON text, as an auto-mode encoder writes it,
+// and says which it was [AUTO-3]. A result that begins with "GCX" is read
+// as GCX1 (and a GCX2 result is an unsupported-version error); any other
+// is read as JSON.
+func DecodeResponse(result []byte) ([]byte, Format, error) {
+	if bytes.HasPrefix(result, []byte(spec.TagPrefix)) {
+		out, err := Decode(result)
+		return out, FormatGCX, err
+	}
+	out, err := Compact(result)
+	if err != nil {
+		var e *spec.Error
+		if errors.As(err, &e) {
+			e.Msg = "the input does not begin with GCX, so it was read as JSON: " + e.Msg
+		}
+		return nil, FormatJSON, err
+	}
+	return out, FormatJSON, nil
+}
+
+type decoder struct {
+	p *spec.Payload
+}
+
+// root decodes the value the first section begins and returns how many
+// sections it took [MAP-7].
+func (d *decoder) root() (Value, int, error) {
+	s := &d.p.Sections[0]
+	form, explicit := s.Lookup(KeyJSON)
+	if !explicit {
+		if at, ok := partIndex[s.Tool]; ok {
+			return d.layout(registry[at[0]], at[1])
+		}
+		v, err := d.table(0)
+		return v, 1, err
+	}
+	switch form {
+	case FormRows:
+		v, err := d.table(0)
+		return v, 1, err
+	case FormObject:
+		return d.object()
+	case FormArray:
+		v, err := d.list(0)
+		return v, 1, err
+	case FormValue:
+		v, err := d.single(0)
+		return v, 1, err
+	}
+	return Value{}, 0, d.errAtMeta(0, KeyJSON, "MAP-7", fmt.Sprintf("json=%s names no form; the forms are rows, object, array and value", form))
+}
+
+// table decodes a section of the table form: one object per row, a member
+// for each non-empty cell [MAP-8]. Its meta pairs are not part of the value
+// [MAP-13].
+func (d *decoder) table(si int) (Value, error) {
+	s := &d.p.Sections[si]
+	v := Value{Kind: Array, Elems: make([]Value, 0, len(s.Rows))}
+	for r, row := range s.Rows {
+		obj := Value{Kind: Object}
+		for c, cell := range row {
+			if cell == "" {
+				continue
+			}
+			e, err := unspell(cell)
+			if err != nil {
+				return Value{}, d.cellErr(si, r, c, err)
+			}
+			obj.Members = append(obj.Members, Member{Key: s.Fields[c], Value: e})
+		}
+		v.Elems = append(v.Elems, obj)
+	}
+	return v, nil
+}
+
+// list decodes the array form: one field, one value per row [MAP-9].
+func (d *decoder) list(si int) (Value, error) {
+	s := &d.p.Sections[si]
+	if len(s.Fields) != 1 {
+		return Value{}, d.errAtFields(si, "MAP-9", fmt.Sprintf("json=%s needs exactly one field, and the section declares %d", FormArray, len(s.Fields)))
+	}
+	v := Value{Kind: Array, Elems: make([]Value, 0, len(s.Rows))}
+	for r := range s.Rows {
+		e, err := d.cell(si, r, 0)
+		if err != nil {
+			return Value{}, err
+		}
+		v.Elems = append(v.Elems, e)
+	}
+	return v, nil
+}
+
+// single decodes the value form: one field, one row [MAP-9].
+func (d *decoder) single(si int) (Value, error) {
+	s := &d.p.Sections[si]
+	if len(s.Fields) != 1 || len(s.Rows) != 1 {
+		return Value{}, d.errAtFields(si, "MAP-9", fmt.Sprintf("json=%s needs one field and one row, and the section has %d fields and %d rows", FormValue, len(s.Fields), len(s.Rows)))
+	}
+	return d.cell(si, 0, 0)
+}
+
+// cell decodes a cell that must hold a value: it may not be empty.
+func (d *decoder) cell(si, r, c int) (Value, error) {
+	text := d.p.Sections[si].Rows[r][c]
+	if text == "" {
+		return Value{}, d.errAtCell(si, r, c, "MAP-9", "the cell is empty, which marks an absent member, and no member can be absent here; the empty string is written \"\"")
+	}
+	v, err := unspell(text)
+	if err != nil {
+		return Value{}, d.cellErr(si, r, c, err)
+	}
+	return v, nil
+}
+
+// object decodes the object form: each meta pair but json= is a member,
+// and "@" stands for a table — the root section's rows for the first, the
+// next section, named tool.key, for each further one [MAP-10] [MAP-11].
+func (d *decoder) object() (Value, int, error) {
+	root := &d.p.Sections[0]
+	v := Value{Kind: Object}
+	tables := 0
+	for _, m := range root.Meta {
+		if m.Key == KeyJSON {
+			continue
+		}
+		var e Value
+		var err error
+		switch m.Value {
+		case tableMark:
+			if tables == 0 {
+				e, err = d.table(0)
+			} else {
+				e, err = d.continuation(tables, root.Tool, m.Key)
+			}
+			tables++
+		case "":
+			err = d.errAtMeta(0, m.Key, "MAP-10", fmt.Sprintf("member %s= is empty; an object-form member always has a value (the empty string is written \"\")", m.Key))
+		default:
+			if e, err = unspell(m.Value); err != nil {
+				err = d.placed(d.errAtMeta(0, m.Key, "", ""), err)
+			}
+		}
+		if err != nil {
+			return Value{}, 0, err
+		}
+		v.Members = append(v.Members, Member{Key: m.Key, Value: e})
+	}
+	if tables == 0 && len(root.Rows) > 0 {
+		return Value{}, 0, d.errAtCell(0, 0, 0, "MAP-10", "the section has rows, but no member is \"@\" to hold them")
+	}
+	return v, max(1, tables), nil
+}
+
+// continuation decodes section si as the table of member key [MAP-11].
+func (d *decoder) continuation(si int, tool, key string) (Value, error) {
+	if si >= len(d.p.Sections) {
+		return Value{}, d.errAtMeta(0, key, "MAP-11", fmt.Sprintf("member %s=@ needs section %d, named %s.%s, and the payload ends after %d sections", key, si+1, tool, key, len(d.p.Sections)))
+	}
+	s := &d.p.Sections[si]
+	if want := tool + "." + key; s.Tool != want {
+		return Value{}, d.errAtHeader(si, "MAP-11", fmt.Sprintf("section %d holds member %q and must be named tool=%s, not tool=%s", si+1, key, want, s.Tool))
+	}
+	if _, ok := s.Lookup(KeyJSON); ok {
+		return Value{}, d.errAtMeta(si, KeyJSON, "MAP-11", "a section that holds a member's table carries no json= pair")
+	}
+	return d.table(si)
+}
+
+// layout decodes the sections of a declared tool [LAY-4].
+func (d *decoder) layout(l Layout, part int) (Value, int, error) {
+	if part != 0 {
+		return Value{}, 0, d.errAtHeader(0, "LAY-4", fmt.Sprintf("tool=%s is part %d of the layout of %s, whose payload begins with tool=%s", l.Parts[part].Tool, part+1, l.Tool, l.Parts[0].Tool))
+	}
+	values := make([]Value, len(l.Parts))
+	for i, p := range l.Parts {
+		if i >= len(d.p.Sections) {
+			return Value{}, 0, d.errAtHeader(i-1, "LAY-4", fmt.Sprintf("the layout of %s needs section tool=%s after this one, and the payload ends", l.Tool, p.Tool))
+		}
+		s := &d.p.Sections[i]
+		if s.Tool != p.Tool {
+			return Value{}, 0, d.errAtHeader(i, "LAY-4", fmt.Sprintf("the layout of %s needs section %d to be tool=%s, not tool=%s", l.Tool, i+1, p.Tool, s.Tool))
+		}
+		if i > 0 {
+			if _, ok := s.Lookup(KeyJSON); ok {
+				return Value{}, 0, d.errAtMeta(i, KeyJSON, "LAY-4", fmt.Sprintf("section tool=%s is part of the layout of %s and carries no json= pair", p.Tool, l.Tool))
+			}
+		}
+		v, err := d.part(i, p)
+		if err != nil {
+			return Value{}, 0, err
+		}
+		values[i] = v
+	}
+	if len(l.Parts) == 1 {
+		return values[0], 1, nil
+	}
+	obj := Value{Kind: Object, Members: make([]Member, len(l.Parts))}
+	for i, p := range l.Parts {
+		obj.Members[i] = Member{Key: p.Key, Value: values[i]}
+	}
+	return obj, len(l.Parts), nil
+}
+
+// part decodes one section against its frozen part: the same fields, in
+// order [LAY-5], and cells of the declared types [LAY-3].
+func (d *decoder) part(si int, p Part) (Value, error) {
+	s := &d.p.Sections[si]
+	if names := p.FieldNames(); !equalStrings(s.Fields, names) {
+		return Value{}, d.errAtFields(si, "LAY-5", fmt.Sprintf("tool=%s has the frozen fields %s and this section declares %s; a GCX1 layout never changes (a section with other fields must carry json=)",
+			p.Tool, strings.Join(names, ","), strings.Join(s.Fields, ",")))
+	}
+	if p.Shape == ShapeObject && len(s.Rows) != 1 {
+		return Value{}, d.errAtHeader(si, "LAY-2", fmt.Sprintf("tool=%s holds one object, as one row, and the section has %d rows", p.Tool, len(s.Rows)))
+	}
+	rows := Value{Kind: Array, Elems: make([]Value, 0, len(s.Rows))}
+	for r, row := range s.Rows {
+		obj := Value{Kind: Object}
+		for c, cell := range row {
+			f := p.Fields[c]
+			if cell == "" {
+				if f.Optional {
+					continue
+				}
+				return Value{}, d.errAtCell(si, r, c, "LAY-3", fmt.Sprintf("field %s (member %q) is required and the cell is empty", f.Name, f.Key))
+			}
+			v, err := unspell(cell)
+			if err != nil {
+				return Value{}, d.cellErr(si, r, c, err)
+			}
+			if !f.Type.holds(v) {
+				return Value{}, d.errAtCell(si, r, c, "LAY-3", fmt.Sprintf("field %s (member %q) is typed %s and the cell holds %s", f.Name, f.Key, f.Type, kindPhrase(v.Kind)))
+			}
+			obj.Members = append(obj.Members, Member{Key: f.Key, Value: v})
+		}
+		rows.Elems = append(rows.Elems, obj)
+	}
+	if p.Shape == ShapeObject {
+		return rows.Elems[0], nil
+	}
+	return rows, nil
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

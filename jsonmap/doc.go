@@ -1,0 +1,18 @@
+// Package jsonmap maps JSON values to GCX1 payloads and back, losslessly,
+// as chapter 14 of docs/wire-format.md specifies.
+//
+// Encode writes the GCX1 payload of a JSON value; Decode gives the value
+// back, in compact form. The mapping rides on the GCX1 grammar and never
+// changes it: types travel in the spelling of each cell [MAP-5], so a
+// string is written bare unless it would read as something else, and a
+// number as its exact literal. Arrays of objects become tables [MAP-8],
+// objects carry their members in the header [MAP-10], and a declared tool
+// uses its frozen layout [LAY-1]. Whatever fits no table still encodes,
+// as JSON text in a cell [MAP-9].
+//
+// The package reads JSON itself, because the mapping must see what
+// encoding/json hides: the literal text of numbers, the order of members
+// and repeated member names. It never imports a tokenizer: choosing
+// between GCX1 and JSON by token cost is package auto's job, so decoders
+// stay small.
+package jsonmap

@@ -1,0 +1,253 @@
+package jsonmap
+
+import (
+	"container/heap"
+	"fmt"
+
+	"github.com/gcxwire/gcx/reference"
+	"github.com/gcxwire/gcx/spec"
+)
+
+// KeyJSON is the meta key that names the generic form of a root section
+// [MAP-7].
+const KeyJSON = "json"
+
+// The generic forms, as values of json= [MAP-7].
+const (
+	FormRows   = "rows"   // an array of objects, one row each [MAP-8]
+	FormObject = "object" // an object, its members in the header [MAP-10]
+	FormArray  = "array"  // an array of any values, one row each [MAP-9]
+	FormValue  = "value"  // any value, in the only cell [MAP-9]
+)
+
+// Encode returns the canonical GCX1 payload of the JSON text value, as the
+// result of tool [MAP-12]. It encodes every JSON value of the mapping's
+// domain [MAP-1], losslessly: with the tool's frozen layout when the tool
+// is declared and the value fits it [LAY-2], generically otherwise
+// [LAY-7]. Its errors are *spec.Error values: class ErrInvalidJSON for the
+// input, spec.ErrLimit for nesting beyond MaxDepth, spec.ErrModel for a
+// tool name GCX1 cannot carry.
+func Encode(tool string, value []byte) ([]byte, error) {
+	v, err := Parse(value)
+	if err != nil {
+		return nil, err
+	}
+	return EncodeValue(tool, v)
+}
+
+// EncodeValue is Encode for a parsed value.
+func EncodeValue(tool string, v Value) ([]byte, error) {
+	p, err := Model(tool, v)
+	if err != nil {
+		return nil, err
+	}
+	return reference.Encode(p)
+}
+
+// Model returns the payload model of v as the result of tool, the one
+// Encode writes [MAP-12].
+func Model(tool string, v Value) (*spec.Payload, error) {
+	if !spec.IsName(tool) {
+		return nil, &spec.Error{Class: spec.ErrModel, Rule: "HDR-3",
+			Msg: fmt.Sprintf("tool name %q must be one or more of A-Z a-z 0-9 _ - .", tool)}
+	}
+	for _, l := range registry {
+		if l.Tool != tool {
+			continue
+		}
+		if cells, err := l.cells(v); err == nil {
+			return layoutPayload(l, cells), nil
+		}
+		break
+	}
+	return generic(tool, v), nil
+}
+
+// layoutPayload writes one section per part, with the frozen fields and no
+// meta [LAY-2].
+func layoutPayload(l Layout, cells [][][]string) *spec.Payload {
+	p := &spec.Payload{Sections: make([]spec.Section, len(l.Parts))}
+	for i, part := range l.Parts {
+		p.Sections[i] = spec.Section{Tool: part.Tool, Fields: part.FieldNames(), Rows: cells[i]}
+	}
+	return p
+}
+
+// generic chooses the form of v [MAP-12].
+func generic(tool string, v Value) *spec.Payload {
+	switch v.Kind {
+	case Array:
+		t, ok := tableOf(v)
+		if !ok {
+			return &spec.Payload{Sections: []spec.Section{listSection(tool, v.Elems)}}
+		}
+		s := t.section(tool)
+		if claimed(tool) {
+			s.Meta = []spec.Meta{{Key: KeyJSON, Value: FormRows}}
+		}
+		return &spec.Payload{Sections: []spec.Section{s}}
+	case Object:
+		if p, ok := objectPayload(tool, v); ok {
+			return p
+		}
+	}
+	return &spec.Payload{Sections: []spec.Section{{
+		Tool: tool, Fields: []string{""}, Meta: []spec.Meta{{Key: KeyJSON, Value: FormValue}},
+		Rows: [][]string{{spell(v)}},
+	}}}
+}
+
+// listSection is the array form: one value per row [MAP-9].
+func listSection(tool string, elems []Value) spec.Section {
+	s := spec.Section{Tool: tool, Fields: []string{""}, Meta: []spec.Meta{{Key: KeyJSON, Value: FormArray}},
+		Rows: make([][]string, len(elems))}
+	for i, e := range elems {
+		s.Rows[i] = []string{spell(e)}
+	}
+	return s
+}
+
+// objectPayload tries the object form [MAP-10]: members become meta pairs
+// in order, and each member that is a non-empty table becomes "@" and a
+// table — the first in the root section's own rows, the others in sections
+// of their own named tool.key [MAP-11]. It fails when a member name or
+// value breaks a header rule (a name outside [HDR-3], json, tool, fields,
+// or a reserved key with a value [META-1] [META-3] [META-4] refuse).
+func objectPayload(tool string, v Value) (*spec.Payload, bool) {
+	root := spec.Section{Tool: tool, Fields: []string{""}, Meta: []spec.Meta{{Key: KeyJSON, Value: FormObject}}}
+	var more []spec.Section
+	first := true
+	for _, m := range v.Members {
+		if m.Value.Kind == Array && len(m.Value.Elems) > 0 {
+			if t, ok := tableOf(m.Value); ok {
+				root.Meta = append(root.Meta, spec.Meta{Key: m.Key, Value: tableMark})
+				if first {
+					root.Fields, root.Rows = t.fields, t.rows
+					first = false
+				} else {
+					more = append(more, t.section(tool+"."+m.Key))
+				}
+				continue
+			}
+		}
+		root.Meta = append(root.Meta, spec.Meta{Key: m.Key, Value: spellMeta(m.Value)})
+	}
+	p := &spec.Payload{Sections: append([]spec.Section{root}, more...)}
+	if p.Check() != nil {
+		return nil, false
+	}
+	return p, true
+}
+
+// table is an array of objects laid out as rows: the member names in an
+// order every element agrees with, and one row of spelled values per
+// element, empty where the element lacks the member [MAP-8].
+type table struct {
+	fields []string
+	rows   [][]string
+}
+
+func (t table) section(tool string) spec.Section {
+	return spec.Section{Tool: tool, Fields: t.fields, Rows: t.rows}
+}
+
+// tableOf lays out an array whose elements are all objects. It fails when
+// no single order of the member names agrees with every element's order,
+// or when an element is not an object.
+func tableOf(v Value) (table, bool) {
+	index := map[string]int{}
+	var names []string
+	agree := true // the order of first appearance suits every element so far
+	for _, e := range v.Elems {
+		if e.Kind != Object {
+			return table{}, false
+		}
+		last := -1
+		for _, m := range e.Members {
+			i, ok := index[m.Key]
+			if !ok {
+				i = len(names)
+				index[m.Key] = i
+				names = append(names, m.Key)
+			}
+			if i < last {
+				agree = false
+			}
+			last = i
+		}
+	}
+	if !agree {
+		order, ok := agreeingOrder(v.Elems, names, index)
+		if !ok {
+			return table{}, false
+		}
+		names = order
+		for i, n := range names {
+			index[n] = i
+		}
+	}
+	t := table{fields: names, rows: make([][]string, len(v.Elems))}
+	if len(names) == 0 {
+		// Elements without members: one field, named "", empty in
+		// every row, since a header needs a field [HDR-4].
+		t.fields = []string{""}
+	}
+	for r, e := range v.Elems {
+		row := make([]string, len(t.fields))
+		for _, m := range e.Members {
+			row[index[m.Key]] = spell(m.Value)
+		}
+		t.rows[r] = row
+	}
+	return t, true
+}
+
+// agreeingOrder returns an order of names in which each element's members
+// appear in the element's own order, taking at every step the name that
+// appeared first among those whose predecessors are placed (Kahn's
+// algorithm). It fails when elements disagree, as {a,b} and {b,a} do.
+func agreeingOrder(elems []Value, names []string, index map[string]int) ([]string, bool) {
+	after := make([][]int, len(names)) // after[i]: names some element puts right after name i
+	before := make([]int, len(names))  // number of distinct names that must precede
+	seen := map[[2]int]bool{}
+	for _, e := range elems {
+		for j := 1; j < len(e.Members); j++ {
+			edge := [2]int{index[e.Members[j-1].Key], index[e.Members[j].Key]}
+			if !seen[edge] {
+				seen[edge] = true
+				after[edge[0]] = append(after[edge[0]], edge[1])
+				before[edge[1]]++
+			}
+		}
+	}
+	ready := &intHeap{}
+	for i := range names {
+		if before[i] == 0 {
+			heap.Push(ready, i)
+		}
+	}
+	order := make([]string, 0, len(names))
+	for ready.Len() > 0 {
+		i := heap.Pop(ready).(int)
+		order = append(order, names[i])
+		for _, j := range after[i] {
+			if before[j]--; before[j] == 0 {
+				heap.Push(ready, j)
+			}
+		}
+	}
+	return order, len(order) == len(names)
+}
+
+type intHeap []int
+
+func (h intHeap) Len() int           { return len(h) }
+func (h intHeap) Less(i, j int) bool { return h[i] < h[j] }
+func (h intHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *intHeap) Push(x any)        { *h = append(*h, x.(int)) }
+func (h *intHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

@@ -1,0 +1,314 @@
+package jsonmap
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Type is the JSON type a layout column holds [LAY-3].
+type Type string
+
+// Column types.
+const (
+	TypeString Type = "string"
+	TypeInt    Type = "int"    // a number literal without fraction or exponent
+	TypeNumber Type = "number" // any number literal
+	TypeBool   Type = "bool"
+	TypeJSON   Type = "json" // any JSON value
+)
+
+// holds reports whether v is of type t.
+func (t Type) holds(v Value) bool {
+	switch t {
+	case TypeString:
+		return v.Kind == String
+	case TypeInt:
+		return v.Kind == Number && !strings.ContainsAny(v.Text, ".eE")
+	case TypeNumber:
+		return v.Kind == Number
+	case TypeBool:
+		return v.Kind == True || v.Kind == False
+	}
+	return true
+}
+
+// Shape says what JSON value a layout part holds [LAY-2].
+type Shape string
+
+// Part shapes.
+const (
+	ShapeRows   Shape = "rows"   // an array of objects, one row each
+	ShapeObject Shape = "object" // one object, as the section's only row
+)
+
+// Field is one frozen column: its GCX1 field name, the JSON member it
+// carries and that member's type [LAY-3]. An optional member may be absent
+// from an object, which leaves its cell empty.
+type Field struct {
+	Name     string
+	Key      string
+	Type     Type
+	Optional bool
+}
+
+// Part is one section of a layout. Key names the member of the tool's
+// JSON object that the part holds, or is "" when the layout has a single
+// part, which then holds the whole value [LAY-2].
+type Part struct {
+	Tool   string
+	Key    string
+	Shape  Shape
+	Fields []Field
+}
+
+// Layout is the frozen GCX1 form of one declared tool's result [LAY-1].
+type Layout struct {
+	Tool  string
+	Parts []Part
+}
+
+func str(name, key string) Field     { return Field{Name: name, Key: key, Type: TypeString} }
+func integer(name, key string) Field { return Field{Name: name, Key: key, Type: TypeInt} }
+func optional(f Field) Field         { f.Optional = true; return f }
+
+// registry is the table of chapter 14.6 [LAY-6]. It is frozen for the
+// life of GCX1: a layout never gains, loses, renames or retypes a column
+// [LAY-5].
+var registry = []Layout{
+	{Tool: "search_symbols", Parts: []Part{{Tool: "search_symbols", Shape: ShapeRows, Fields: []Field{
+		str("id", "id"), str("kind", "kind"), str("name", "name"), str("path", "file_path"),
+		integer("line", "start_line"), optional(str("sig", "signature")),
+	}}}},
+	{Tool: "find_usages", Parts: []Part{{Tool: "find_usages", Shape: ShapeRows, Fields: []Field{
+		str("path", "file_path"), integer("line", "line"), integer("col", "column"), str("kind", "kind"),
+		optional(str("caller", "caller")), optional(str("snippet", "snippet")),
+	}}}},
+	{Tool: "get_callers", Parts: []Part{
+		{Tool: "get_callers.nodes", Key: "nodes", Shape: ShapeRows, Fields: []Field{
+			str("id", "id"), str("kind", "kind"), str("name", "name"), str("path", "file_path"),
+			integer("line", "start_line"), optional(integer("depth", "depth")),
+		}},
+		{Tool: "get_callers.edges", Key: "edges", Shape: ShapeRows, Fields: []Field{
+			str("from", "from"), str("to", "to"), str("kind", "kind"), optional(integer("line", "line")),
+		}},
+	}},
+	{Tool: "analyze", Parts: []Part{{Tool: "analyze", Shape: ShapeRows, Fields: []Field{
+		str("rule", "rule"), str("severity", "severity"), str("path", "file_path"), integer("line", "line"),
+		optional(str("symbol", "symbol")), str("msg", "message"),
+	}}}},
+	{Tool: "find_cycles", Parts: []Part{{Tool: "find_cycles", Shape: ShapeRows, Fields: []Field{
+		str("kind", "kind"), integer("len", "length"), {Name: "cycle", Key: "nodes", Type: TypeJSON},
+	}}}},
+	{Tool: "graph_stats", Parts: []Part{{Tool: "graph_stats", Shape: ShapeObject, Fields: []Field{
+		integer("nodes", "nodes"), integer("edges", "edges"), integer("files", "files"), integer("symbols", "symbols"),
+		optional(integer("packages", "packages")), optional(str("indexed", "indexed_at")),
+	}}}},
+	{Tool: "get_symbol_source", Parts: []Part{{Tool: "get_symbol_source", Shape: ShapeObject, Fields: []Field{
+		str("id", "id"), str("path", "file_path"), integer("start", "start_line"), integer("end", "end_line"),
+		optional(str("lang", "language")), str("source", "source"),
+	}}}},
+}
+
+// partIndex maps every section tool name a layout uses to its layout and
+// part number.
+var partIndex = func() map[string][2]int {
+	m := make(map[string][2]int)
+	for i, l := range registry {
+		for j, p := range l.Parts {
+			m[p.Tool] = [2]int{i, j}
+		}
+	}
+	return m
+}()
+
+// Layouts returns the registry of declared tools, in the order of chapter
+// 14.6. The result is a copy; changing it changes nothing.
+func Layouts() []Layout {
+	out := make([]Layout, len(registry))
+	for i, l := range registry {
+		out[i] = l.clone()
+	}
+	return out
+}
+
+// Lookup returns the layout of a declared tool.
+func Lookup(tool string) (Layout, bool) {
+	for _, l := range registry {
+		if l.Tool == tool {
+			return l.clone(), true
+		}
+	}
+	return Layout{}, false
+}
+
+// claimed reports whether a root section named tool without a json= entry
+// would be read with a layout: the name is a section name of some layout
+// [LAY-4].
+func claimed(tool string) bool {
+	_, ok := partIndex[tool]
+	return ok
+}
+
+func (l Layout) clone() Layout {
+	c := Layout{Tool: l.Tool, Parts: make([]Part, len(l.Parts))}
+	for i, p := range l.Parts {
+		p.Fields = append([]Field(nil), p.Fields...)
+		c.Parts[i] = p
+	}
+	return c
+}
+
+// FieldNames returns the part's GCX1 field names in order.
+func (p Part) FieldNames() []string {
+	names := make([]string, len(p.Fields))
+	for i, f := range p.Fields {
+		names[i] = f.Name
+	}
+	return names
+}
+
+// Fit reports whether v has the shape the layout freezes and returns nil
+// if so, or an error saying where it departs [LAY-2] [LAY-3]. A value that
+// does not fit is still encoded, generically [LAY-7].
+func (l Layout) Fit(v Value) error {
+	_, err := l.cells(v)
+	return err
+}
+
+// cells returns, for each part, the rows of cells the layout writes for v.
+func (l Layout) cells(v Value) ([][][]string, error) {
+	values := []Value{v}
+	if len(l.Parts) > 1 {
+		if v.Kind != Object {
+			return nil, fmt.Errorf("%s: the value is %s, and the layout needs an object with members %s", l.Tool, kindPhrase(v.Kind), l.partKeys())
+		}
+		if len(v.Members) != len(l.Parts) {
+			return nil, fmt.Errorf("%s: the object has %d members, and the layout needs exactly %s", l.Tool, len(v.Members), l.partKeys())
+		}
+		values = values[:0]
+		for i, m := range v.Members {
+			if m.Key != l.Parts[i].Key {
+				return nil, fmt.Errorf("%s: member %d is %q where the layout needs %q", l.Tool, i+1, m.Key, l.Parts[i].Key)
+			}
+			values = append(values, m.Value)
+		}
+	}
+	out := make([][][]string, len(l.Parts))
+	for i, p := range l.Parts {
+		rows, err := p.cells(values[i])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = rows
+	}
+	return out, nil
+}
+
+func (l Layout) partKeys() string {
+	keys := make([]string, len(l.Parts))
+	for i, p := range l.Parts {
+		keys[i] = fmt.Sprintf("%q", p.Key)
+	}
+	return strings.Join(keys, ", ")
+}
+
+func (p Part) cells(v Value) ([][]string, error) {
+	switch p.Shape {
+	case ShapeObject:
+		if v.Kind != Object {
+			return nil, fmt.Errorf("%s: the value is %s, and the layout needs an object", p.Tool, kindPhrase(v.Kind))
+		}
+		row, err := p.row(v, "the object")
+		if err != nil {
+			return nil, err
+		}
+		return [][]string{row}, nil
+	default:
+		if v.Kind != Array {
+			return nil, fmt.Errorf("%s: the value is %s, and the layout needs an array of objects", p.Tool, kindPhrase(v.Kind))
+		}
+		rows := make([][]string, len(v.Elems))
+		for i, e := range v.Elems {
+			where := fmt.Sprintf("element %d", i+1)
+			if e.Kind != Object {
+				return nil, fmt.Errorf("%s: %s is %s, and the layout needs an object", p.Tool, where, kindPhrase(e.Kind))
+			}
+			row, err := p.row(e, where)
+			if err != nil {
+				return nil, err
+			}
+			rows[i] = row
+		}
+		return rows, nil
+	}
+}
+
+// row lays out one object: its members must be the part's keys, in the
+// part's order, each of its type, with only optional ones left out.
+func (p Part) row(obj Value, where string) ([]string, error) {
+	row := make([]string, len(p.Fields))
+	next := 0
+	for _, m := range obj.Members {
+		k := next
+		for k < len(p.Fields) && p.Fields[k].Key != m.Key {
+			k++
+		}
+		if k == len(p.Fields) {
+			if p.declares(m.Key) {
+				return nil, fmt.Errorf("%s: %s has member %q out of the layout's order (%s)", p.Tool, where, m.Key, p.keyList())
+			}
+			return nil, fmt.Errorf("%s: %s has member %q, which the layout does not declare (%s)", p.Tool, where, m.Key, p.keyList())
+		}
+		if err := p.skip(next, k, where); err != nil {
+			return nil, err
+		}
+		f := p.Fields[k]
+		if !f.Type.holds(m.Value) {
+			return nil, fmt.Errorf("%s: in %s, member %q is %s, and the layout types it %s", p.Tool, where, m.Key, kindPhrase(m.Value.Kind), f.Type)
+		}
+		row[k] = spell(m.Value)
+		next = k + 1
+	}
+	if err := p.skip(next, len(p.Fields), where); err != nil {
+		return nil, err
+	}
+	return row, nil
+}
+
+// skip checks that the fields in [from, to) may be absent.
+func (p Part) skip(from, to int, where string) error {
+	for _, f := range p.Fields[from:to] {
+		if !f.Optional {
+			return fmt.Errorf("%s: %s lacks member %q, which the layout requires", p.Tool, where, f.Key)
+		}
+	}
+	return nil
+}
+
+func (p Part) declares(key string) bool {
+	for _, f := range p.Fields {
+		if f.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+func (p Part) keyList() string {
+	keys := make([]string, len(p.Fields))
+	for i, f := range p.Fields {
+		keys[i] = f.Key
+	}
+	return strings.Join(keys, ", ")
+}
+
+// kindPhrase names a kind for messages: "an object", "a string", "null".
+func kindPhrase(k Kind) string {
+	switch k {
+	case Array, Object:
+		return "an " + k.String()
+	case Number, String:
+		return "a " + k.String()
+	}
+	return k.String()
+}
