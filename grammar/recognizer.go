@@ -59,8 +59,21 @@ type state struct {
 }
 
 type scan struct {
+	ascii [2]uint64 // the class's characters below 128, as a bitmap
 	class charClass
 	to    int32
+}
+
+// matches reports whether the scan moves over character r; r < 0 matches
+// nothing.
+func (sc *scan) matches(r rune) bool {
+	if r < 0 {
+		return false
+	}
+	if r < 128 {
+		return sc.ascii[r>>6]&(1<<(r&63)) != 0
+	}
+	return sc.class.contains(r)
 }
 
 type call struct {
@@ -99,7 +112,8 @@ func union(a, b charClass) charClass {
 // derives no string at all: with every production productive, the prefix a
 // Recognizer reports as viable really does continue to a sentence.
 func NewRecognizer(g ebnf.Grammar, start string) (*Recognizer, error) {
-	b := &builder{g: g, index: map[string]int32{}, classes: map[string]*classEntry{}}
+	b := &builder{g: g, start: start, index: map[string]int32{}, classes: map[string]*classEntry{}}
+	b.findRecursion()
 	root, err := b.production(start)
 	if err != nil {
 		return nil, err
@@ -128,10 +142,15 @@ func NewRecognizer(g ebnf.Grammar, start string) (*Recognizer, error) {
 // builder turns ebnf expressions into automata.
 type builder struct {
 	g       ebnf.Grammar
+	start   string
 	index   map[string]int32 // production name → index in prods
 	prods   []production
 	states  []state
 	classes map[string]*classEntry
+	// recursive holds the productions that can reach themselves; sizes
+	// memoises expandedSize.
+	recursive map[string]bool
+	sizes     map[string]int
 }
 
 // A classEntry records whether a production is a character class, that is
@@ -205,6 +224,9 @@ func (b *builder) expr(x ebnf.Expression, from, to int32) error {
 			b.scan(from, c, to)
 			return nil
 		}
+		if b.inlines(x.String) {
+			return b.expr(b.g[x.String].Expr, from, to)
+		}
 		p, err := b.production(x.String)
 		if err != nil {
 			return fmt.Errorf("%s: %v", x.Pos(), err)
@@ -250,12 +272,123 @@ func (b *builder) expr(x ebnf.Expression, from, to int32) error {
 	return nil
 }
 
+// inlineLimit bounds the expressions inlined at one call: copying a
+// production into each place that uses it trades states for calls, and a
+// grammar whose productions each use the one below twice would otherwise
+// grow exponentially.
+const inlineLimit = 1024
+
+// inlines reports whether a use of the named production is compiled as a
+// copy of its expression instead of a call. Copying changes no language, and
+// it spares the recognizer a prediction and a completion for every short
+// production it meets (an escape, a value). A recursive production must stay
+// a call, and so does the start production, which the recognizer accepts
+// by.
+func (b *builder) inlines(name string) bool {
+	return b.g[name] != nil && name != b.start && !b.recursive[name] &&
+		b.expandedSize(b.g[name].Expr) <= inlineLimit
+}
+
+// expandedSize counts the nodes of x with the productions it inlines
+// expanded. It only descends into productions that are not recursive, so it
+// terminates, and it stops counting past inlineLimit.
+func (b *builder) expandedSize(x ebnf.Expression) int {
+	switch x := x.(type) {
+	case *ebnf.Name:
+		p := b.g[x.String]
+		if p == nil || x.String == b.start || b.recursive[x.String] {
+			return 1
+		}
+		if n, ok := b.sizes[x.String]; ok {
+			return n
+		}
+		n := b.expandedSize(p.Expr)
+		b.sizes[x.String] = n
+		return n
+	case ebnf.Sequence:
+		return b.sumSizes(x)
+	case ebnf.Alternative:
+		return b.sumSizes(x)
+	case *ebnf.Group:
+		return 1 + b.expandedSize(x.Body)
+	case *ebnf.Option:
+		return 1 + b.expandedSize(x.Body)
+	case *ebnf.Repetition:
+		return 1 + b.expandedSize(x.Body)
+	}
+	return 1
+}
+
+func (b *builder) sumSizes(xs []ebnf.Expression) int {
+	n := 1
+	for _, e := range xs {
+		n = min(n+b.expandedSize(e), inlineLimit+1)
+	}
+	return n
+}
+
+// findRecursion sets b.recursive to the productions that refer to
+// themselves, directly or through others.
+func (b *builder) findRecursion() {
+	refs := make(map[string][]string, len(b.g))
+	for name, p := range b.g {
+		refs[name] = names(p.Expr, nil)
+	}
+	b.recursive = map[string]bool{}
+	b.sizes = map[string]int{}
+	for name := range b.g {
+		seen := map[string]bool{}
+		stack := append([]string(nil), refs[name]...)
+		for len(stack) > 0 {
+			n := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if n == name {
+				b.recursive[name] = true
+				break
+			}
+			if !seen[n] {
+				seen[n] = true
+				stack = append(stack, refs[n]...)
+			}
+		}
+	}
+}
+
+// names appends the production names x refers to.
+func names(x ebnf.Expression, out []string) []string {
+	switch x := x.(type) {
+	case *ebnf.Name:
+		out = append(out, x.String)
+	case ebnf.Sequence:
+		for _, e := range x {
+			out = names(e, out)
+		}
+	case ebnf.Alternative:
+		for _, e := range x {
+			out = names(e, out)
+		}
+	case *ebnf.Group:
+		out = names(x.Body, out)
+	case *ebnf.Option:
+		out = names(x.Body, out)
+	case *ebnf.Repetition:
+		out = names(x.Body, out)
+	}
+	return out
+}
+
 func (b *builder) empty(from, to int32) {
 	b.states[from].empties = append(b.states[from].empties, to)
 }
 
 func (b *builder) scan(from int32, c charClass, to int32) {
-	b.states[from].scans = append(b.states[from].scans, scan{class: c, to: to})
+	sc := scan{class: c, to: to}
+	for _, r := range c {
+		for ch := r.lo; ch <= min(r.hi, 127); ch++ {
+			sc.ascii[ch>>6] |= 1 << (ch & 63)
+		}
+	}
+	b.states[from].scans = append(b.states[from].scans, sc)
 }
 
 // rangeClass returns the class of a range "lo" … "hi".
@@ -407,11 +540,17 @@ func (r *Recognizer) emptyClosure(s int32) []int32 {
 
 // An item is an Earley item: a production's automaton is in state, having
 // started at character index origin.
-type item struct{ state, origin int32 }
+type item struct {
+	state  int32
+	origin int
+}
 
 // A wait records an item that calls prod at some position: when prod
 // completes from there, the caller moves on to state to.
-type wait struct{ prod, to, origin int32 }
+type wait struct {
+	prod, to int32
+	origin   int
+}
 
 // itemSet is the set of items at one position, in insertion order, which is
 // also the order they are processed in.
@@ -429,8 +568,10 @@ func (s *itemSet) add(it item) {
 		}
 		s.index[it] = struct{}{}
 	} else {
-		if slices.Contains(s.items, it) {
-			return
+		for _, x := range s.items {
+			if x == it {
+				return
+			}
 		}
 		if len(s.items) == scanLimit {
 			s.index = make(map[item]struct{}, 2*scanLimit)
@@ -460,7 +601,7 @@ func (s *itemSet) reset() {
 type run struct {
 	cur, next itemSet
 	waits     []wait
-	waitStart []int32 // waits[waitStart[k]:waitStart[k+1]] were made at character index k
+	waitStart []int // waits[waitStart[k]:waitStart[k+1]] were made at character index k
 }
 
 // Recognize reports whether src is a sentence of the start production, and
@@ -478,8 +619,8 @@ func (r *Recognizer) Recognize(src []byte) (ok bool, viable int) {
 
 	r.addClosure(&w.cur, r.prods[r.start].entry, 0)
 	pos := 0
-	for k := int32(0); ; k++ {
-		w.waitStart = append(w.waitStart, int32(len(w.waits)))
+	for k := 0; ; k++ {
+		w.waitStart = append(w.waitStart, len(w.waits))
 		ch, size := rune(-1), 0 // -1 matches no class: the end, or invalid UTF-8
 		if pos < len(src) {
 			ch, size = utf8.DecodeRune(src[pos:])
@@ -493,11 +634,9 @@ func (r *Recognizer) Recognize(src []byte) (ok bool, viable int) {
 			if st.accepts >= 0 {
 				r.complete(w, st.accepts, it.origin, k)
 			}
-			if ch >= 0 {
-				for _, sc := range st.scans {
-					if sc.class.contains(ch) {
-						r.addClosure(&w.next, sc.to, it.origin)
-					}
+			for j := range st.scans {
+				if sc := &st.scans[j]; sc.matches(ch) {
+					r.addClosure(&w.next, sc.to, it.origin)
 				}
 			}
 			for _, c := range st.calls {
@@ -524,8 +663,8 @@ func (r *Recognizer) Recognize(src []byte) (ok bool, viable int) {
 
 // complete moves on every item that waited at character index origin for
 // production p, which has just completed at index k.
-func (r *Recognizer) complete(w *run, p, origin, k int32) {
-	end := int32(len(w.waits))
+func (r *Recognizer) complete(w *run, p int32, origin, k int) {
+	end := len(w.waits)
 	if origin < k {
 		end = w.waitStart[origin+1]
 	}
@@ -536,7 +675,7 @@ func (r *Recognizer) complete(w *run, p, origin, k int32) {
 	}
 }
 
-func (r *Recognizer) addClosure(s *itemSet, state, origin int32) {
+func (r *Recognizer) addClosure(s *itemSet, state int32, origin int) {
 	for _, t := range r.closure[state] {
 		s.add(item{t, origin})
 	}
