@@ -2,6 +2,7 @@ package reference
 
 import (
 	"bytes"
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -620,4 +621,45 @@ func fieldList(n int) string {
 		names[i] = "f" + strconv.Itoa(i)
 	}
 	return strings.Join(names, ",")
+}
+
+// TestDecodeErrorClasses checks that each class is told apart from the
+// others [ERR-1], that messages carry the position and rule [ERR-2], and
+// that no data comes with an error [ERR-4].
+func TestDecodeErrorClasses(t *testing.T) {
+	classes := []error{spec.ErrNotGCX, spec.ErrUnsupportedVersion, spec.ErrSyntax, spec.ErrConstraint, spec.ErrLimit, spec.ErrModel}
+	tests := []struct {
+		name   string
+		in     string
+		limits spec.Limits
+		class  error
+		msg    string
+	}{
+		{"ERR-1 ERR-2 ERR-4 not-gcx", "{}", spec.DefaultLimits, spec.ErrNotGCX,
+			"gcx: line 1, column 1: not a GCX payload: input does not begin with GCX [PAY-1]"},
+		{"ERR-1 ERR-2 ERR-4 VER-5 unsupported-version names the tag", "GCX2\n", spec.DefaultLimits, spec.ErrUnsupportedVersion,
+			"gcx: line 1, column 1: unsupported GCX version: version tag GCX2 is not GCX1; re-issue the call without the GCX format [VER-2]"},
+		{"ERR-1 ERR-2 ERR-4 syntax", h1 + `\q` + "\n", spec.DefaultLimits, spec.ErrSyntax,
+			`gcx: line 2, column 2: syntax error: expected one of \ t n r after "\" in a value, found 'q' [VAL-2]`},
+		{"ERR-1 ERR-2 ERR-4 constraint", h2 + "x\n", spec.DefaultLimits, spec.ErrConstraint,
+			"gcx: line 2, column 2: constraint violated: row has 1 values but the section declares 2 fields [ROW-2]"},
+		{"ERR-1 ERR-2 ERR-4 limit", h1 + strings.Repeat("x", 21) + "\n", spec.Limits{MaxLineBytes: 20}, spec.ErrLimit,
+			"gcx: line 2, column 21: limit exceeded: line is longer than the limit of 20 bytes [LIM-3]"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := DecodeLimits([]byte(tc.in), tc.limits)
+			if got != nil {
+				t.Errorf("ERR-4: a payload came with the error: %+v", got)
+			}
+			for _, c := range classes {
+				if errors.Is(err, c) != (c == tc.class) {
+					t.Errorf("errors.Is(%v, %v) = %v", err, c, errors.Is(err, c))
+				}
+			}
+			if err == nil || err.Error() != tc.msg {
+				t.Errorf("message = %v\nwant      %s", err, tc.msg)
+			}
+		})
+	}
 }
