@@ -22,8 +22,12 @@ func gcx1Recognizer(t testing.TB) *Recognizer {
 	return gcx1
 }
 
-// hdr is a header with one field, a, 21 bytes long.
-const hdr = "GCX1 tool=t fields=a\n"
+// head is a header with one field, a, without its LF; hdr is the whole
+// header line, 21 bytes long.
+const (
+	head = "GCX1 tool=t fields=a"
+	hdr  = head + "\n"
+)
 
 // TestRecognizeGCX1 runs the GCX1 grammar on named payloads. A rejected
 // payload's viable prefix is where the reference parser reports a syntax
@@ -47,6 +51,7 @@ func TestRecognizeGCX1(t *testing.T) {
 		{"ROW-4", "guarded #", hdr + "\\#x\n", true, 0},
 		{"ROW-4", "guarded GCX", hdr + "\\GCX1 hi\n", true, 0},
 		{"ROW-4", "G, GC and GCx start rows", hdr + "G\nGC\nGCx\nGx\nGC\\n\nG\\t\n", true, 0},
+		{"ROW-4", "an unguarded # makes a comment, not a row", hdr + "#x\ty\n", true, 0},
 		{"ROW-4", "# and GCX after the first value", "GCX1 tool=t fields=a,b\nx\t#GCX1\n", true, 0},
 		{"VAL-1", "value escapes", hdr + "\\\\\\t\\n\\r\n", true, 0},
 		{"ENC-4", "controls, NUL, U+2028 and U+FEFF are data", hdr + "\x00\x01\x1f\x7f\u2028\uFEFF\U0010FFFF\n", true, 0},
@@ -55,18 +60,18 @@ func TestRecognizeGCX1(t *testing.T) {
 		{"HDR-4", "empty field names", "GCX1 tool=t fields=,,\n\t\t\n", true, 0},
 		{"HDR-5", "field name escapes", "GCX1 tool=t fields=\\\\\\t\\n\\r\\s\\,\n", true, 0},
 		{"HDR-3", "tool name characters", "GCX1 tool=A-z_0.9 fields=a\n", true, 0},
-		{"HDR-7", "meta values with raw , and = and escapes", hdr[:20] + " k=a,b=c\\s\\\\ e= .x=é\n", true, 0},
-		{"META-5", "reserved keys in any position", hdr[:20] + " truncated=false rows=0 total=0\n", true, 0},
+		{"HDR-7", "meta values with raw , and = and escapes", head + " k=a,b=c\\s\\\\ e= .x=é\n", true, 0},
+		{"META-5", "reserved keys in any position", head + " truncated=false rows=0 total=0\n", true, 0},
 		{"CMT-1", "comment with TAB, backslash and no escapes", hdr + "#a\tb\\x\\\n", true, 0},
 		{"CMT-2", "comment straight after the header", hdr + "#c\nx\n", true, 0},
 		{"PAY-3", "sections with the same tool", hdr + "x\n" + hdr + "#c\n", true, 0},
 		// Appendix B: the grammar accepts what only these rules reject.
 		{"HDR-6", "repeated field name", "GCX1 tool=t fields=a,a\nx\ty\n", true, 0},
-		{"HDR-8", "meta key tool", hdr[:20] + " tool=u\n", true, 0},
-		{"HDR-8", "repeated meta key", hdr[:20] + " k=1 k=2\n", true, 0},
-		{"META-1", "rows= not a count", hdr[:20] + " rows=01\n", true, 0},
-		{"META-3", "truncated= neither true nor false", hdr[:20] + " truncated=yes\n", true, 0},
-		{"META-4", "rows= disagrees", hdr[:20] + " rows=5\nx\n", true, 0},
+		{"HDR-8", "meta key tool", head + " tool=u\n", true, 0},
+		{"HDR-8", "repeated meta key", head + " k=1 k=2\n", true, 0},
+		{"META-1", "rows= not a count", head + " rows=01\n", true, 0},
+		{"META-3", "truncated= neither true nor false", head + " truncated=yes\n", true, 0},
+		{"META-4", "rows= disagrees", head + " rows=5\nx\n", true, 0},
 		{"ROW-2", "too many values", hdr + "x\ty\n", true, 0},
 		{"ROW-2", "too few values", "GCX1 tool=t fields=a,b\nx\n", true, 0},
 
@@ -76,10 +81,10 @@ func TestRecognizeGCX1(t *testing.T) {
 		{"ENC-2", "byte-order mark", "\uFEFF" + hdr, false, 0},
 		{"CMT-2", "comment before the first header", "#c\n" + hdr, false, 0},
 		{"LINE-1", "missing final LF", hdr + "x", false, 22},
-		{"LINE-1", "header without LF", hdr[:20], false, 20},
+		{"LINE-1", "header without LF", head, false, 20},
 		{"ENC-3", "CR in a value", hdr + "x\r\n", false, 22},
 		{"ENC-3", "CR in a comment", hdr + "#x\ry\n", false, 23},
-		{"ENC-3", "CRLF header", hdr[:20] + "\r\n", false, 20},
+		{"ENC-3", "CRLF header", head + "\r\n", false, 20},
 		{"ENC-1", "invalid byte", hdr + "a\xffb\n", false, 22},
 		{"ENC-1", "encoded surrogate", hdr + "a\xed\xa0\x80\n", false, 22},
 		{"ENC-1", "cut sequence", hdr + "a\xc3", false, 22},
@@ -93,12 +98,12 @@ func TestRecognizeGCX1(t *testing.T) {
 		{"HDR-2", "fields first", "GCX1 fields=a tool=t\n", false, 5},
 		{"HDR-1", "two spaces", "GCX1  tool=t fields=a\n", false, 5},
 		{"HDR-1", "no fields", "GCX1 tool=t\n", false, 11},
-		{"HDR-1", "TAB in the header", hdr[:20] + "\tb\n", false, 20},
-		{"HDR-1", "meta without =", hdr[:20] + " k\n", false, 22},
+		{"HDR-1", "TAB in the header", head + "\tb\n", false, 20},
+		{"HDR-1", "meta without =", head + " k\n", false, 22},
 		{"HDR-3", "empty tool name", "GCX1 tool= fields=a\n", false, 10},
-		{"HDR-3", "space after the fields", hdr[:20] + " \n", false, 21},
-		{"HDR-5", "unknown field name escape", hdr[:20] + "\\x\n", false, 21},
-		{"HDR-7", "comma escape in a meta value", hdr[:20] + " k=\\,\n", false, 24},
+		{"HDR-3", "space after the fields", head + " \n", false, 21},
+		{"HDR-5", "unknown field name escape", head + "\\x\n", false, 21},
+		{"HDR-7", "comma escape in a meta value", head + " k=\\,\n", false, 24},
 		{"VER-2", "other version", "GCX2" + hdr[4:], false, 3},
 		{"VER-6", "reserved streaming tag", "GCX1-stream" + hdr[4:], false, 4},
 		{"VER-4", "later section of another version", hdr + "GCX2" + hdr[4:], false, 24},
