@@ -663,3 +663,31 @@ func TestDecodeErrorClasses(t *testing.T) {
 		})
 	}
 }
+
+// TestCanonicalSpellingsOnly tries a second spelling of models that have a
+// canonical one; the decoder must reject each, since every valid payload is
+// canonical [CAN-1].
+func TestCanonicalSpellingsOnly(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want wantErr
+	}{
+		{`CAN-1 SP in a value is raw: \s is no escape there`, h1 + `\s` + "\n", syntaxAt("VAL-2", at{2, 2, 22})},
+		{`CAN-1 a guard before a first value that does not need it`, h1 + `\Go` + "\n", syntaxAt("ROW-4", at{2, 3, 23})},
+		{`CAN-1 a guard before a later value that begins with #`, h2 + "x\t\\#\n", syntaxAt("VAL-2", at{2, 4, 26})},
+		{`CAN-1 = in a field name is raw: \= is no escape`, `GCX1 tool=t fields=\=` + "\n", syntaxAt("HDR-5", at{1, 21, 20})},
+		{`CAN-1 , in a meta value is raw: \, is no escape there`, `GCX1 tool=t fields=a k=\,` + "\n", syntaxAt("HDR-7", at{1, 25, 24})},
+		{`CAN-1 counts have no leading zero`, "GCX1 tool=t fields=a rows=00\n", constraintAt("META-1", at{1, 27, 26})},
+		{`CAN-1 one SP between meta pairs`, "GCX1 tool=t fields=a k=v  j=w\n", syntaxAt("HDR-3", at{1, 26, 25})},
+		{`CAN-1 one order of header keys`, "GCX1 tool=t k=v fields=a\n", syntaxAt("HDR-2", at{1, 13, 12})},
+		{`CAN-1 no CR before LF`, h1 + "x\r\n", syntaxAt("ENC-3", at{2, 2, 22})},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			in := []byte(tc.in)
+			got, err := Decode(in)
+			checkDecodeError(t, in, got, err, tc.want)
+		})
+	}
+}
