@@ -1,0 +1,557 @@
+// Package streaming reads and writes GCX1 incrementally: a pull Decoder over
+// an io.Reader and an Encoder over an io.Writer.
+//
+// The Decoder gives exactly the answers of the reference parser (package
+// reference), however the bytes arrive: the same sections, rows and
+// comments, and the same first error with the same class, position and rule,
+// reported in the same order [ERR-3]. It holds one line at a time, so memory
+// stays flat however long the payload, and it parses in a single pass with a
+// word-at-a-time fast path for the common case of plain ASCII values.
+//
+// The Encoder writes the reference encoder's canonical bytes [CAN-2] and
+// refuses, with the same error class and rule, any model that has no GCX1
+// spelling [CAN-3].
+package streaming
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/gcxwire/gcx/spec"
+)
+
+// Kind tells what Decoder.Next read.
+type Kind int
+
+const (
+	// KindHeader: a section header; Header returns it.
+	KindHeader Kind = iota + 1
+	// KindRow: a row of the current section; Row returns its values.
+	KindRow
+	// KindComment: a comment line of the current section; Comment returns it.
+	KindComment
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindHeader:
+		return "header"
+	case KindRow:
+		return "row"
+	case KindComment:
+		return "comment"
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Header is a decoded section header: the part of a spec.Section that comes
+// before its rows.
+type Header struct {
+	Tool   string      // the tool= name [HDR-2]
+	Fields []string    // the fields= names, decoded, in order [HDR-5]
+	Meta   []spec.Meta // every pair after fields=, decoded, in wire order [HDR-9]
+}
+
+// A Decoder reads a GCX1 payload line by line from an io.Reader.
+//
+// Next reads the next line and reports whether it was a section header, a
+// row or a comment; Header, Row and Comment return what it read. Next
+// returns io.EOF at the clean end of a valid payload.
+//
+// As with encoding/csv.Reader, the exported fields are options; set them
+// before the first call to Next and leave them alone afterwards.
+//
+// # Errors
+//
+// Every error in the payload is a *spec.Error equal to the one
+// reference.DecodeLimits reports for the same bytes: class, line, column,
+// offset, production and rule. Items are delivered as their lines are read,
+// so a payload that turns out to be broken may already have delivered
+// headers, rows and comments; a caller that needs all-or-nothing must
+// discard them [ERR-4] (Decode does). A section's rows= count is checked
+// when the section ends, at the next header or at the end of the input
+// [META-4], so the error comes after the section's rows.
+//
+// An error from the underlying reader is returned as it is, not wrapped.
+// Next examines a line once its LF has arrived, the input has ended, or more
+// of it has arrived than Limits.MaxLineBytes allows (and at least the 33
+// bytes a version tag needs to be classified); every line examined before
+// the reader failed has been delivered, or has produced its error, and the
+// reader's error comes back in place of the first item that needed bytes the
+// reader could not supply. Errors are sticky: once Next has returned an
+// error, including io.EOF, it returns the same error again.
+type Decoder struct {
+	// Limits bounds what the decoder reads [LIM-1]. NewDecoder sets it to
+	// spec.DefaultLimits; a zero field means no limit. Nothing else bounds
+	// a line: with MaxLineBytes at 0 a line may be as long as memory
+	// allows.
+	Limits spec.Limits
+
+	// ReuseRecord makes Row return a slice, and strings, that share
+	// storage with the decoder: the next call to Next may overwrite both.
+	// In exchange a row costs no allocation at all. Copy what you keep
+	// (strings.Clone, slices.Clone) before calling Next again, and never use
+	// such a string as a map key that outlives the row.
+	ReuseRecord bool
+
+	r    io.Reader
+	rerr error // the reader's error once it returned one, io.EOF included
+	err  error // what Next returns from now on, once set
+
+	buf       []byte // buffered input; buf[start:end] is unread
+	start     int
+	end       int
+	base      int64 // input offset of buf[0]
+	threshold int   // bytes of an unfinished line that are enough to decide it; 0: none
+	growNext  bool  // the last read filled the buffer: grow it before the next
+
+	line     int  // 1-based number of the line at buf[start]
+	begun    bool // the first line has been examined
+	itemLine int  // line of the item Next last returned
+
+	header   *Header
+	sections int // headers read
+	rows     int // rows read in the current section
+	rowsDecl *declared
+
+	record  []string
+	ends    []int  // where each value of the row being read ends, in rowText
+	rowText []byte // the row's values once escapes are decoded
+	comment spec.Comment
+}
+
+// declared remembers a header's rows= value and where it stands, for the
+// check at the end of the section [META-4].
+type declared struct {
+	count  int64
+	value  string
+	line   int
+	column int
+	offset int64
+}
+
+// NewDecoder returns a Decoder that reads from r with spec.DefaultLimits.
+func NewDecoder(r io.Reader) *Decoder {
+	return &Decoder{r: r, Limits: spec.DefaultLimits, line: 1}
+}
+
+// Next reads the next line of the payload and reports its kind. It returns
+// io.EOF after the last line of a valid payload.
+func (d *Decoder) Next() (Kind, error) {
+	if d.err != nil {
+		return 0, d.err
+	}
+	kind, err := d.next()
+	if err != nil {
+		d.err = err
+		return 0, err
+	}
+	return kind, nil
+}
+
+// Header returns the header of the current section: the one Next read last
+// when it returned KindHeader, and the section that rows and comments belong
+// to. It is nil before the first header. Each section gets a new Header, so
+// it may be kept.
+func (d *Decoder) Header() *Header { return d.header }
+
+// Row returns the values of the row Next just read, one per field [ROW-2].
+// With ReuseRecord the slice and its strings are valid only until the next
+// call to Next.
+func (d *Decoder) Row() []string { return d.record }
+
+// Comment returns the comment Next just read. Its Row is the number of rows
+// of the section that precede it [CMT-3].
+func (d *Decoder) Comment() spec.Comment { return d.comment }
+
+// Line returns the 1-based line number of the item Next returned last.
+func (d *Decoder) Line() int { return d.itemLine }
+
+// InputOffset returns the input offset just past the last line Next
+// returned: the number of bytes of the payload consumed so far.
+func (d *Decoder) InputOffset() int64 { return d.base + int64(d.start) }
+
+// Decode reads a whole payload from r under the given limits and returns it,
+// or no payload at all and the first error [ERR-4], exactly as
+// reference.DecodeLimits does for the same bytes.
+func Decode(r io.Reader, limits spec.Limits) (*spec.Payload, error) {
+	d := NewDecoder(r)
+	d.Limits = limits
+	var p spec.Payload
+	for {
+		kind, err := d.Next()
+		if err == io.EOF {
+			return &p, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch kind {
+		case KindHeader:
+			h := d.Header()
+			p.Sections = append(p.Sections, spec.Section{Tool: h.Tool, Fields: h.Fields, Meta: h.Meta})
+		case KindRow:
+			s := &p.Sections[len(p.Sections)-1]
+			s.Rows = append(s.Rows, d.Row())
+		case KindComment:
+			s := &p.Sections[len(p.Sections)-1]
+			s.Comments = append(s.Comments, d.Comment())
+		}
+	}
+}
+
+const (
+	// initialBuffer is the first buffer's size: small, because most
+	// payloads are small. The buffer doubles while reads keep filling it,
+	// up to fullBuffer, and beyond that only to hold a longer line.
+	initialBuffer = 4 << 10
+	fullBuffer    = 64 << 10
+	// maxEmptyReads is how many reads in a row may return nothing before
+	// the decoder gives up with io.ErrNoProgress, as bufio does.
+	maxEmptyReads = 100
+)
+
+var errBadRead = errors.New("streaming: reader returned an invalid byte count")
+
+func (d *Decoder) next() (Kind, error) {
+	if d.buf == nil {
+		d.buf = make([]byte, initialBuffer)
+		if limit := d.Limits.MaxLineBytes; limit > 0 {
+			d.threshold = max(limit+1, spec.MaxTagBytes+1)
+		}
+	}
+	end, hasLF, err := d.fillLine()
+	if err != nil {
+		return 0, err
+	}
+	line := d.buf[d.start:end]
+	if !d.begun {
+		d.begun = true
+		if !bytes.HasPrefix(line, []byte(spec.TagPrefix)) {
+			return 0, d.notGCX(line, hasLF)
+		}
+	}
+	if !hasLF && len(line) == 0 {
+		if err := d.endSection(); err != nil {
+			return 0, err
+		}
+		return 0, io.EOF
+	}
+	var kind Kind
+	switch {
+	case bytes.HasPrefix(line, []byte(spec.TagPrefix)):
+		if err := d.endSection(); err != nil {
+			return 0, err
+		}
+		kind, err = KindHeader, d.readHeader(line, hasLF)
+	case len(line) > 0 && line[0] == '#':
+		kind, err = KindComment, d.readComment(line, hasLF)
+	default:
+		kind, err = KindRow, d.readRow(line, hasLF)
+	}
+	if err != nil {
+		return 0, err
+	}
+	// Only a line that ends in LF is ever valid [LINE-1].
+	d.itemLine = d.line
+	d.start = end + 1
+	d.line++
+	return kind, nil
+}
+
+// fillLine makes buf[start:] hold the next line up to its LF, or up to the
+// end of the input, or at least threshold bytes of it, whichever comes
+// first: enough to decide the line either way. It returns where the line's
+// bytes end in buf and whether an LF ends them there.
+func (d *Decoder) fillLine() (end int, hasLF bool, err error) {
+	scanned := d.start
+	for {
+		if i := bytes.IndexByte(d.buf[scanned:d.end], '\n'); i >= 0 {
+			return scanned + i, true, nil
+		}
+		scanned = d.end
+		if d.threshold > 0 && d.end-d.start >= d.threshold {
+			return d.end, false, nil
+		}
+		if d.rerr != nil {
+			if d.rerr == io.EOF {
+				return d.end, false, nil
+			}
+			return 0, false, d.rerr
+		}
+		scanned -= d.read()
+	}
+}
+
+// read moves the unread bytes to the front of the buffer, grows it if they
+// fill too much of it, and reads once. It returns how far the bytes moved.
+func (d *Decoder) read() (shift int) {
+	if d.start > 0 {
+		shift = d.start
+		copy(d.buf, d.buf[d.start:d.end])
+		d.end -= d.start
+		d.base += int64(d.start)
+		d.start = 0
+	}
+	if d.end > len(d.buf)/2 || d.growNext && len(d.buf) < fullBuffer {
+		bigger := make([]byte, 2*len(d.buf))
+		copy(bigger, d.buf[:d.end])
+		d.buf = bigger
+	}
+	for range maxEmptyReads {
+		space := len(d.buf) - d.end
+		n, err := d.r.Read(d.buf[d.end:])
+		if n < 0 || n > space {
+			d.rerr = errBadRead
+			return shift
+		}
+		d.end += n
+		d.growNext = n == space
+		if err != nil {
+			d.rerr = err
+			return shift
+		}
+		if n > 0 {
+			return shift
+		}
+	}
+	d.rerr = io.ErrNoProgress
+	return shift
+}
+
+// errAt returns an error at byte col (0-based) of the line at buf[start].
+func (d *Decoder) errAt(col int, class error, production, rule, msg string) *spec.Error {
+	return &spec.Error{
+		Class: class, Line: d.line, Column: col + 1, Offset: d.base + int64(d.start) + int64(col),
+		Production: production, Rule: rule, Msg: msg,
+	}
+}
+
+// unexpected reports a syntax error at byte i of line: what stands there
+// cannot continue the production. As in the reference, the rule is the one
+// the character itself breaks when no production allows it anywhere
+// (invalid UTF-8, a raw CR, the end of the input), else the production's.
+func (d *Decoder) unexpected(line []byte, hasLF bool, i int, production, rule, expected string) *spec.Error {
+	var found string
+	switch {
+	case i == len(line) && !hasLF:
+		rule, found = "LINE-1", "end of input"
+	case i == len(line):
+		found = "LF"
+	case line[i] == '\r':
+		rule, found = "ENC-3", "CR"
+	default:
+		r, size := utf8.DecodeRune(line[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			rule, found = "ENC-1", fmt.Sprintf("invalid UTF-8 byte 0x%02x", line[i])
+		case r == '\t':
+			found = "TAB"
+		case r == ' ':
+			found = "SP"
+		default:
+			found = strconv.QuoteRune(r)
+		}
+	}
+	return d.errAt(i, spec.ErrSyntax, production, rule, "expected "+expected+", found "+found)
+}
+
+func (d *Decoder) notGCX(line []byte, hasLF bool) error {
+	rule, msg := "PAY-1", "input does not begin with GCX"
+	switch {
+	case len(line) == 0 && !hasLF:
+		msg = "empty payload"
+	case bytes.HasPrefix(line, []byte("\uFEFF")):
+		rule, msg = "ENC-2", "payload begins with a byte-order mark"
+	}
+	return d.errAt(0, spec.ErrNotGCX, "payload", rule, msg)
+}
+
+// checkLineLength applies the line limit [LIM-3]; the error points at the
+// first byte past it.
+func (d *Decoder) checkLineLength(line []byte) error {
+	if max := d.Limits.MaxLineBytes; max > 0 && len(line) > max {
+		return d.errAt(max, spec.ErrLimit, "line", "LIM-3",
+			fmt.Sprintf("line is longer than the limit of %d bytes", max))
+	}
+	return nil
+}
+
+// endSection checks the closing section's rows= value against the rows it
+// held [META-4].
+func (d *Decoder) endSection() error {
+	decl := d.rowsDecl
+	d.rowsDecl = nil
+	if decl == nil || decl.count == int64(d.rows) {
+		return nil
+	}
+	return &spec.Error{
+		Class: spec.ErrConstraint, Line: decl.line, Column: decl.column, Offset: decl.offset,
+		Production: "meta", Rule: "META-4",
+		Msg: fmt.Sprintf("rows=%s but the section holds %d rows", decl.value, d.rows),
+	}
+}
+
+// readComment reads a comment line: "#", raw text, LF [CMT-1].
+func (d *Decoder) readComment(line []byte, hasLF bool) error {
+	if err := d.checkLineLength(line); err != nil {
+		return err
+	}
+	for i := 1; ; {
+		i = scanPlain(line, i)
+		if i == len(line) {
+			break
+		}
+		switch c := line[i]; {
+		case c == '\r':
+			return d.unexpected(line, hasLF, i, "comment", "CMT-1", "a comment character or LF")
+		case c < utf8.RuneSelf:
+			i++ // TAB, backslash and controls are text [CMT-1] [ENC-4]
+		default:
+			r, size := utf8.DecodeRune(line[i:])
+			if r == utf8.RuneError && size == 1 {
+				return d.unexpected(line, hasLF, i, "comment", "CMT-1", "a comment character or LF")
+			}
+			i += size
+		}
+	}
+	if !hasLF {
+		return d.unexpected(line, hasLF, len(line), "comment", "CMT-1", "a comment character or LF")
+	}
+	d.comment = spec.Comment{Row: d.rows, Text: string(line[1:])}
+	return nil
+}
+
+// valueEscape maps the letter after a backslash in a value to the byte it
+// stands for, or 0 where the pair is not an escape [VAL-1] [VAL-2].
+var valueEscape = [256]byte{'\\': '\\', 't': '\t', 'n': '\n', 'r': '\r'}
+
+// readRow reads a row line: values separated by TAB [ROW-1], the first one
+// possibly behind a guard [ROW-4], escapes decoded [VAL-1]. It checks the
+// row limit and the line limit first and the value count last, as the
+// reference does [ERR-3].
+//
+// Values without escapes are not copied: their bytes are the line's own.
+// Once an escape turns up, the line is copied to rowText from there on with
+// escapes decoded; positions before that point are the same in both.
+func (d *Decoder) readRow(line []byte, hasLF bool) error {
+	if max := d.Limits.MaxRows; max > 0 && d.rows == max {
+		return d.errAt(0, spec.ErrLimit, "row", "LIM-3",
+			fmt.Sprintf("more than the limit of %d rows in a section", max))
+	}
+	if err := d.checkLineLength(line); err != nil {
+		return err
+	}
+	const expected = "a value character, TAB or LF"
+	width := len(d.header.Fields)
+	ends := d.ends[:0]
+	text := d.rowText[:0]
+	decoding := false // text holds line[:copied], decoded
+	copied := 0
+	extra := -1 // the TAB before the first value beyond the fields
+	i := 0
+	if len(line) >= 2 && line[0] == '\\' && (line[1] == '#' || line[1] == 'G') {
+		// The guard is a lone backslash that decodes to nothing [ROW-4].
+		i = 2
+		if line[1] == 'G' {
+			for ; i < 4; i++ {
+				if i == len(line) || line[i] != spec.TagPrefix[i-1] {
+					return d.unexpected(line, hasLF, i, "guard", "ROW-4", strconv.Quote(spec.TagPrefix))
+				}
+			}
+		}
+		decoding, copied = true, 1
+	}
+	for {
+		i = scanPlain(line, i)
+		if i == len(line) {
+			break
+		}
+		switch c := line[i]; {
+		case c == '\t':
+			if len(ends)+1 == width {
+				extra = i
+			}
+			if decoding {
+				ends = append(ends, len(text)+i-copied)
+			} else {
+				ends = append(ends, i)
+			}
+			i++
+		case c == '\\':
+			if i+1 < len(line) {
+				if b := valueEscape[line[i+1]]; b != 0 {
+					text = append(text, line[copied:i]...)
+					text = append(text, b)
+					decoding, copied = true, i+2
+					i += 2
+					continue
+				}
+			}
+			return d.unexpected(line, hasLF, i+1, "escape", "VAL-2", `one of \ t n r after "\" in a value`)
+		case c == '\r':
+			return d.unexpected(line, hasLF, i, "row", "ROW-1", expected)
+		case c < utf8.RuneSelf:
+			i++ // a control other than TAB, LF and CR is data [ENC-4]
+		default:
+			r, size := utf8.DecodeRune(line[i:])
+			if r == utf8.RuneError && size == 1 {
+				return d.unexpected(line, hasLF, i, "row", "ROW-1", expected)
+			}
+			i += size
+		}
+	}
+	if !hasLF {
+		return d.unexpected(line, hasLF, len(line), "row", "ROW-1", expected)
+	}
+	src := line
+	if decoding {
+		text = append(text, line[copied:]...)
+		src = text
+	}
+	ends = append(ends, len(src))
+	d.ends, d.rowText = ends, text
+	switch {
+	case extra >= 0:
+		return d.errAt(extra, spec.ErrConstraint, "row", "ROW-2",
+			fmt.Sprintf("row has %d values but the section declares %d fields", len(ends), width))
+	case len(ends) < width:
+		return d.errAt(len(line), spec.ErrConstraint, "row", "ROW-2",
+			fmt.Sprintf("row has %d values but the section declares %d fields", len(ends), width))
+	}
+
+	if d.ReuseRecord {
+		record := d.record[:0]
+		from := 0
+		for _, to := range ends {
+			record = append(record, sharedString(src[from:to]))
+			from = to + 1
+		}
+		d.record = record
+	} else {
+		all := string(src)
+		record := make([]string, len(ends))
+		from := 0
+		for k, to := range ends {
+			record[k] = all[from:to]
+			from = to + 1
+		}
+		d.record = record
+	}
+	d.rows++
+	return nil
+}
+
+// sharedString returns a string that shares b's bytes: it changes when b
+// does. Only rows read with ReuseRecord are made of such strings.
+func sharedString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
