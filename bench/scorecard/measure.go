@@ -1,0 +1,253 @@
+package scorecard
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/gcxwire/gcx/reference"
+	"github.com/gcxwire/gcx/tokens"
+)
+
+// A Codec is the JSON ⇄ GCX1 mapping under test. DefaultCodec is the
+// module's own (package jsonmap); the functions are fields so that the
+// harness can be tested on its own.
+type Codec struct {
+	// Encode writes value as GCX1, whatever it costs.
+	Encode func(tool string, value []byte) ([]byte, error)
+	// Decode gives back the JSON value a GCX1 payload represents.
+	Decode func(payload []byte) ([]byte, error)
+	// Auto writes GCX1 or compact JSON, whichever costs fewer tokens, and
+	// says whether it chose GCX1.
+	Auto func(tool string, value []byte) (out []byte, gcx bool, err error)
+}
+
+// A Size is what one spelling of a response costs.
+type Size struct {
+	Bytes  int `json:"bytes"`  // UTF-8 bytes
+	CL100K int `json:"cl100k"` // cl100k_base tokens
+	O200K  int `json:"o200k"`  // o200k_base tokens
+	Gzip   int `json:"gzip"`   // bytes after gzip at the default level
+}
+
+// A Result is everything measured on one case.
+type Result struct {
+	Name        string `json:"name"`
+	Tool        string `json:"tool"`
+	Description string `json:"description"`
+	Shape       Shape  `json:"shape"`
+
+	Pretty  Size `json:"json_pretty"`
+	Compact Size `json:"json_compact"`
+
+	// GCX is the forced GCX1 encoding; nil when the mapping refused the
+	// value (GCXError says why).
+	GCX      *Size  `json:"gcx,omitempty"`
+	GCXError string `json:"gcx_error,omitempty"`
+	// Rows holds the row count of each section of the forced payload.
+	Rows []int `json:"rows,omitempty"`
+	// HeaderCL100K is what the forced payload's header lines cost in
+	// cl100k_base tokens: the fixed price a small response pays.
+	HeaderCL100K int `json:"header_cl100k,omitempty"`
+	// RoundTrip is "pass" when Decode(Encode(v)) is v as a JSON value
+	// (types, key order and number literals exact), else what went wrong.
+	RoundTrip string `json:"round_trip"`
+
+	Auto       *Size  `json:"auto,omitempty"`
+	AutoFormat string `json:"auto_format,omitempty"` // "gcx" or "json"
+	AutoError  string `json:"auto_error,omitempty"`
+	// AutoRoundTrip is "pass" when auto's output, decoded as what it says it
+	// is, gives back v.
+	AutoRoundTrip string `json:"auto_round_trip"`
+
+	// TOON sizes are nil when TOON was not measured.
+	TOONComma     *Size `json:"toon_comma,omitempty"`
+	TOONTab       *Size `json:"toon_tab,omitempty"`
+	TOONRoundTrip *bool `json:"toon_round_trip,omitempty"`
+}
+
+// A Scorecard is the measurement of a whole corpus.
+type Scorecard struct {
+	// TOONVersion is the version of the official TOON encoder used, or ""
+	// when TOON was not measured; TOONNote then says why.
+	TOONVersion string   `json:"toon_version,omitempty"`
+	TOONNote    string   `json:"toon_note,omitempty"`
+	Cases       []Result `json:"cases"`
+}
+
+// Measure measures every case. toon holds the official encoder's outputs in
+// case order, or is nil when TOON could not be run (toonNote says why).
+// progress, when not nil, gets one line per case.
+func Measure(cases []Case, codec Codec, toonVersion string, toon []TOONOutput, toonNote string, progress io.Writer) (*Scorecard, error) {
+	if toon != nil && len(toon) != len(cases) {
+		return nil, fmt.Errorf("scorecard: %d TOON outputs for %d cases", len(toon), len(cases))
+	}
+	sc := &Scorecard{TOONVersion: toonVersion, TOONNote: toonNote, Cases: make([]Result, len(cases))}
+	if toon == nil {
+		sc.TOONVersion = ""
+	}
+	// Counting tokens is the slow part and every case is independent, so
+	// the cases are spread over the CPUs; results keep case order.
+	var (
+		mu       sync.Mutex
+		done     int
+		firstErr error
+		wg       sync.WaitGroup
+		next     = make(chan int)
+	)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				var t *TOONOutput
+				if toon != nil {
+					t = &toon[i]
+				}
+				r, err := measureCase(cases[i], codec, t)
+				mu.Lock()
+				sc.Cases[i] = r
+				if err != nil && firstErr == nil {
+					firstErr = fmt.Errorf("scorecard: %s: %w", cases[i].Name, err)
+				}
+				done++
+				if progress != nil {
+					fmt.Fprintf(progress, "scorecard: [%d/%d] %s\n", done, len(cases), cases[i].Name)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range cases {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	return sc, nil
+}
+
+func measureCase(c Case, codec Codec, toon *TOONOutput) (Result, error) {
+	shape, err := ShapeOf(c.Response)
+	if err != nil {
+		return Result{}, err
+	}
+	r := Result{Name: c.Name, Tool: c.Tool, Description: c.Description, Shape: shape}
+	if r.Pretty, err = measure(c.Pretty); err != nil {
+		return Result{}, err
+	}
+	if r.Compact, err = measure(c.Response); err != nil {
+		return Result{}, err
+	}
+
+	r.RoundTrip = "not run: the value did not encode"
+	if gcx, err := codec.Encode(c.Tool, c.Response); err != nil {
+		r.GCXError = err.Error()
+	} else if p, err := reference.Decode(gcx); err != nil {
+		r.GCXError = "the reference decoder rejects the payload: " + err.Error()
+	} else {
+		size, err := measure(gcx)
+		if err != nil {
+			return Result{}, err
+		}
+		r.GCX = &size
+		for _, s := range p.Sections {
+			r.Rows = append(r.Rows, len(s.Rows))
+		}
+		if r.HeaderCL100K, err = headerTokens(gcx); err != nil {
+			return Result{}, err
+		}
+		r.RoundTrip = roundTrip(c.Response, gcx, codec.Decode)
+	}
+
+	r.AutoRoundTrip = "not run: auto mode failed"
+	if out, isGCX, err := codec.Auto(c.Tool, c.Response); err != nil {
+		r.AutoError = err.Error()
+	} else {
+		size, err := measure(out)
+		if err != nil {
+			return Result{}, err
+		}
+		r.Auto = &size
+		if isGCX {
+			r.AutoFormat = "gcx"
+			r.AutoRoundTrip = roundTrip(c.Response, out, codec.Decode)
+		} else {
+			r.AutoFormat = "json"
+			r.AutoRoundTrip = verdict(SameValue(c.Response, out))
+		}
+	}
+
+	if toon != nil {
+		comma, err := measure([]byte(toon.Comma))
+		if err != nil {
+			return Result{}, err
+		}
+		tab, err := measure([]byte(toon.Tab))
+		if err != nil {
+			return Result{}, err
+		}
+		rt := toon.RoundTrip
+		r.TOONComma, r.TOONTab, r.TOONRoundTrip = &comma, &tab, &rt
+	}
+	return r, nil
+}
+
+func roundTrip(value, payload []byte, decode func([]byte) ([]byte, error)) string {
+	back, err := decode(payload)
+	if err != nil {
+		return "decode failed: " + err.Error()
+	}
+	return verdict(SameValue(value, back))
+}
+
+func verdict(err error) string {
+	if err != nil {
+		return "differs: " + err.Error()
+	}
+	return "pass"
+}
+
+// measure returns the size of one spelling.
+func measure(text []byte) (Size, error) {
+	cl, err := tokens.Count(tokens.CL100K, string(text))
+	if err != nil {
+		return Size{}, err
+	}
+	o2, err := tokens.Count(tokens.O200K, string(text))
+	if err != nil {
+		return Size{}, err
+	}
+	var z bytes.Buffer
+	w, err := gzip.NewWriterLevel(&z, gzip.DefaultCompression)
+	if err != nil {
+		return Size{}, err
+	}
+	w.Write(text)
+	if err := w.Close(); err != nil {
+		return Size{}, err
+	}
+	return Size{Bytes: len(text), CL100K: cl, O200K: o2, Gzip: z.Len()}, nil
+}
+
+// headerTokens counts the cl100k_base tokens of the header lines of a valid
+// payload, each with its LF.
+func headerTokens(payload []byte) (int, error) {
+	n := 0
+	for _, line := range strings.SplitAfter(string(payload), "\n") {
+		if strings.HasPrefix(line, "GCX") {
+			c, err := tokens.Count(tokens.CL100K, line)
+			if err != nil {
+				return 0, err
+			}
+			n += c
+		}
+	}
+	return n, nil
+}
