@@ -1,0 +1,250 @@
+package streaming
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gcxwire/gcx/spec"
+)
+
+// An Encoder writes a GCX1 payload section by section to an io.Writer: a
+// header, then rows and comments in the order they are to appear. The bytes
+// are those reference.Encode writes for the same model [CAN-2].
+//
+// Each call checks what it is given before writing it and refuses, with an
+// *spec.Error of class spec.ErrModel, anything that has no GCX1 spelling
+// [CAN-3] — the same rule reference.Encode names for the same defect. A
+// header's rows= count is held to the rows that follow [META-4]: a row
+// beyond it is refused before it is written, and a section that ends short
+// of it (at the next WriteHeader or at Close) is refused then. Because
+// earlier lines of that section may already have reached the writer, an
+// error means the output must be discarded, as a decoder's caller discards
+// rows delivered before an error [ERR-4].
+//
+// Output is buffered: call Close at the end (or Flush along the way). Errors,
+// the writer's included, are sticky.
+type Encoder struct {
+	w   io.Writer
+	buf []byte
+	err error
+
+	sections int   // headers written
+	width    int   // fields of the current section
+	rows     int   // rows written in the current section
+	declared int64 // the current section's rows= count, or -1
+	closed   bool
+}
+
+// flushAt is the size at which the buffer is handed to the writer.
+const flushAt = 64 << 10
+
+var errClosed = errors.New("streaming: Encoder used after Close")
+
+// NewEncoder returns an Encoder that writes to w.
+func NewEncoder(w io.Writer) *Encoder {
+	return &Encoder{w: w, declared: -1}
+}
+
+// WriteHeader ends the current section, if any, and begins a new one with
+// the given header [HDR-1].
+func (e *Encoder) WriteHeader(h *Header) error {
+	if err := e.usable(); err != nil {
+		return err
+	}
+	if e.sections > 0 {
+		if err := e.endSection(); err != nil {
+			return e.fail(err)
+		}
+	}
+	if err := spec.CheckHeader(e.sections, h.Tool, h.Fields, h.Meta); err != nil {
+		return e.fail(err)
+	}
+	e.declared = -1
+	for _, m := range h.Meta {
+		if m.Key == spec.KeyRows {
+			e.declared, _ = strconv.ParseInt(m.Value, 10, 64) // CheckHeader vouched for it [META-1]
+		}
+	}
+	e.sections++
+	e.width = len(h.Fields)
+	e.rows = 0
+
+	b := append(e.buf, spec.Version...)
+	b = append(b, " tool="...)
+	b = append(b, h.Tool...)
+	b = append(b, " fields="...)
+	for i, f := range h.Fields {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendHeaderText(b, f, true)
+	}
+	for _, m := range h.Meta {
+		b = append(b, ' ')
+		b = append(b, m.Key...)
+		b = append(b, '=')
+		b = appendHeaderText(b, m.Value, false)
+	}
+	e.buf = append(b, '\n')
+	return e.flushIfFull()
+}
+
+// WriteRow writes one row of the current section: one value per field
+// [ROW-2], escaped [VAL-1], the first behind a guard if it begins with "#"
+// or "GCX" [ROW-4].
+func (e *Encoder) WriteRow(values []string) error {
+	if err := e.usable(); err != nil {
+		return err
+	}
+	if e.sections == 0 {
+		return e.fail(&spec.Error{Class: spec.ErrModel, Rule: "PAY-2", Msg: "a row needs a section header before it"})
+	}
+	if len(values) != e.width {
+		return e.fail(spec.CheckRow(e.sections-1, e.rows, e.width, values))
+	}
+	for _, v := range values {
+		if !utf8.ValidString(v) {
+			return e.fail(spec.CheckRow(e.sections-1, e.rows, e.width, values))
+		}
+	}
+	if e.declared >= 0 && int64(e.rows) == e.declared {
+		return e.fail(&spec.Error{Class: spec.ErrModel, Rule: "META-4",
+			Msg: fmt.Sprintf("section %d: rows=%d but a row %d is written", e.sections, e.declared, e.rows+1)})
+	}
+	b := e.buf
+	for i, v := range values {
+		if i > 0 {
+			b = append(b, '\t')
+		} else if strings.HasPrefix(v, "#") || strings.HasPrefix(v, spec.TagPrefix) {
+			b = append(b, '\\')
+		}
+		b = appendValue(b, v)
+	}
+	e.buf = append(b, '\n')
+	e.rows++
+	return e.flushIfFull()
+}
+
+// WriteComment writes a comment line in the current section, after the rows
+// written so far [CMT-2] [CMT-3]. The text is written raw, so it may not hold
+// LF or CR [CMT-4].
+func (e *Encoder) WriteComment(text string) error {
+	if err := e.usable(); err != nil {
+		return err
+	}
+	if e.sections == 0 {
+		return e.fail(&spec.Error{Class: spec.ErrModel, Rule: "CMT-2", Msg: "a comment needs a section header before it"})
+	}
+	if err := spec.CheckComment(e.sections-1, text); err != nil {
+		return e.fail(err)
+	}
+	e.buf = append(e.buf, '#')
+	e.buf = append(e.buf, text...)
+	e.buf = append(e.buf, '\n')
+	return e.flushIfFull()
+}
+
+// Flush writes the buffered bytes to the underlying writer.
+func (e *Encoder) Flush() error {
+	if e.err != nil {
+		return e.err
+	}
+	if len(e.buf) == 0 {
+		return nil
+	}
+	_, err := e.w.Write(e.buf)
+	e.buf = e.buf[:0]
+	if err != nil {
+		e.err = err
+	}
+	return err
+}
+
+// Close ends the last section, checking its rows= count, and flushes. A
+// payload needs at least one section [PAY-1]. Close does not close the
+// underlying writer.
+func (e *Encoder) Close() error {
+	if err := e.usable(); err != nil {
+		return err
+	}
+	if e.sections == 0 {
+		return e.fail(&spec.Error{Class: spec.ErrModel, Rule: "PAY-1", Msg: "a payload needs at least one section"})
+	}
+	if err := e.endSection(); err != nil {
+		return e.fail(err)
+	}
+	err := e.Flush()
+	e.closed = true
+	return err
+}
+
+func (e *Encoder) usable() error {
+	if e.err != nil {
+		return e.err
+	}
+	if e.closed {
+		return errClosed
+	}
+	return nil
+}
+
+func (e *Encoder) fail(err error) error {
+	e.err = err
+	return err
+}
+
+// endSection refuses a section that ended short of its rows= count [META-4].
+func (e *Encoder) endSection() error {
+	if e.declared >= 0 && int64(e.rows) != e.declared {
+		return &spec.Error{Class: spec.ErrModel, Rule: "META-4",
+			Msg: fmt.Sprintf("section %d: rows=%d but the section holds %d rows", e.sections, e.declared, e.rows)}
+	}
+	return nil
+}
+
+func (e *Encoder) flushIfFull() error {
+	if len(e.buf) < flushAt {
+		return nil
+	}
+	return e.Flush()
+}
+
+// valueEscapeLetter is the letter written after a backslash for each byte a
+// value cannot hold raw [VAL-1].
+var valueEscapeLetter = [256]byte{'\\': '\\', '\t': 't', '\n': 'n', '\r': 'r'}
+
+// appendValue appends v with TAB, LF, CR and backslash escaped [VAL-1].
+func appendValue(b []byte, v string) []byte {
+	for {
+		i := scanUnescaped(v, 0)
+		b = append(b, v[:i]...)
+		if i == len(v) {
+			return b
+		}
+		b = append(b, '\\', valueEscapeLetter[v[i]])
+		v = v[i+1:]
+	}
+}
+
+// appendHeaderText appends a field name [HDR-5] or a meta value [HDR-7]
+// with its escapes: those of a value, plus SP as \s, plus ',' as \, in a
+// field name.
+func appendHeaderText(b []byte, s string, field bool) []byte {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ' ':
+			b = append(b, '\\', 's')
+		case c == ',' && field:
+			b = append(b, '\\', ',')
+		case valueEscapeLetter[c] != 0:
+			b = append(b, '\\', valueEscapeLetter[c])
+		default:
+			b = append(b, c)
+		}
+	}
+	return b
+}
