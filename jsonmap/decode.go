@@ -93,6 +93,9 @@ func (d *decoder) root() (Value, int, error) {
 		if at, ok := partIndex[s.Tool]; ok {
 			return d.layout(registry[at[0]], at[1])
 		}
+		if l, ok := Lookup(s.Tool); ok {
+			return Value{}, 0, d.errAtHeader(0, "LAY-4", fmt.Sprintf("tool=%s is declared, and its payload begins with tool=%s; a section with another shape must carry json=", s.Tool, l.Parts[0].Tool))
+		}
 		v, err := d.table(0)
 		return v, 1, err
 	}

@@ -141,12 +141,21 @@ func Lookup(tool string) (Layout, bool) {
 	return Layout{}, false
 }
 
-// claimed reports whether a root section named tool without a json= entry
-// would be read with a layout: the name is a section name of some layout
-// [LAY-4].
+// claimed reports whether a root section named tool without a json= pair
+// claims a layout: the name is a declared tool or a section name of one
+// [LAY-4]. Generic payloads under such names carry json=.
 func claimed(tool string) bool {
 	_, ok := partIndex[tool]
-	return ok
+	return ok || declared(tool)
+}
+
+func declared(tool string) bool {
+	for _, l := range registry {
+		if l.Tool == tool {
+			return true
+		}
+	}
+	return false
 }
 
 func (l Layout) clone() Layout {
@@ -259,7 +268,7 @@ func (p Part) row(obj Value, where string) ([]string, error) {
 			}
 			return nil, fmt.Errorf("%s: %s has member %q, which the layout does not declare (%s)", p.Tool, where, m.Key, p.keyList())
 		}
-		if err := p.skip(next, k, where); err != nil {
+		if err := p.skip(obj, next, k, where); err != nil {
 			return nil, err
 		}
 		f := p.Fields[k]
@@ -269,18 +278,22 @@ func (p Part) row(obj Value, where string) ([]string, error) {
 		row[k] = spell(m.Value)
 		next = k + 1
 	}
-	if err := p.skip(next, len(p.Fields), where); err != nil {
+	if err := p.skip(obj, next, len(p.Fields), where); err != nil {
 		return nil, err
 	}
 	return row, nil
 }
 
-// skip checks that the fields in [from, to) may be absent.
-func (p Part) skip(from, to int, where string) error {
+// skip checks that the fields in [from, to) may be absent from obj.
+func (p Part) skip(obj Value, from, to int, where string) error {
 	for _, f := range p.Fields[from:to] {
-		if !f.Optional {
-			return fmt.Errorf("%s: %s lacks member %q, which the layout requires", p.Tool, where, f.Key)
+		if f.Optional {
+			continue
 		}
+		if _, ok := obj.Lookup(f.Key); ok {
+			return fmt.Errorf("%s: %s has member %q out of the layout's order (%s)", p.Tool, where, f.Key, p.keyList())
+		}
+		return fmt.Errorf("%s: %s lacks member %q, which the layout requires", p.Tool, where, f.Key)
 	}
 	return nil
 }

@@ -1,0 +1,160 @@
+package jsonmap_test
+
+import (
+	"bytes"
+	"errors"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/gcxwire/gcx/jsonmap"
+	"github.com/gcxwire/gcx/spec"
+)
+
+// TestDecodeMappingErrors: valid GCX1 that holds no JSON value under the
+// mapping is a constraint error pointing at the header, meta value or cell
+// at fault [MAP-7] .. [MAP-11].
+func TestDecodeMappingErrors(t *testing.T) {
+	cases := []struct {
+		name, payload string
+		class         error
+		rule          string
+		line, column  int
+		msg           string
+	}{
+		{"UnknownForm", "GCX1 tool=t fields= json=list\n", spec.ErrConstraint, "MAP-7", 1, 26, "names no form"},
+		{"TwoValues", "GCX1 tool=t fields=a\n1\nGCX1 tool=u fields=b\n2\n", spec.ErrConstraint, "MAP-7", 3, 1, "section 2 (tool=u) is not part of the value"},
+		{"ArrayFormTwoFields", "GCX1 tool=t fields=a,b json=array\n1\t2\n", spec.ErrConstraint, "MAP-9", 1, 20, "exactly one field"},
+		{"ArrayFormEmptyCell", "GCX1 tool=t fields= json=array\n1\n\n", spec.ErrConstraint, "MAP-9", 3, 1, "the cell is empty"},
+		{"ValueFormTwoRows", "GCX1 tool=t fields= json=value\n1\n2\n", spec.ErrConstraint, "MAP-9", 1, 20, "one field and one row"},
+		{"ValueFormNoRow", "GCX1 tool=t fields= json=value\n", spec.ErrConstraint, "MAP-9", 1, 20, "0 rows"},
+		{"ValueFormEmptyCell", "GCX1 tool=t fields= json=value\n\n", spec.ErrConstraint, "MAP-9", 2, 1, "the cell is empty"},
+		{"ObjectEmptyMember", "GCX1 tool=t fields= json=object a=1 b=\n", spec.ErrConstraint, "MAP-10", 1, 39, "member b= is empty"},
+		{"ObjectRowsWithoutTable", "GCX1 tool=t fields=a json=object n=1\nx\n", spec.ErrConstraint, "MAP-10", 2, 1, "no member is \"@\""},
+		{"ContinuationMissing", "GCX1 tool=t fields=a json=object x=@ y=@\n1\n", spec.ErrConstraint, "MAP-11", 1, 40, "needs section 2, named t.y"},
+		{"ContinuationMisnamed", "GCX1 tool=t fields=a json=object x=@ y=@\n1\nGCX1 tool=t.z fields=b\n2\n", spec.ErrConstraint, "MAP-11", 3, 1, "must be named tool=t.y"},
+		{"ContinuationWithForm", "GCX1 tool=t fields=a json=object x=@ y=@\n1\nGCX1 tool=t.y fields=b json=rows\n2\n", spec.ErrConstraint, "MAP-11", 3, 29, "carries no json= pair"},
+		{"DeclaredToolNameWithoutForm", "GCX1 tool=get_callers fields=a\n1\n", spec.ErrConstraint, "LAY-4", 1, 1, "tool=get_callers is declared"},
+		{"CellTooDeep", "GCX1 tool=t fields=a,b\nx\t" + strings.Repeat("[", jsonmap.MaxDepth+1) + "\n", spec.ErrLimit, "MAP-4", 2, 3, "nested deeper"},
+		{"CellTooDeepAfterGuard", "GCX1 tool=t fields=a,b\n\\#x\t" + strings.Repeat("[", jsonmap.MaxDepth+1) + "\n", spec.ErrLimit, "MAP-4", 2, 5, "nested deeper"},
+		{"MetaTooDeep", "GCX1 tool=t fields= json=object a=" + strings.Repeat("[", jsonmap.MaxDepth+1) + "\n", spec.ErrLimit, "MAP-4", 1, 35, "nested deeper"},
+		{"CommentsShiftLines", "GCX1 tool=t fields= json=array\n#one\n1\n#two\n#three\n\n", spec.ErrConstraint, "MAP-9", 6, 1, "the cell is empty"},
+		{"EscapesShiftColumns", "GCX1 tool=t\\ fields=a\\sb json=array\n", spec.ErrSyntax, "HDR-1", 1, 12, "expected SP"},
+		{"NotGCX", `{"a":1}`, spec.ErrNotGCX, "PAY-1", 1, 1, "does not begin with GCX"},
+		{"OtherVersion", "GCX2 tool=t fields=a\n", spec.ErrUnsupportedVersion, "VER-2", 1, 1, "GCX2"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			checkDecodeError(t, c.payload, c.class, c.rule, c.line, c.column, c.msg)
+		})
+	}
+}
+
+// TestDecodeIgnoresCommentsAndTableMeta: comments [CMT-3] and the meta
+// pairs of table sections [MAP-13] are not part of the value.
+func TestDecodeIgnoresCommentsAndTableMeta(t *testing.T) {
+	cases := []struct{ payload, want string }{
+		{"GCX1 tool=t fields=a rows=2 total=10 truncated=true\n#note\n1\n2\n#end\n", `[{"a":1},{"a":2}]`},
+		{"GCX1 tool=search_symbols fields=id,kind,name,path,line,sig rows=1 total=5\na\tf\tA\ta.go\t1\t\n", `[{"id":"a","kind":"f","name":"A","file_path":"a.go","start_line":1}]`},
+		{"GCX1 tool=t fields=a json=rows lang=go\n1\n", `[{"a":1}]`},
+		{"GCX1 tool=t fields=a json=object x=@ y=@\n1\nGCX1 tool=t.y fields=b note=kept\n2\n", `{"x":[{"a":1}],"y":[{"b":2}]}`},
+	}
+	for _, c := range cases {
+		got, err := jsonmap.Decode([]byte(c.payload))
+		if err != nil || string(got) != c.want {
+			t.Errorf("Decode(%q) = %s, %v; want %s", c.payload, got, err, c.want)
+		}
+	}
+}
+
+// TestDecodeAcceptsOtherSpellingsOfAValue: the decoder reads what the
+// rules allow, not only what the encoder writes: a json=object member
+// order with json= last, zero-row tables for "@" [MAP-10].
+func TestDecodeAcceptsOtherSpellingsOfAValue(t *testing.T) {
+	cases := []struct{ payload, want string }{
+		{"GCX1 tool=t fields= n=1 json=object\n", `{"n":1}`},
+		{"GCX1 tool=t fields=a json=object x=@\n", `{"x":[]}`},
+		{"GCX1 tool=t fields=a json=rows\n", `[]`},
+		{"GCX1 tool=t fields=v json=array\n1\n", `[1]`},
+		{"GCX1 tool=t fields=a\n{\"a\": 1}\n", `[{"a":"{\"a\": 1}"}]`},
+		{"GCX1 tool=t fields=a\n{\"a\":1,\"a\":2}\n", `[{"a":"{\"a\":1,\"a\":2}"}]`},
+		{"GCX1 tool=t fields=a\n\"\\\\u00e9\"\n", `[{"a":"\"\\u00e9\""}]`},
+	}
+	for _, c := range cases {
+		got, err := jsonmap.Decode([]byte(c.payload))
+		if err != nil || string(got) != c.want {
+			t.Errorf("Decode(%q) = %s, %v; want %s", c.payload, got, err, c.want)
+		}
+	}
+}
+
+// TestDuplicateKeysInCellsAreStrings: a cell holding an object with a
+// repeated name is no compact JSON text, so it is a string, and the
+// encoder writes such a string bare [MAP-1] [MAP-5].
+func TestDuplicateKeysInCellsAreStrings(t *testing.T) {
+	in := `[{"a":"{\"k\":1,\"k\":2}"}]`
+	payload, err := jsonmap.Encode("t", []byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "GCX1 tool=t fields=a\n{\"k\":1,\"k\":2}\n"; string(payload) != want {
+		t.Fatalf("Encode = %q, want %q", payload, want)
+	}
+	back, err := jsonmap.Decode(payload)
+	if err != nil || string(back) != in {
+		t.Fatalf("Decode = %s, %v; want %s", back, err, in)
+	}
+}
+
+// TestDecodeResponse: an auto-mode result is told apart by its first
+// bytes: GCX1 when it begins with GCX, JSON otherwise [AUTO-3].
+func TestDecodeResponse(t *testing.T) {
+	cases := []struct {
+		in, want string
+		format   jsonmap.Format
+		class    error
+	}{
+		{"GCX1 tool=t fields=a\n1\n", `[{"a":1}]`, jsonmap.FormatGCX, nil},
+		{" [ {\"a\" : 1} ]\n", `[{"a":1}]`, jsonmap.FormatJSON, nil},
+		{"GCX2 tool=t fields=a\n", "", jsonmap.FormatGCX, spec.ErrUnsupportedVersion},
+		{"GCX1 tool=t fields=a\n1", "", jsonmap.FormatGCX, spec.ErrSyntax},
+		{"", "", jsonmap.FormatJSON, jsonmap.ErrInvalidJSON},
+		{"hello", "", jsonmap.FormatJSON, jsonmap.ErrInvalidJSON},
+	}
+	for _, c := range cases {
+		got, format, err := jsonmap.DecodeResponse([]byte(c.in))
+		if string(got) != c.want || format != c.format || !errors.Is(err, c.class) && (err != nil || c.class != nil) {
+			t.Errorf("DecodeResponse(%q) = %s, %s, %v; want %s, %s, %v", c.in, got, format, err, c.want, c.format, c.class)
+		}
+	}
+	if _, _, err := jsonmap.DecodeResponse([]byte("hello")); err == nil || !strings.Contains(err.Error(), "does not begin with GCX") {
+		t.Errorf("a result that is neither format should say so, got %v", err)
+	}
+}
+
+// TestEncodeRefusesBadToolNames: the tool name becomes tool= and must be
+// a GCX1 name [HDR-3] [CAN-3].
+func TestEncodeRefusesBadToolNames(t *testing.T) {
+	for _, tool := range []string{"", "my tool", "a,b", "é"} {
+		if _, err := jsonmap.Encode(tool, []byte(`1`)); !errors.Is(err, spec.ErrModel) {
+			t.Errorf("Encode(%q) = %v, want a model error", tool, err)
+		}
+	}
+}
+
+// TestDecoderImportsNoTokenizer: the mapping's decoder stays free of the
+// tokenizer and its tables; only package auto may import them.
+func TestDecoderImportsNoTokenizer(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "github.com/gcxwire/gcx/jsonmap").Output()
+	if err != nil {
+		t.Skipf("go list unavailable: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if dep == "github.com/gcxwire/gcx/tokens" || strings.Contains(dep, "tiktoken") || strings.Contains(dep, "regexp2") {
+			t.Errorf("jsonmap imports %s", dep)
+		}
+	}
+	if !bytes.Contains(out, []byte("github.com/gcxwire/gcx/reference")) {
+		t.Errorf("go list -deps output looks wrong:\n%s", out)
+	}
+}
