@@ -3,6 +3,7 @@ package streaming
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"testing"
 	"testing/iotest"
@@ -60,6 +61,11 @@ type delivery struct {
 func deliveries(t *rapid.T) []delivery {
 	sizes := rapid.SliceOfN(rapid.IntRange(0, 70), 1, 6).Draw(t, "read-sizes")
 	sizes[0] = max(sizes[0], 1)
+	return deliveriesIn(sizes)
+}
+
+// deliveriesIn lists the ways of delivery, chunks cut to the given sizes.
+func deliveriesIn(sizes []int) []delivery {
 	return []delivery{
 		{"whole", func(b []byte) io.Reader { return bytes.NewReader(b) }},
 		{"chunks", func(b []byte) io.Reader { return &chunkReader{data: b, sizes: sizes} }},
@@ -91,28 +97,50 @@ func drawLimits(t *rapid.T) spec.Limits {
 // items and the same error. A reader that fails part-way must yield the
 // items of the lines it delivered whole and then its own error.
 func checkDifferential(t *rapid.T, b []byte, lim spec.Limits) {
+	plan := deliveryPlan{
+		reuse:     rapid.Bool().Draw(t, "reuse"),
+		ways:      deliveries(t),
+		failAfter: rapid.IntRange(0, len(b)).Draw(t, "fail-after"),
+		failSizes: rapid.SliceOfN(rapid.IntRange(1, 40), 1, 4).Draw(t, "fail-read-sizes"),
+		failWith:  rapid.Bool().Draw(t, "fail-with-data"),
+	}
+	if err := plan.check(b, lim); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// deliveryPlan says how one input is handed to the decoder.
+type deliveryPlan struct {
+	reuse     bool
+	ways      []delivery
+	failAfter int   // the failing reader delivers this many bytes
+	failSizes []int // in reads of these sizes
+	failWith  bool  // and returns its error with the last of them
+}
+
+// check runs the plan on b and returns the first disagreement with the
+// reference, or nil.
+func (plan deliveryPlan) check(b []byte, lim spec.Limits) error {
 	want, err := expect(b, lim)
 	if err != nil {
-		t.Fatalf("oracle: %v", err)
+		return fmt.Errorf("oracle: %v", err)
 	}
-	reuse := rapid.Bool().Draw(t, "reuse")
-	decode := func(r io.Reader) ([]event, error) {
+	decode := func(r io.Reader) ([]event, error, string) {
 		d := NewDecoder(r)
 		d.Limits = lim
-		d.ReuseRecord = reuse
-		got, err, problem := drain(d)
-		if problem != "" {
-			t.Fatalf("input %s: %s", gen.Describe(b), problem)
-		}
-		return got, err
+		d.ReuseRecord = plan.reuse
+		return drain(d)
 	}
-	for _, how := range deliveries(t) {
-		got, err := decode(how.reader(b))
+	for _, how := range plan.ways {
+		got, err, problem := decode(how.reader(b))
+		if problem != "" {
+			return fmt.Errorf("%s, input %s: %s", how.name, gen.Describe(b), problem)
+		}
 		if diff := diffEvents(got, want.events); diff != "" {
-			t.Fatalf("%s, input %s, limits %+v: items differ (-reference +streaming):\n%s", how.name, gen.Describe(b), lim, diff)
+			return fmt.Errorf("%s, input %s, limits %+v: items differ (-reference +streaming):\n%s", how.name, gen.Describe(b), lim, diff)
 		}
 		if diff := diffError(err, want.err); diff != "" {
-			t.Fatalf("%s, input %s, limits %+v: error differs (-reference +streaming):\n%s\nstreaming: %v\nreference: %v",
+			return fmt.Errorf("%s, input %s, limits %+v: error differs (-reference +streaming):\n%s\nstreaming: %v\nreference: %v",
 				how.name, gen.Describe(b), lim, diff, err, want.err)
 		}
 	}
@@ -120,23 +148,25 @@ func checkDifferential(t *rapid.T, b []byte, lim spec.Limits) {
 	p, err := Decode(bytes.NewReader(b), lim)
 	refP, refErr := reference.DecodeLimits(b, lim)
 	if diff := cmp.Diff(refP, p, cmpopts.EquateEmpty()); diff != "" {
-		t.Fatalf("Decode, input %s: payload differs (-reference +streaming):\n%s", gen.Describe(b), diff)
+		return fmt.Errorf("Decode, input %s: payload differs (-reference +streaming):\n%s", gen.Describe(b), diff)
 	}
 	if diff := diffError(err, refErr); diff != "" {
-		t.Fatalf("Decode, input %s: error differs (-reference +streaming):\n%s", gen.Describe(b), diff)
+		return fmt.Errorf("Decode, input %s: error differs (-reference +streaming):\n%s", gen.Describe(b), diff)
 	}
 
-	k := rapid.IntRange(0, len(b)).Draw(t, "fail-after")
-	sizes := rapid.SliceOfN(rapid.IntRange(1, 40), 1, 4).Draw(t, "fail-read-sizes")
-	withData := rapid.Bool().Draw(t, "fail-with-data")
-	got, err := decode(&chunkReader{data: b[:k], sizes: sizes, fail: errReaderBroke, withData: withData})
+	k := min(plan.failAfter, len(b))
+	got, err, problem := decode(&chunkReader{data: b[:k], sizes: plan.failSizes, fail: errReaderBroke, withData: plan.failWith})
+	if problem != "" {
+		return fmt.Errorf("reader failing after %d bytes, input %s: %s", k, gen.Describe(b), problem)
+	}
 	wantEvents, wantErr := want.failedAfter(k, errReaderBroke)
 	if diff := diffEvents(got, wantEvents); diff != "" {
-		t.Fatalf("reader failing after %d bytes, input %s: items differ (-want +got):\n%s", k, gen.Describe(b), diff)
+		return fmt.Errorf("reader failing after %d bytes, input %s: items differ (-want +got):\n%s", k, gen.Describe(b), diff)
 	}
 	if diff := diffError(err, wantErr); diff != "" {
-		t.Fatalf("reader failing after %d bytes, input %s: error differs (-want +got):\n%s\ngot: %v", k, gen.Describe(b), diff, err)
+		return fmt.Errorf("reader failing after %d bytes, input %s: error differs (-want +got):\n%s\ngot: %v", k, gen.Describe(b), diff, err)
 	}
+	return nil
 }
 
 // TestPropertyDecodeValid: every valid payload [CAN-1], however delivered,
