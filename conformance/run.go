@@ -206,7 +206,7 @@ func runDecode(v *Vector, dec Decoder, opt Options) Result {
 		problems = checkDecoded(v, got, err)
 	} else {
 		problems = checkError(v, err, opt)
-		if got != nil {
+		if err != nil && got != nil {
 			problems = append(problems, "returned a payload along with the error [ERR-4]")
 		}
 	}
@@ -225,7 +225,7 @@ func runEncode(v *Vector, enc Encoder, opt Options) Result {
 		problems = checkEncoded(v, got, err)
 	} else {
 		problems = checkError(v, err, opt)
-		if len(got) > 0 {
+		if err != nil && len(got) > 0 {
 			problems = append(problems, fmt.Sprintf("wrote %d bytes along with the error [CAN-3]", len(got)))
 		}
 	}
@@ -267,7 +267,7 @@ func checkEncoded(v *Vector, got []byte, err error) []string {
 		return []string{"want the payload's bytes, got error: " + describeError(err)}
 	}
 	if string(got) != string(v.Payload) {
-		return []string{"bytes differ [CAN-1] (-want +got, one quoted line each):\n" + diffBytes(v.Payload, got)}
+		return []string{"bytes differ [CAN-1] (-want +got):\n" + diffBytes(v.Payload, got)}
 	}
 	return nil
 }
