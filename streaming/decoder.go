@@ -93,10 +93,11 @@ type Decoder struct {
 	Limits spec.Limits
 
 	// ReuseRecord makes Row return a slice, and strings, that share
-	// storage with the decoder: the next call to Next may overwrite both.
-	// In exchange a row costs no allocation at all. Copy what you keep
-	// (strings.Clone, slices.Clone) before calling Next again, and never use
-	// such a string as a map key that outlives the row.
+	// storage with the decoder, and likewise the Text of Comment: the next
+	// call to Next may overwrite them. In exchange a row or a comment costs
+	// no allocation at all. Copy what you keep (strings.Clone,
+	// slices.Clone) before calling Next again, and never use such a string
+	// as a map key that outlives the call. Headers are never shared.
 	ReuseRecord bool
 
 	r    io.Reader
@@ -166,7 +167,8 @@ func (d *Decoder) Header() *Header { return d.header }
 func (d *Decoder) Row() []string { return d.record }
 
 // Comment returns the comment Next just read. Its Row is the number of rows
-// of the section that precede it [CMT-3].
+// of the section that precede it [CMT-3]. With ReuseRecord its Text is valid
+// only until the next call to Next.
 func (d *Decoder) Comment() spec.Comment { return d.comment }
 
 // Line returns the 1-based line number of the item Next returned last.
@@ -423,7 +425,13 @@ func (d *Decoder) readComment(line []byte, hasLF bool) error {
 	if !hasLF {
 		return d.unexpected(line, hasLF, len(line), "comment", "CMT-1", "a comment character or LF")
 	}
-	d.comment = spec.Comment{Row: d.rows, Text: string(line[1:])}
+	var text string
+	if d.ReuseRecord {
+		text = sharedString(line[1:])
+	} else {
+		text = string(line[1:])
+	}
+	d.comment = spec.Comment{Row: d.rows, Text: text}
 	return nil
 }
 
@@ -548,7 +556,8 @@ func (d *Decoder) readRow(line []byte, hasLF bool) error {
 }
 
 // sharedString returns a string that shares b's bytes: it changes when b
-// does. Only rows read with ReuseRecord are made of such strings.
+// does. Only rows and comments read with ReuseRecord are made of such
+// strings.
 func sharedString(b []byte) string {
 	if len(b) == 0 {
 		return ""

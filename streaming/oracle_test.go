@@ -45,8 +45,8 @@ func flatten(p *spec.Payload) []event {
 }
 
 // drain reads d to its end and returns what it delivered and the error that
-// stopped it (nil for io.EOF). Rows are copied, since with ReuseRecord they
-// change under the caller's feet. It also checks that the error is sticky.
+// stopped it (nil for io.EOF). Rows and comments are copied, since with
+// ReuseRecord they change under the caller's feet. It also checks that the error is sticky.
 func drain(d *Decoder) ([]event, error, string) {
 	var out []event
 	for {
@@ -71,7 +71,9 @@ func drain(d *Decoder) ([]event, error, string) {
 			}
 			out = append(out, event{Kind: kind, Row: row})
 		case KindComment:
-			out = append(out, event{Kind: kind, Comment: d.Comment()})
+			c := d.Comment()
+			c.Text = strings.Clone(c.Text)
+			out = append(out, event{Kind: kind, Comment: c})
 		default:
 			return out, err, fmt.Sprintf("Next returned kind %v without error", kind)
 		}
