@@ -1,0 +1,56 @@
+package conformance
+
+import (
+	"testing"
+
+	"github.com/gcxwire/gcx/grammar"
+)
+
+// The vectors agree with the executable grammar of Appendix A, an oracle
+// independent of the reference parser:
+//
+//   - every valid payload is a sentence;
+//   - a constraint vector breaks a rule of Appendix B, not the grammar: it is
+//     a sentence, or (for the vectors about reporting order [ERR-3]) its
+//     grammar error lies beyond the constraint error;
+//   - a syntax vector stops being the beginning of a sentence exactly where
+//     its error points [ERR-2] — except a malformed version tag, which is
+//     found by the tag rule every version shares before the GCX1 grammar is
+//     consulted, and is reported where that rule breaks [VER-3].
+func TestVectorsAgreeWithGrammar(t *testing.T) {
+	rec, err := grammar.LoadRecognizer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range loadVectors(t) {
+		if v.Kind == InvalidEncoder {
+			continue
+		}
+		ok, viable := rec.Recognize(v.Payload)
+		if v.Kind == Valid {
+			if !ok {
+				t.Errorf("%s: valid, but not a sentence of the grammar (viable prefix %d bytes)", v.Name, viable)
+			}
+			continue
+		}
+		at, found := offsetOf(v.Payload, v.Want.Line, v.Want.Column)
+		if !found {
+			t.Errorf("%s: line %d, column %d is not in the payload", v.Name, v.Want.Line, v.Want.Column)
+			continue
+		}
+		switch v.Want.Class {
+		case "constraint":
+			if !ok && int64(viable) <= at {
+				t.Errorf("%s: constraint error at offset %d, but the grammar fails first, at %d", v.Name, at, viable)
+			}
+		case "syntax":
+			switch {
+			case ok:
+				t.Errorf("%s: a syntax error, but a sentence of the grammar", v.Name)
+			case v.Want.Rule != "VER-3" && int64(viable) != at:
+				t.Errorf("%s: syntax error at offset %d (line %d, column %d), but the grammar's viable prefix is %d bytes",
+					v.Name, at, v.Want.Line, v.Want.Column, viable)
+			}
+		}
+	}
+}
