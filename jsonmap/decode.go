@@ -105,6 +105,8 @@ func (d *decoder) root() (Value, int, error) {
 		return v, 1, err
 	case FormObject:
 		return d.object()
+	case FormRow:
+		return d.rowObject()
 	case FormArray:
 		v, err := d.list(0)
 		return v, 1, err
@@ -112,7 +114,7 @@ func (d *decoder) root() (Value, int, error) {
 		v, err := d.single(0)
 		return v, 1, err
 	}
-	return Value{}, 0, d.errAtMeta(0, KeyJSON, "MAP-7", fmt.Sprintf("json=%s names no form; the forms are rows, object, array and value", form))
+	return Value{}, 0, d.errAtMeta(0, KeyJSON, "MAP-7", fmt.Sprintf("json=%s names no form; the forms are rows, object, row, array and value", form))
 }
 
 // table decodes a section of the table form: one object per row, a member
@@ -177,15 +179,16 @@ func (d *decoder) cell(si, r, c int) (Value, error) {
 	return v, nil
 }
 
-// object decodes the object form: each meta pair but json= is a member,
-// and "@" stands for a table — the root section's rows for the first, the
-// next section, named tool.key, for each further one [MAP-10] [MAP-11].
+// object decodes the header form of an object: each meta pair but json=
+// and rows= is a member, and "@" stands for a table — the root section's
+// rows for the first, the next section, named tool.key, for each further
+// one [MAP-10] [MAP-11].
 func (d *decoder) object() (Value, int, error) {
 	root := &d.p.Sections[0]
 	v := Value{Kind: Object}
 	tables := 0
 	for _, m := range root.Meta {
-		if m.Key == KeyJSON {
+		if m.Key == KeyJSON || m.Key == spec.KeyRows {
 			continue
 		}
 		var e Value
@@ -195,7 +198,7 @@ func (d *decoder) object() (Value, int, error) {
 			if tables == 0 {
 				e, err = d.table(0)
 			} else {
-				e, err = d.continuation(tables, root.Tool, m.Key)
+				e, err = d.continuation(tables, root.Tool, m.Key, func(rule, msg string) *spec.Error { return d.errAtMeta(0, m.Key, rule, msg) })
 			}
 			tables++
 		case "":
@@ -216,10 +219,45 @@ func (d *decoder) object() (Value, int, error) {
 	return v, max(1, tables), nil
 }
 
-// continuation decodes section si as the table of member key [MAP-11].
-func (d *decoder) continuation(si int, tool, key string) (Value, error) {
+// rowObject decodes the row form of an object: the fields are the member
+// names and the only row their values; an empty cell is an absent member
+// and "@" a table in the next section, named tool.key [MAP-10] [MAP-11].
+func (d *decoder) rowObject() (Value, int, error) {
+	root := &d.p.Sections[0]
+	if len(root.Rows) != 1 {
+		return Value{}, 0, d.errAtHeader(0, "MAP-10", fmt.Sprintf("json=%s holds one object as one row, and the section has %d rows", FormRow, len(root.Rows)))
+	}
+	v := Value{Kind: Object}
+	used := 1
+	for c, cell := range root.Rows[0] {
+		key := root.Fields[c]
+		var e Value
+		var err error
+		switch cell {
+		case "":
+			continue
+		case tableMark:
+			e, err = d.continuation(used, root.Tool, key, func(rule, msg string) *spec.Error { return d.errAtCell(0, 0, c, rule, msg) })
+			used++
+		default:
+			e, err = unspell(cell)
+			if err != nil {
+				err = d.cellErr(0, 0, c, err)
+			}
+		}
+		if err != nil {
+			return Value{}, 0, err
+		}
+		v.Members = append(v.Members, Member{Key: key, Value: e})
+	}
+	return v, used, nil
+}
+
+// continuation decodes section si as the table of member key [MAP-11];
+// mark places an error at the member's "@".
+func (d *decoder) continuation(si int, tool, key string, mark func(rule, msg string) *spec.Error) (Value, error) {
 	if si >= len(d.p.Sections) {
-		return Value{}, d.errAtMeta(0, key, "MAP-11", fmt.Sprintf("member %s=@ needs section %d, named %s.%s, and the payload ends after %d sections", key, si+1, tool, key, len(d.p.Sections)))
+		return Value{}, mark("MAP-11", fmt.Sprintf("member %q is \"@\" and needs section %d, named %s.%s, and the payload ends after %d sections", key, si+1, tool, key, len(d.p.Sections)))
 	}
 	s := &d.p.Sections[si]
 	if want := tool + "." + key; s.Tool != want {

@@ -32,6 +32,9 @@ func TestDecodeMappingErrors(t *testing.T) {
 		{"ObjectEmptyMember", "GCX1 tool=t fields= json=object a=1 b=\n", spec.ErrConstraint, "MAP-10", 1, 39, "member b= is empty"},
 		{"ObjectRowsWithoutTable", "GCX1 tool=t fields=a json=object n=1\nx\n", spec.ErrConstraint, "MAP-10", 2, 1, "no member is \"@\""},
 		{"ContinuationMissing", "GCX1 tool=t fields=a json=object x=@ y=@\n1\n", spec.ErrConstraint, "MAP-11", 1, 40, "needs section 2, named t.y"},
+		{"RowFormTwoRows", "GCX1 tool=t fields=a json=row\n1\n2\n", spec.ErrConstraint, "MAP-10", 1, 1, "one object as one row"},
+		{"RowFormContinuationMissing", "GCX1 tool=t fields=a,b json=row\n1\t@\n", spec.ErrConstraint, "MAP-11", 2, 3, "needs section 2, named t.b"},
+		{"RowFormCellTooDeep", "GCX1 tool=t fields=a,b json=row\n1\t" + strings.Repeat("{\"k\":", jsonmap.MaxDepth+1) + "\n", spec.ErrLimit, "MAP-4", 2, 3, "nested deeper"},
 		{"ContinuationMisnamed", "GCX1 tool=t fields=a json=object x=@ y=@\n1\nGCX1 tool=t.z fields=b\n2\n", spec.ErrConstraint, "MAP-11", 3, 1, "must be named tool=t.y"},
 		{"ContinuationWithForm", "GCX1 tool=t fields=a json=object x=@ y=@\n1\nGCX1 tool=t.y fields=b json=rows\n2\n", spec.ErrConstraint, "MAP-11", 3, 29, "carries no json= pair"},
 		{"DeclaredToolNameWithoutForm", "GCX1 tool=get_callers fields=a\n1\n", spec.ErrConstraint, "LAY-4", 1, 1, "tool=get_callers is declared"},
@@ -75,6 +78,8 @@ func TestDecodeAcceptsOtherSpellingsOfAValue(t *testing.T) {
 		{"GCX1 tool=t fields= n=1 json=object\n", `{"n":1}`},
 		{"GCX1 tool=t fields=a json=object x=@\n", `{"x":[]}`},
 		{"GCX1 tool=t fields=a json=rows\n", `[]`},
+		{"GCX1 tool=t fields=a,b,c json=row\n1\t\t\"\"\n", `{"a":1,"c":""}`},
+		{"GCX1 tool=t fields=a json=object rows=1 x=@\n1\n", `{"x":[{"a":1}]}`},
 		{"GCX1 tool=t fields=v json=array\n1\n", `[1]`},
 		{"GCX1 tool=t fields=a\n{\"a\": 1}\n", `[{"a":"{\"a\": 1}"}]`},
 		{"GCX1 tool=t fields=a\n{\"a\":1,\"a\":2}\n", `[{"a":"{\"a\":1,\"a\":2}"}]`},
@@ -97,7 +102,7 @@ func TestDuplicateKeysInCellsAreStrings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "GCX1 tool=t fields=a\n{\"k\":1,\"k\":2}\n"; string(payload) != want {
+	if want := "GCX1 tool=t fields=a rows=1\n{\"k\":1,\"k\":2}\n"; string(payload) != want {
 		t.Fatalf("Encode = %q, want %q", payload, want)
 	}
 	back, err := jsonmap.Decode(payload)

@@ -3,6 +3,8 @@ package jsonmap
 import (
 	"container/heap"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/gcxwire/gcx/reference"
 	"github.com/gcxwire/gcx/spec"
@@ -16,6 +18,7 @@ const KeyJSON = "json"
 const (
 	FormRows   = "rows"   // an array of objects, one row each [MAP-8]
 	FormObject = "object" // an object, its members in the header [MAP-10]
+	FormRow    = "row"    // an object, its members as the fields of one row [MAP-10]
 	FormArray  = "array"  // an array of any values, one row each [MAP-9]
 	FormValue  = "value"  // any value, in the only cell [MAP-9]
 )
@@ -63,12 +66,12 @@ func Model(tool string, v Value) (*spec.Payload, error) {
 	return generic(tool, v), nil
 }
 
-// layoutPayload writes one section per part, with the frozen fields and no
-// meta [LAY-2].
+// layoutPayload writes one section per part, with the frozen fields and
+// the row count [LAY-2].
 func layoutPayload(l Layout, cells [][][]string) *spec.Payload {
 	p := &spec.Payload{Sections: make([]spec.Section, len(l.Parts))}
 	for i, part := range l.Parts {
-		p.Sections[i] = spec.Section{Tool: part.Tool, Fields: part.FieldNames(), Rows: cells[i]}
+		p.Sections[i] = spec.Section{Tool: part.Tool, Fields: part.FieldNames(), Meta: []spec.Meta{rowCount(len(cells[i]))}, Rows: cells[i]}
 	}
 	return p
 }
@@ -77,29 +80,37 @@ func layoutPayload(l Layout, cells [][][]string) *spec.Payload {
 func generic(tool string, v Value) *spec.Payload {
 	switch v.Kind {
 	case Array:
-		t, ok := tableOf(v)
-		if !ok {
-			return &spec.Payload{Sections: []spec.Section{listSection(tool, v.Elems)}}
+		if t, ok := tableOf(v); ok {
+			s := t.section(tool)
+			if claimed(tool) {
+				s.Meta = append([]spec.Meta{{Key: KeyJSON, Value: FormRows}}, s.Meta...)
+			}
+			return &spec.Payload{Sections: []spec.Section{s}}
 		}
-		s := t.section(tool)
-		if claimed(tool) {
-			s.Meta = []spec.Meta{{Key: KeyJSON, Value: FormRows}}
-		}
-		return &spec.Payload{Sections: []spec.Section{s}}
+		return &spec.Payload{Sections: []spec.Section{listSection(tool, v.Elems)}}
 	case Object:
-		if p, ok := objectPayload(tool, v); ok {
+		if p, ok := headerObject(tool, v); ok {
 			return p
 		}
+		return rowObject(tool, v)
 	}
 	return &spec.Payload{Sections: []spec.Section{{
-		Tool: tool, Fields: []string{""}, Meta: []spec.Meta{{Key: KeyJSON, Value: FormValue}},
+		Tool: tool, Fields: []string{""}, Meta: []spec.Meta{{Key: KeyJSON, Value: FormValue}, rowCount(1)},
 		Rows: [][]string{{spell(v)}},
 	}}}
 }
 
+// rowCount is the rows= pair every section with rows carries, so that a
+// payload cut short at a line boundary is an error and not a shorter
+// value [MAP-12] [META-4].
+func rowCount(n int) spec.Meta {
+	return spec.Meta{Key: spec.KeyRows, Value: strconv.Itoa(n)}
+}
+
 // listSection is the array form: one value per row [MAP-9].
 func listSection(tool string, elems []Value) spec.Section {
-	s := spec.Section{Tool: tool, Fields: []string{""}, Meta: []spec.Meta{{Key: KeyJSON, Value: FormArray}},
+	s := spec.Section{Tool: tool, Fields: []string{""},
+		Meta: []spec.Meta{{Key: KeyJSON, Value: FormArray}, rowCount(len(elems))},
 		Rows: make([][]string, len(elems))}
 	for i, e := range elems {
 		s.Rows[i] = []string{spell(e)}
@@ -107,36 +118,73 @@ func listSection(tool string, elems []Value) spec.Section {
 	return s
 }
 
-// objectPayload tries the object form [MAP-10]: members become meta pairs
-// in order, and each member that is a non-empty table becomes "@" and a
-// table — the first in the root section's own rows, the others in sections
-// of their own named tool.key [MAP-11]. It fails when a member name or
-// value breaks a header rule (a name outside [HDR-3], json, tool, fields,
-// or a reserved key with a value [META-1] [META-3] [META-4] refuse).
-func objectPayload(tool string, v Value) (*spec.Payload, bool) {
+// headerObject tries the header form of an object [MAP-10]: members become
+// meta pairs in order, and each member that is a non-empty table becomes
+// "@" and a table — the first in the root section's own rows, the others
+// in sections of their own named tool.key [MAP-11]. It declines when a
+// member name or value breaks a header rule (a name outside [HDR-3], json,
+// rows, tool or fields, a reserved key with a value [META-1] [META-3]
+// refuse), and when a member value would need a header escape: SP, TAB,
+// LF, CR or backslash, which cost more in a header than in a row.
+func headerObject(tool string, v Value) (*spec.Payload, bool) {
 	root := spec.Section{Tool: tool, Fields: []string{""}, Meta: []spec.Meta{{Key: KeyJSON, Value: FormObject}}}
 	var more []spec.Section
-	first := true
 	for _, m := range v.Members {
-		if m.Value.Kind == Array && len(m.Value.Elems) > 0 {
-			if t, ok := tableOf(m.Value); ok {
-				root.Meta = append(root.Meta, spec.Meta{Key: m.Key, Value: tableMark})
-				if first {
-					root.Fields, root.Rows = t.fields, t.rows
-					first = false
-				} else {
-					more = append(more, t.section(tool+"."+m.Key))
-				}
-				continue
-			}
+		if m.Key == KeyJSON || m.Key == spec.KeyRows {
+			return nil, false
 		}
-		root.Meta = append(root.Meta, spec.Meta{Key: m.Key, Value: spellMeta(m.Value)})
+		if t, ok := memberTable(m); ok {
+			root.Meta = append(root.Meta, spec.Meta{Key: m.Key, Value: tableMark})
+			if root.Rows == nil {
+				root.Fields, root.Rows = t.fields, t.rows
+				root.Meta = append(root.Meta[:1], append([]spec.Meta{rowCount(len(t.rows))}, root.Meta[1:]...)...)
+			} else {
+				more = append(more, t.section(tool+"."+m.Key))
+			}
+			continue
+		}
+		text := spellMember(m.Value)
+		if strings.ContainsAny(text, " \t\n\r\\") {
+			return nil, false
+		}
+		root.Meta = append(root.Meta, spec.Meta{Key: m.Key, Value: text})
 	}
 	p := &spec.Payload{Sections: append([]spec.Section{root}, more...)}
 	if p.Check() != nil {
 		return nil, false
 	}
 	return p, true
+}
+
+// rowObject writes an object in the row form [MAP-10]: its member names
+// are the fields and its values the only row; a member that is a
+// non-empty table and whose name is a GCX1 name is "@" there, and its
+// table follows in a section named tool.key [MAP-11]. Every object has
+// this form.
+func rowObject(tool string, v Value) *spec.Payload {
+	root := spec.Section{Tool: tool, Meta: []spec.Meta{{Key: KeyJSON, Value: FormRow}, rowCount(1)}}
+	row := make([]string, 0, len(v.Members))
+	var more []spec.Section
+	for _, m := range v.Members {
+		root.Fields = append(root.Fields, m.Key)
+		if t, ok := memberTable(m); ok && spec.IsName(m.Key) {
+			row = append(row, tableMark)
+			more = append(more, t.section(tool+"."+m.Key))
+			continue
+		}
+		row = append(row, spellMember(m.Value))
+	}
+	root.Rows = [][]string{row}
+	return &spec.Payload{Sections: append([]spec.Section{root}, more...)}
+}
+
+// memberTable lays out a member's value as a table if it is a non-empty
+// array of objects that agree on an order of names.
+func memberTable(m Member) (table, bool) {
+	if m.Value.Kind != Array || len(m.Value.Elems) == 0 {
+		return table{}, false
+	}
+	return tableOf(m.Value)
 }
 
 // table is an array of objects laid out as rows: the member names in an
@@ -148,7 +196,7 @@ type table struct {
 }
 
 func (t table) section(tool string) spec.Section {
-	return spec.Section{Tool: tool, Fields: t.fields, Rows: t.rows}
+	return spec.Section{Tool: tool, Fields: t.fields, Meta: []spec.Meta{rowCount(len(t.rows))}, Rows: t.rows}
 }
 
 // tableOf lays out an array whose elements are all objects. It fails when

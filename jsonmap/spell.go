@@ -20,14 +20,14 @@ func spell(v Value) string {
 	return string(v.AppendCompact(nil))
 }
 
-// tableMark is the object-form meta value that stands for a member whose
-// value is a table of the payload [MAP-10]; the string "@" is therefore
-// quoted there.
+// tableMark is the text that stands, in an object's header pair or row
+// cell, for a member whose value is a table of the payload [MAP-11]; the
+// string "@" is therefore quoted there.
 const tableMark = "@"
 
-// spellMeta is spell for a member value in an object-form header, where
-// the text "@" is taken [MAP-10].
-func spellMeta(v Value) string {
+// spellMember is spell for a member value of the header and row forms of
+// an object, where the text "@" is taken [MAP-11].
+func spellMember(v Value) string {
 	if v.Kind == String && v.Text == tableMark {
 		return `"@"`
 	}
@@ -62,7 +62,7 @@ func mayBeJSON(c byte) bool {
 // if so, returns it. The error is non-nil only when s is nested too deep
 // to decide [MAP-4].
 func compactValue(s string) (Value, bool, error) {
-	p := &jsonParser{src: []byte(s), strict: true}
+	p := &jsonParser{src: s, strict: true}
 	v, err := p.value()
 	switch {
 	case err == nil && p.pos == len(p.src):

@@ -3,6 +3,7 @@ package jsonmap
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -94,8 +95,8 @@ func Equal(a, b Value) bool {
 // [MAP-1]. Nesting beyond MaxDepth is an error of class spec.ErrLimit
 // [MAP-4].
 func Parse(text []byte) (Value, error) {
-	p := &jsonParser{src: text}
-	if len(text) >= 3 && string(text[:3]) == "\uFEFF" {
+	p := &jsonParser{src: string(text)}
+	if strings.HasPrefix(p.src, "\uFEFF") {
 		return Value{}, p.fail("MAP-1", "JSON text begins with a byte-order mark")
 	}
 	p.skipSpace()
@@ -199,7 +200,7 @@ func appendQuoted(b []byte, s string) []byte {
 // not write — and reports failure without building messages, because the
 // spelled-value rule asks that question of every cell [MAP-6].
 type jsonParser struct {
-	src    []byte
+	src    string
 	pos    int
 	depth  int
 	strict bool
@@ -232,7 +233,7 @@ func (p *jsonParser) describe() string {
 	if p.pos >= len(p.src) {
 		return "end of input"
 	}
-	r, size := utf8.DecodeRune(p.src[p.pos:])
+	r, size := utf8.DecodeRuneInString(p.src[p.pos:])
 	if r == utf8.RuneError && size <= 1 {
 		return fmt.Sprintf("byte 0x%02x", p.src[p.pos])
 	}
@@ -442,7 +443,7 @@ func (p *jsonParser) number() (Value, error) {
 			return Value{}, p.fail("MAP-1", fmt.Sprintf("expected a digit in the exponent, found %s", p.describe()))
 		}
 	}
-	return Value{Kind: Number, Text: string(p.src[start:p.pos])}, nil
+	return Value{Kind: Number, Text: p.src[start:p.pos]}, nil
 }
 
 func (p *jsonParser) digits() int {
@@ -466,12 +467,12 @@ func (p *jsonParser) str() (string, error) {
 		c := p.src[p.pos]
 		if c == '"' {
 			s := p.src[start:p.pos]
-			if !utf8.Valid(s) {
+			if !utf8.ValidString(s) {
 				p.pos = start + invalidUTF8At(s)
 				return "", p.fail("MAP-1", "string is not valid UTF-8")
 			}
 			p.pos++
-			return string(s), nil
+			return s, nil
 		}
 		if c == '\\' || c < 0x20 {
 			break
@@ -506,9 +507,9 @@ func (p *jsonParser) str() (string, error) {
 	}
 }
 
-func invalidUTF8At(s []byte) int {
+func invalidUTF8At(s string) int {
 	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRune(s[i:])
+		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size <= 1 {
 			return i
 		}
@@ -550,7 +551,7 @@ func (p *jsonParser) escape(buf []byte) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if p.strict && (r >= 0x20 || shortEscapes[r] != 0 || string(p.src[p.pos-4:p.pos]) != string([]byte{'0', '0', hexDigits[r>>4], hexDigits[r&0xF]})) {
+		if p.strict && (r >= 0x20 || shortEscapes[r] != 0 || p.src[p.pos-4:p.pos] != string([]byte{'0', '0', hexDigits[r>>4], hexDigits[r&0xF]})) {
 			return nil, errNotCompact // compact form escapes only controls, in lower-case hex
 		}
 		if utf16.IsSurrogate(r) {

@@ -1,0 +1,63 @@
+// Package auto chooses, for each tool result, the cheaper of its GCX1
+// payload and its compact JSON text, counted in cl100k_base tokens
+// [AUTO-1]. It is the only part of the mapping that carries the
+// tokenizer; decoders never need it, because a result says by its first
+// bytes which format it is [AUTO-3].
+package auto
+
+import (
+	"github.com/gcxwire/gcx/jsonmap"
+	"github.com/gcxwire/gcx/tokens"
+)
+
+// Encoding is the tokenizer whose counts decide [AUTO-1].
+const Encoding = tokens.CL100K
+
+// Choice is what Choose decided and why.
+type Choice struct {
+	Output     []byte         // the GCX1 payload or the compact JSON text
+	Format     jsonmap.Format // which of the two Output is
+	GCXTokens  int            // cl100k_base tokens of the GCX1 payload
+	JSONTokens int            // cl100k_base tokens of the compact JSON text
+}
+
+// Encode returns the GCX1 payload of the JSON text value when it costs
+// fewer cl100k_base tokens than the value's compact JSON text, and that
+// compact JSON text otherwise, with the format it chose [AUTO-1]
+// [AUTO-2]. Its errors are jsonmap.Encode's.
+func Encode(tool string, value []byte) ([]byte, jsonmap.Format, error) {
+	c, err := Choose(tool, value)
+	if err != nil {
+		return nil, "", err
+	}
+	return c.Output, c.Format, nil
+}
+
+// Choose is Encode with the token counts that decided.
+func Choose(tool string, value []byte) (Choice, error) {
+	v, err := jsonmap.Parse(value)
+	if err != nil {
+		return Choice{}, err
+	}
+	return ChooseValue(tool, v)
+}
+
+// ChooseValue is Choose for a parsed value.
+func ChooseValue(tool string, v jsonmap.Value) (Choice, error) {
+	payload, err := jsonmap.EncodeValue(tool, v)
+	if err != nil {
+		return Choice{}, err
+	}
+	compact := v.AppendCompact(nil)
+	c := Choice{GCXTokens: count(payload), JSONTokens: count(compact)}
+	if c.GCXTokens < c.JSONTokens {
+		c.Output, c.Format = payload, jsonmap.FormatGCX
+	} else {
+		c.Output, c.Format = compact, jsonmap.FormatJSON
+	}
+	return c, nil
+}
+
+func count(b []byte) int {
+	return tokens.CL100KCount(string(b))
+}
