@@ -1,0 +1,125 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/gcxwire/gcx/jsonmap"
+	"github.com/gcxwire/gcx/jsonmap/auto"
+)
+
+func init() {
+	jsonEncoder = runEncodeJSON
+	jsonDecoder = runDecodeJSON
+}
+
+// Encoding modes of gcx encode [AUTO-1].
+const (
+	modeAuto = "auto" // GCX1 only when it costs fewer tokens than compact JSON
+	modeGCX  = "gcx"  // always GCX1
+)
+
+// runEncodeJSON reads one JSON value on stdin and writes it as a tool
+// result: in auto mode (the default) the cheaper of its GCX1 payload and
+// its compact JSON, counted in cl100k_base tokens; in gcx mode always the
+// GCX1 payload [MAP-12] [AUTO-1]. A JSON result is followed by LF.
+func runEncodeJSON(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("gcx encode", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	tool := fs.String("tool", "result", "the tool `name` written as tool=; a declared tool uses its frozen layout")
+	mode := fs.String("mode", modeAuto, "`auto`: GCX1 only when it costs fewer cl100k_base tokens than compact JSON, else that JSON; gcx: always GCX1")
+	stats := fs.Bool("stats", false, "report the format written and both token counts on stderr")
+	requireLayout := fs.Bool("require-layout", false, "fail when --tool is declared and the value does not fit its layout")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "usage: gcx encode [--tool NAME] [--mode auto|gcx] [--stats] [--require-layout] < value.json\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "gcx encode: unexpected argument %q; the value is read from stdin\n", fs.Arg(0))
+		return exitUsage
+	}
+	if *mode != modeAuto && *mode != modeGCX {
+		fmt.Fprintf(stderr, "gcx encode: --mode must be auto or gcx, not %q\n", *mode)
+		return exitUsage
+	}
+	in, err := io.ReadAll(stdin)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	v, err := jsonmap.Parse(in)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if *requireLayout {
+		if l, ok := jsonmap.Lookup(*tool); ok {
+			if err := l.Fit(v); err != nil {
+				fmt.Fprintf(stderr, "gcx encode: the value does not fit the frozen layout [LAY-7]: %v\n", err)
+				return exitInvalid
+			}
+		}
+	}
+	var out []byte
+	var choice auto.Choice
+	format := jsonmap.FormatGCX
+	if *mode == modeAuto || *stats {
+		choice, err = auto.ChooseValue(*tool, v)
+		out, format = choice.Output, choice.Format
+	}
+	if err == nil && *mode == modeGCX {
+		out, err = jsonmap.EncodeValue(*tool, v)
+		format = jsonmap.FormatGCX
+	}
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if *stats {
+		fmt.Fprintf(stderr, "gcx encode: wrote %s; GCX1 %d tokens, compact JSON %d tokens (%s)\n", format, choice.GCXTokens, choice.JSONTokens, auto.Encoding)
+	}
+	stdout.Write(out)
+	if format == jsonmap.FormatJSON {
+		io.WriteString(stdout, "\n")
+	}
+	return exitOK
+}
+
+// runDecodeJSON reads a tool result on stdin and writes the JSON value it
+// holds, compact and followed by LF. A result that begins with "GCX" is
+// decoded as GCX1 [MAP-7]; any other is read as the JSON an auto-mode
+// encoder writes when JSON is cheaper [AUTO-3].
+func runDecodeJSON(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("gcx decode", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "usage: gcx decode < result   (GCX1, or the JSON auto mode writes) -> the JSON value on stdout\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "gcx decode: unexpected argument %q; the result is read from stdin\n", fs.Arg(0))
+		return exitUsage
+	}
+	in, err := io.ReadAll(stdin)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	out, _, err := jsonmap.DecodeResponse(in)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	stdout.Write(out)
+	io.WriteString(stdout, "\n")
+	return exitOK
+}
