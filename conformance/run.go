@@ -111,7 +111,7 @@ func (r *Report) Failures() []Result {
 // the manner of toml-test: "N passed, M failed".
 func (r *Report) WriteSummary(w io.Writer, verbose bool) {
 	for _, res := range r.Results {
-		if res.Status == Pass && !verbose || res.Status == Skip && !verbose {
+		if res.Status != Fail && !verbose {
 			continue
 		}
 		fmt.Fprintf(w, "%s %s\n", res.Status, res.Name())
@@ -353,8 +353,9 @@ func offsetOf(payload []byte, line, column int) (int64, bool) {
 	return int64(off), true
 }
 
-// mentionsRule reports whether text names rule as a whole token, so that
-// "VAL-2" is found in "[VAL-2]" but not in "VAL-20".
+// mentionsRule reports whether text names rule as a whole token: found in
+// "[VAL-2]" or "rule VAL-2:", but not as the start of a longer number or the
+// end of a longer word.
 func mentionsRule(text, rule string) bool {
 	re := regexp.MustCompile(`(^|[^A-Za-z0-9-])` + regexp.QuoteMeta(rule) + `($|[^0-9])`)
 	return re.MatchString(text)
