@@ -97,14 +97,24 @@ func TestSpecRulesHaveVectors(t *testing.T) {
 	}
 }
 
-// The vector files are what the README says: a valid view reads back as a
-// wire view, names are lower-case rule-prefixed words, and the vectors
+// The vector files are what the README says: no two vectors of a kind share
+// an input, a valid view reads back as a wire view, names are lower-case
+// rule-prefixed words, and the vectors
 // without limits stay within what every conforming decoder accepts
 // [LIM-2], so the same error comes under the minimum limits.
 func TestVectorFilesWellFormed(t *testing.T) {
 	minimum := spec.Limits{MaxLineBytes: spec.MinLineBytes, MaxFields: spec.MinFields,
 		MaxSections: spec.MinSections, MaxRows: spec.MinRows}
+	seen := map[string]string{} // kind and input -> vector name
 	for _, v := range loadVectors(t) {
+		input := v.Kind.Dir() + "\x00" + string(v.Payload)
+		if v.Kind == InvalidEncoder {
+			input = v.Kind.Dir() + "\x00" + string(v.Wire)
+		}
+		if other, dup := seen[input]; dup {
+			t.Errorf("%s repeats the input of %s", v.Name, other)
+		}
+		seen[input] = v.Name
 		if !namePattern.MatchString(v.Base()) {
 			t.Errorf("%s: name is not lower-case words joined by '-'", v.Name)
 		}
