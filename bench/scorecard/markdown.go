@@ -41,6 +41,8 @@ func (sc *Scorecard) Markdown(e Explanations) string {
 		row("TOON, tab delimiter", "cl100k_base", "all", s.AllVsTOONTab)
 		row("TOON, tab delimiter", "o200k_base", "all", s.AllVsTOONTabO200K)
 	}
+	row("pretty JSON (2-space indent)", "cl100k_base", "tabular", s.TabularVsPretty)
+	row("pretty JSON (2-space indent)", "cl100k_base", "all", s.AllVsPretty)
 	row("compact JSON, UTF-8 bytes", "—", "tabular", s.TabularBytesVsCompact)
 	row("compact JSON, gzip bytes", "—", "tabular", s.TabularGzipVsCompact)
 	p("\nAuto mode against compact JSON (cl100k_base, all cases): %s.\n\n", statRange(s.AutoVsCompact))

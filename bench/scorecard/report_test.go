@@ -235,7 +235,7 @@ func TestSVGWellFormed(t *testing.T) {
 		if want := 4*series + 1 + series; counts["rect"] != want {
 			t.Errorf("TOON %v: %d rects, want %d", withTOON, counts["rect"], want)
 		}
-		if !bytes.Contains(b, []byte("+40.0% vs compact JSON")) {
+		if !bytes.Contains(b, []byte("+40.0% JSON")) {
 			t.Errorf("TOON %v: the chart lacks the figure of big-table", withTOON)
 		}
 	}

@@ -57,14 +57,19 @@ func snippet(sc *Scorecard) string {
 		sc.Headline()
 }
 
-// Resolve fills in the empty paths of o.
+// Resolve fills in the empty paths of o. Outside the repository, -cases and
+// -out are enough: TOON then counts as not installed and no loss is
+// explained.
 func (o Options) Resolve() (Options, error) {
 	if o.Cases != "" && o.Out != "" && o.TOON != "" && o.Explanations != "" {
 		return o, nil
 	}
 	root, err := findRoot()
 	if err != nil {
-		return o, err
+		if o.Cases == "" || o.Out == "" {
+			return o, err
+		}
+		return o, nil
 	}
 	fill := func(p *string, rel ...string) {
 		if *p == "" {
@@ -102,14 +107,23 @@ func Run(o Options, codec Codec, progress io.Writer) (*Scorecard, Explanations, 
 	if err != nil {
 		return nil, nil, err
 	}
-	expl, err := LoadExplanations(o.Explanations)
-	if errors.Is(err, fs.ErrNotExist) {
-		expl, err = Explanations{}, nil
+	expl := Explanations{}
+	if o.Explanations != "" {
+		expl, err = LoadExplanations(o.Explanations)
+		if errors.Is(err, fs.ErrNotExist) {
+			expl, err = Explanations{}, nil
+		}
+		if err != nil {
+			return nil, nil, err
+		}
 	}
-	if err != nil {
-		return nil, nil, err
+	var version string
+	var toon []TOONOutput
+	if o.TOON == "" {
+		err = &TOONUnavailable{"no bench/toon directory here (give -toon)"}
+	} else {
+		version, toon, err = RunTOON(o.TOON, cases)
 	}
-	version, toon, err := RunTOON(o.TOON, cases)
 	note := ""
 	if err != nil {
 		if !IsTOONUnavailable(err) {

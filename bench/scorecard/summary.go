@@ -72,6 +72,7 @@ var (
 type Baseline func(Result) (Size, bool)
 
 var (
+	VsPretty  Baseline = func(r Result) (Size, bool) { return r.Pretty, true }
 	VsCompact Baseline = func(r Result) (Size, bool) { return r.Compact, true }
 	VsTOONTab Baseline = func(r Result) (Size, bool) {
 		if r.TOONTab == nil {
@@ -111,6 +112,7 @@ type Summary struct {
 	TabularVsCompact, TabularVsCompactO200K, AllVsCompact, AllVsCompactO200K Stat
 	TabularVsTOONTab, TabularVsTOONTabO200K, AllVsTOONTab, AllVsTOONTabO200K Stat
 	TabularBytesVsCompact, TabularGzipVsCompact                              Stat
+	TabularVsPretty, AllVsPretty                                             Stat
 	AutoVsCompact                                                            Stat
 
 	// AutoCostlier lists the cases where auto mode costs more cl100k_base
@@ -146,6 +148,8 @@ func (sc *Scorecard) Summarize() Summary {
 		AllVsTOONTabO200K:     statOf(cs, anyCase, gcx(VsTOONTab, O200K)),
 		TabularBytesVsCompact: statOf(cs, tabular, gcx(VsCompact, Bytes)),
 		TabularGzipVsCompact:  statOf(cs, tabular, gcx(VsCompact, Gzip)),
+		TabularVsPretty:       statOf(cs, tabular, gcx(VsPretty, CL100K)),
+		AllVsPretty:           statOf(cs, anyCase, gcx(VsPretty, CL100K)),
 		AutoVsCompact: statOf(cs, anyCase, func(r Result) (float64, bool) {
 			return AutoSavings(r, CL100K)
 		}),

@@ -59,9 +59,10 @@ type svgText struct {
 }
 
 const (
-	chartLeft   = 200.0 // case names
-	chartPlot   = 540.0 // the bars
-	chartRight  = 170.0 // the figures
+	chartLeft   = 180.0 // case names
+	chartPlot   = 560.0 // the bars
+	chartRight  = 130.0 // the figures
+	chartFloor  = -40.0 // the axis never reaches further left
 	chartTop    = 64.0
 	chartRowH   = 30.0
 	chartBarH   = 11.0
@@ -77,14 +78,15 @@ func (sc *Scorecard) SVG() ([]byte, error) {
 		label, color string
 		base         Baseline
 	}
-	all := []series{{"vs compact JSON", colorJSON, VsCompact}}
+	all := []series{{"JSON", colorJSON, VsCompact}}
 	if sc.TOONVersion != "" {
-		all = append(all, series{"vs TOON, tab delimiter", colorTOON, VsTOONTab})
+		all = append(all, series{"TOON tab", colorTOON, VsTOONTab})
 	}
 
-	// The axis spans every value, in steps of 20%, but no further than
-	// -100% so that one tiny case cannot squash the rest; a value beyond it
-	// is drawn to the edge and its figure says how far it goes.
+	// The axis spans every value, in steps of 20%, but no further left than
+	// chartFloor so that one tiny case (an empty result costs JSON one
+	// token) cannot squash the rest; a bar beyond it is drawn pale up to the
+	// edge, and its figure says how far it goes.
 	lo, hi := 0.0, 20.0
 	for _, r := range sc.Cases {
 		for _, s := range all {
@@ -93,7 +95,7 @@ func (sc *Scorecard) SVG() ([]byte, error) {
 			}
 		}
 	}
-	lo = math.Max(-100, math.Floor(lo/20)*20)
+	lo = math.Max(chartFloor, math.Floor(lo/20)*20)
 	hi = math.Min(100, math.Ceil(hi/20)*20)
 	x := func(v float64) float64 {
 		v = math.Max(lo, math.Min(hi, v))
@@ -116,13 +118,15 @@ func (sc *Scorecard) SVG() ([]byte, error) {
 	lx := 12.0
 	for _, s := range all {
 		head.Rects = append(head.Rects, svgRect{X: lx, Y: 34, Width: 12, Height: 12, Fill: s.color})
-		head.Texts = append(head.Texts, svgText{X: lx + 18, Y: 44, Text: "GCX1 " + s.label})
-		lx += 200
+		head.Texts = append(head.Texts, svgText{X: lx + 18, Y: 44, Text: "GCX1 vs " + map[string]string{
+			"JSON": "compact JSON", "TOON tab": "TOON, tab delimiter"}[s.label]})
+		lx += 190
 	}
 	if sc.TOONVersion == "" {
 		head.Texts = append(head.Texts, svgText{X: lx, Y: 44, Fill: "#666666", Text: "TOON: not measured"})
 	}
-	head.Texts = append(head.Texts, svgText{X: width - 12, Y: 44, Anchor: "end", Fill: "#666666", Style: "italic", Text: "grey names: not tabular"})
+	head.Texts = append(head.Texts, svgText{X: width - 12, Y: 44, Anchor: "end", Fill: "#666666", Style: "italic",
+		Text: "grey names: not tabular; pale bars: off the scale"})
 
 	grid := svgGroup{ID: "grid"}
 	plotBottom := chartTop + chartRowH*float64(len(sc.Cases))
@@ -160,10 +164,14 @@ func (sc *Scorecard) SVG() ([]byte, error) {
 			if x1 < x0 {
 				x0, x1 = x1, x0
 			}
-			bars.Rects = append(bars.Rects, svgRect{
+			bar := svgRect{
 				X: x0, Y: y, Width: round2(math.Max(x1-x0, 1)), Height: chartBarH, Fill: s.color,
-				Title: fmt.Sprintf("%s: GCX1 %s %s", r.Name, s.label, pct(v)),
-			})
+				Title: fmt.Sprintf("%s: GCX1 vs %s %s", r.Name, s.label, pct(v)),
+			}
+			if v < lo || v > hi {
+				bar.Opacity = "0.4"
+			}
+			bars.Rects = append(bars.Rects, bar)
 			labels.Texts = append(labels.Texts, svgText{X: chartLeft + chartPlot + 10, Y: fy, Fill: s.color,
 				Text: fmt.Sprintf("%s %s", pct(v), s.label)})
 		}
