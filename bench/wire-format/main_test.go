@@ -1,0 +1,201 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gcxwire/gcx/bench/scorecard"
+)
+
+// Paths as seen from this package's directory, where go test runs.
+var opts = scorecard.Options{
+	Cases:        "cases",
+	Out:          ".",
+	TOON:         filepath.Join("..", "toon"),
+	Explanations: "explanations.json",
+}
+
+var fresh struct {
+	once sync.Once
+	sc   *scorecard.Scorecard
+	expl scorecard.Explanations
+	err  error
+}
+
+// freshRun measures the committed corpus once per test binary: it is the
+// slow part, and every test below compares against the same run.
+func freshRun(t *testing.T) (*scorecard.Scorecard, scorecard.Explanations) {
+	t.Helper()
+	fresh.once.Do(func() {
+		fresh.sc, fresh.expl, fresh.err = scorecard.Run(opts, scorecard.DefaultCodec(), nil)
+	})
+	if fresh.err != nil {
+		t.Fatal(fresh.err)
+	}
+	return fresh.sc, fresh.expl
+}
+
+func committedRecord(t *testing.T) *scorecard.Scorecard {
+	t.Helper()
+	b, err := os.ReadFile(scorecard.JSONFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scorecard.ParseScorecard(b)
+	if err != nil {
+		t.Fatalf("%s: %v", scorecard.JSONFile, err)
+	}
+	return sc
+}
+
+func readFile(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// Tokens are deterministic, so a fresh run over the committed corpus must
+// give the committed scorecard exactly. Where TOON cannot be run, the TOON
+// figures are left out of the comparison and the log says so.
+func TestScorecardReproduces(t *testing.T) {
+	sc, expl := freshRun(t)
+	if sc.TOONVersion != "" {
+		files, err := scorecard.Render(sc, expl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{scorecard.JSONFile, scorecard.MarkdownFile, scorecard.SVGFile, scorecard.SnippetFile} {
+			if diff := cmp.Diff(readFile(t, name), string(files[name])); diff != "" {
+				t.Errorf("%s differs from a fresh run (rerun `%s`) (-committed +fresh):\n%s", name, scorecard.ReproduceCommand, diff)
+			}
+		}
+		return
+	}
+	t.Logf("TOON: not measured here (%s); comparing every other figure with the committed scorecard", sc.TOONNote)
+	want := committedRecord(t)
+	if want.TOONVersion == "" {
+		t.Errorf("the committed scorecard has no TOON figures: run `npm ci --prefix bench/toon` and `%s`", scorecard.ReproduceCommand)
+	}
+	want.TOONVersion, want.TOONNote = "", sc.TOONNote
+	for i := range want.Cases {
+		c := &want.Cases[i]
+		c.TOONComma, c.TOONTab, c.TOONRoundTrip = nil, nil, nil
+	}
+	if diff := cmp.Diff(want, sc); diff != "" {
+		t.Errorf("%s differs from a fresh run, TOON aside (rerun `%s`) (-committed +fresh):\n%s", scorecard.JSONFile, scorecard.ReproduceCommand, diff)
+	}
+}
+
+// The Markdown, the chart and the snippet are renderings of the committed
+// record: nobody edited them by hand.
+func TestCommittedFilesAreRenderingsOfTheRecord(t *testing.T) {
+	expl, err := scorecard.LoadExplanations(opts.Explanations)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := scorecard.Render(committedRecord(t), expl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{scorecard.JSONFile, scorecard.MarkdownFile, scorecard.SVGFile, scorecard.SnippetFile} {
+		if diff := cmp.Diff(readFile(t, name), string(files[name])); diff != "" {
+			t.Errorf("%s is not the rendering of %s (-committed +rendered):\n%s", name, scorecard.JSONFile, diff)
+		}
+	}
+}
+
+// No drifting figures: README.md quotes the committed headline block, byte
+// for byte.
+func TestReadmeQuotesTheHeadline(t *testing.T) {
+	want := committedRecord(t).Headline()
+	readme := readFile(t, filepath.Join("..", "..", "README.md"))
+	got := scorecard.ExtractHeadline(readme)
+	if got == "" {
+		t.Fatalf("README.md has no scorecard headline block; paste the block of bench/wire-format/%s, markers included", scorecard.SnippetFile)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("README.md quotes other figures than the committed scorecard; paste the block of bench/wire-format/%s (-scorecard +README):\n%s", scorecard.SnippetFile, diff)
+	}
+}
+
+// Every loss the committed scorecard shows is explained, and every
+// explanation is of a loss that happens.
+func TestLossesAreExplained(t *testing.T) {
+	expl, err := scorecard.LoadExplanations(opts.Explanations)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, problem := range committedRecord(t).CheckExplanations(expl) {
+		t.Error(problem)
+	}
+}
+
+func TestCorpusCoversTheBrief(t *testing.T) {
+	cases, err := scorecard.LoadCases(opts.Cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < 24 {
+		t.Errorf("%d cases, want at least 24", len(cases))
+	}
+	tools := map[string]bool{}
+	for _, c := range cases {
+		tools[c.Tool] = true
+	}
+	for _, tool := range []string{"search_symbols", "find_usages", "get_callers", "analyze", "find_cycles",
+		"graph_stats", "get_symbol_source", "contracts", "dependencies", "list_directory", "git_log",
+		"list_issues", "query", "web_search", "get_config", "get_current_user"} {
+		if !tools[tool] {
+			t.Errorf("no case for %s", tool)
+		}
+	}
+}
+
+// The command writes the four files, and -check tells a stale scorecard
+// from a current one.
+func TestCommand(t *testing.T) {
+	cases, out := t.TempDir(), t.TempDir()
+	fixture := `{"tool":"list_directory","description":"two entries","response":[{"name":"a.go","size":12},{"name":"b.go","size":7}]}`
+	if err := os.WriteFile(filepath.Join(cases, "two.json"), []byte(fixture), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"-cases", cases, "-out", out, "-toon", opts.TOON, "-explanations", filepath.Join(cases, "none.json")}
+	var stdout, stderr bytes.Buffer
+	if code := scorecard.Command(args, scorecard.DefaultCodec(), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "scorecard: [1/1] two") {
+		t.Errorf("no progress line on stderr:\n%s", stderr.String())
+	}
+	for _, name := range []string{scorecard.JSONFile, scorecard.MarkdownFile, scorecard.SVGFile, scorecard.SnippetFile} {
+		if _, err := os.Stat(filepath.Join(out, name)); err != nil {
+			t.Errorf("%s not written: %v", name, err)
+		}
+	}
+	check := append(args, "-check")
+	if code := scorecard.Command(check, scorecard.DefaultCodec(), &stdout, &stderr); code != 0 {
+		t.Errorf("-check on a current scorecard: exit %d, stderr:\n%s", code, stderr.String())
+	}
+	if err := os.WriteFile(filepath.Join(out, scorecard.MarkdownFile), []byte("stale"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stderr.Reset()
+	if code := scorecard.Command(check, scorecard.DefaultCodec(), &stdout, &stderr); code != 1 {
+		t.Errorf("-check on a stale scorecard: exit %d, want 1", code)
+	}
+	if !strings.Contains(stderr.String(), "scorecard.md differs from a fresh run") {
+		t.Errorf("-check does not name the stale file:\n%s", stderr.String())
+	}
+	if code := scorecard.Command([]string{"-nope"}, scorecard.DefaultCodec(), &stdout, &stderr); code != 2 {
+		t.Errorf("unknown flag: exit %d, want 2", code)
+	}
+}
