@@ -22,7 +22,7 @@ type Codec struct {
 	// Decode gives back the JSON value a GCX1 payload represents.
 	Decode func(payload []byte) ([]byte, error)
 	// Auto writes GCX1 or compact JSON, whichever costs fewer tokens, and
-	// says whether it chose GCX1.
+	// says whether it chose GCX1 [AUTO-1].
 	Auto func(tool string, value []byte) (out []byte, gcx bool, err error)
 }
 
@@ -54,7 +54,9 @@ type Result struct {
 	// cl100k_base tokens: the fixed price a small response pays.
 	HeaderCL100K int `json:"header_cl100k,omitempty"`
 	// RoundTrip is "pass" when Decode(Encode(v)) is v as a JSON value
-	// (types, key order and number literals exact), else what went wrong.
+	// (types, key order and number literals exact) [MAP-4], else what went
+	// wrong. It is checked with SameValue, not with the mapping's own
+	// comparison, so a bug there cannot hide one in the codec.
 	RoundTrip string `json:"round_trip"`
 
 	Auto       *Size  `json:"auto,omitempty"`

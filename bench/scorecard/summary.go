@@ -116,7 +116,8 @@ type Summary struct {
 	AutoVsCompact                                                            Stat
 
 	// AutoCostlier lists the cases where auto mode costs more cl100k_base
-	// tokens than compact JSON; AutoFailed the cases where it failed.
+	// tokens than compact JSON, which [AUTO-1] rules out; AutoFailed the
+	// cases where it failed.
 	AutoCostlier, AutoFailed []string
 	// RoundTrips and AutoRoundTrips count the passing round trips.
 	RoundTrips, AutoRoundTrips int

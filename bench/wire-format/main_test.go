@@ -64,7 +64,8 @@ func readFile(t *testing.T, name string) string {
 }
 
 // Tokens are deterministic, so a fresh run over the committed corpus must
-// give the committed scorecard exactly. Where TOON cannot be run, the TOON
+// give the committed scorecard exactly, round trips [MAP-4] and auto mode's
+// choices [AUTO-1] included. Where TOON cannot be run, the TOON
 // figures are left out of the comparison and the log says so.
 func TestScorecardReproduces(t *testing.T) {
 	sc, expl := freshRun(t)
