@@ -13,7 +13,8 @@ import (
 
 // TestDecodeMappingErrors: valid GCX1 that holds no JSON value under the
 // mapping is a constraint error pointing at the header, meta value or cell
-// at fault [MAP-7] .. [MAP-11].
+// at fault, after every GCX1 error [MAP-14] [MAP-7] [MAP-8] [MAP-9] [MAP-10]
+// [MAP-11].
 func TestDecodeMappingErrors(t *testing.T) {
 	cases := []struct {
 		name, payload string

@@ -17,7 +17,9 @@ type shapeCase struct {
 	gcx  string
 }
 
-// The shapes of item 2 of the issue, each with its exact payload.
+// The shapes of item 2 of the issue, each with its exact payload: the
+// spelling of cells [MAP-5] [MAP-6], every form [MAP-8] .. [MAP-11] and the
+// encoder's choice among them [MAP-12].
 var shapeCases = []shapeCase{
 	{
 		name: "TableOfObjects_MAP8",

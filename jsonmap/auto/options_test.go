@@ -217,10 +217,73 @@ func TestOptionCosts(t *testing.T) {
 	}
 	t.Logf("cl100k_base tokens per option:\n%s", b.String())
 
+	var forms strings.Builder
+	forms.WriteString("| example | header form (json=object) | row form (json=row) | compact JSON |\n|---|---|---|---|\n")
+	for _, d := range sets {
+		if d.value.Kind != jsonmap.Object {
+			continue
+		}
+		header, row := objectForms(t, d.name, d.value)
+		fmt.Fprintf(&forms, "| %s | %d | %d | %d |\n", d.name, cl100k(header), cl100k(row), cl100k(d.value.AppendCompact(nil)))
+	}
+	t.Logf("cl100k_base tokens of the two object forms:\n%s", forms.String())
+
 	var cells strings.Builder
 	cells.WriteString("| cell | tokens of `a<TAB>cell<TAB>b` |\n|---|---|\n")
+	fmt.Fprintf(&cells, "| (no cell: `a<TAB>b`) | %d |\n", cl100k([]byte("a\tb")))
 	for _, c := range []string{"", `""`, "null", "-", "62", `"62"`, "internal/mcp/server.go", `"internal/mcp/server.go"`} {
 		fmt.Fprintf(&cells, "| `%s` | %d |\n", c, cl100k([]byte("a\t"+c+"\tb")))
 	}
 	t.Logf("cl100k_base tokens per cell spelling:\n%s", cells.String())
+}
+
+// objectForms writes an object in both object forms [MAP-10] [MAP-11],
+// whichever the encoder would choose. Spelled values come from the table
+// form of a one-element array and tables from the table form of the
+// member, which spell cells the same way.
+func objectForms(t testing.TB, tool string, v jsonmap.Value) (header, row []byte) {
+	plain := jsonmap.Value{Kind: jsonmap.Object}
+	tables := map[string]spec.Section{}
+	for _, m := range v.Members {
+		if m.Value.Kind == jsonmap.Array && len(m.Value.Elems) > 0 && m.Value.Elems[0].Kind == jsonmap.Object {
+			p, err := jsonmap.Model("undeclared", m.Value)
+			if err != nil || len(p.Sections) != 1 {
+				t.Fatalf("%s.%s is no single table", tool, m.Key)
+			}
+			p.Sections[0].Tool = tool + "." + m.Key
+			tables[m.Key] = p.Sections[0]
+			continue
+		}
+		plain.Members = append(plain.Members, m)
+	}
+	p, err := jsonmap.Model("undeclared", jsonmap.Value{Kind: jsonmap.Array, Elems: []jsonmap.Value{plain}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells := p.Sections[0].Rows[0]
+	h := spec.Section{Tool: tool, Fields: []string{""}, Meta: []spec.Meta{{Key: jsonmap.KeyJSON, Value: jsonmap.FormObject}}}
+	r := spec.Section{Tool: tool, Meta: []spec.Meta{{Key: jsonmap.KeyJSON, Value: jsonmap.FormRow}, {Key: spec.KeyRows, Value: "1"}}, Rows: [][]string{nil}}
+	var hMore, rMore []spec.Section
+	next := 0
+	for _, m := range v.Members {
+		r.Fields = append(r.Fields, m.Key)
+		if tb, ok := tables[m.Key]; ok {
+			h.Meta = append(h.Meta, spec.Meta{Key: m.Key, Value: "@"})
+			if h.Rows == nil {
+				h.Fields, h.Rows = tb.Fields, tb.Rows
+				h.Meta = append(h.Meta[:1], append([]spec.Meta{{Key: spec.KeyRows, Value: fmt.Sprint(len(tb.Rows))}}, h.Meta[1:]...)...)
+			} else {
+				hMore = append(hMore, tb)
+			}
+			r.Rows[0] = append(r.Rows[0], "@")
+			rMore = append(rMore, tb)
+			continue
+		}
+		h.Meta = append(h.Meta, spec.Meta{Key: m.Key, Value: cells[next]})
+		r.Rows[0] = append(r.Rows[0], cells[next])
+		next++
+	}
+	header = encodeModel(t, &spec.Payload{Sections: append([]spec.Section{h}, hMore...)})
+	row = encodeModel(t, &spec.Payload{Sections: append([]spec.Section{r}, rMore...)})
+	return header, row
 }
