@@ -70,7 +70,9 @@ var decodeCases = []decodeCase{
 
 	// Headers.
 	{name: "GCX1 then LF [HDR-1]", in: "GCX1\n", class: "syntax", rule: "HDR-1", line: 1, column: 5},
-	{name: "two spaces [HDR-1]", in: "GCX1  tool=t fields=a\n", class: "syntax", rule: "HDR-2", line: 1, column: 6},
+	{name: "two spaces [HDR-1]", in: "GCX1  tool=t fields=a\n", class: "syntax", rule: "HDR-1", line: 1, column: 6},
+	{name: "comma in a tool name [HDR-3]", in: "GCX1 tool=a,b fields=a\n", class: "syntax", rule: "HDR-3", line: 1, column: 12},
+	{name: "trailing space in a header [HDR-1]", in: "GCX1 tool=t fields=a \n", class: "syntax", rule: "HDR-1", line: 1, column: 22},
 	{name: "fields first [HDR-2]", in: "GCX1 fields=a tool=t\n", class: "syntax", rule: "HDR-2", line: 1, column: 6},
 	{name: "fields last, as the draft had it [HDR-2]", in: "GCX1 tool=t rows=1 fields=a\n", class: "syntax", rule: "HDR-2", line: 1, column: 13},
 	{name: "tool name with a space [HDR-3]", in: "GCX1 tool=my tool fields=a\n", class: "syntax", rule: "HDR-2", line: 1, column: 14},

@@ -2,11 +2,11 @@ package streaming
 
 import (
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gcxwire/gcx/spec"
@@ -52,11 +52,16 @@ const maxSeed = 4 << 10
 func TestWriteFuzzCorpus(t *testing.T) {
 	dir := filepath.Join("testdata", "fuzz", "FuzzDifferential")
 	unsafeChars := regexp.MustCompile(`[^A-Za-z0-9]+`)
-	for i, c := range decodeCases {
+	seen := map[string]bool{}
+	for _, c := range decodeCases {
 		if len(c.in) > maxSeed {
 			continue
 		}
-		name := fmt.Sprintf("%03d-%s", i, unsafeChars.ReplaceAllString(c.name, "-"))
+		name := strings.Trim(unsafeChars.ReplaceAllString(c.name, "-"), "-")
+		if seen[name] {
+			t.Fatalf("two decode cases make the seed name %s", name)
+		}
+		seen[name] = true
 		path := filepath.Join(dir, name)
 		content := "go test fuzz v1\n[]byte(" + strconv.Quote(c.in) + ")\n"
 		if *writeCorpus {

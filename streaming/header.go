@@ -34,10 +34,14 @@ func (p *headerParser) unexpected(production, rule, expected string) error {
 }
 
 // literal matches tok byte by byte, so a mismatch is reported at the first
-// byte that differs.
+// byte that differs. Where a header keyword was due, a SP is a spacing
+// error [HDR-1], whatever rule the keyword carries.
 func (p *headerParser) literal(tok, production, rule string) error {
 	for k := 0; k < len(tok); k++ {
 		if p.i == len(p.line) || p.line[p.i] != tok[k] {
+			if production == "header" && p.i < len(p.line) && p.line[p.i] == ' ' {
+				rule = "HDR-1"
+			}
 			return p.unexpected(production, rule, strconv.Quote(tok))
 		}
 		p.i++
@@ -46,14 +50,27 @@ func (p *headerParser) literal(tok, production, rule string) error {
 }
 
 // name reads a tool name or meta key: one or more name bytes, no escapes
-// [HDR-3].
-func (p *headerParser) name(rule string) (string, error) {
+// [HDR-3]. follow is the byte the header needs next (SP after a tool name,
+// "=" after a meta key). As in the reference, a name cut short by a stray
+// character breaks [HDR-3], and a key missing altogether where a separator
+// stands breaks the header's shape [HDR-1].
+func (p *headerParser) name(follow byte) (string, error) {
 	from := p.i
 	for p.i < len(p.line) && spec.IsNameByte(p.line[p.i]) {
 		p.i++
 	}
+	// What stands after the name; the LF counts, the end of the input not.
+	separator := p.i < len(p.line) && (p.line[p.i] == ' ' || p.line[p.i] == '\t') ||
+		p.i == len(p.line) && p.hasLF
 	if p.i == from {
+		rule := "HDR-3"
+		if separator && follow == '=' {
+			rule = "HDR-1"
+		}
 		return "", p.unexpected("name", rule, "a name character (A-Z a-z 0-9 _ - .)")
+	}
+	if !separator && (p.i == len(p.line) || p.line[p.i] != follow) {
+		return "", p.unexpected("name", "HDR-3", fmt.Sprintf("a name character (A-Z a-z 0-9 _ - .) or %q", follow))
 	}
 	return string(p.line[from:p.i]), nil
 }
@@ -133,7 +150,7 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 		}
 		return err
 	}
-	if h.Tool, err = p.name("HDR-3"); err != nil {
+	if h.Tool, err = p.name(' '); err != nil {
 		return err
 	}
 	if p.i == len(line) || line[p.i] != ' ' {
@@ -160,7 +177,7 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 	for p.i < len(line) && line[p.i] == ' ' {
 		p.i++
 		keyAt := p.i
-		key, err := p.name("HDR-3")
+		key, err := p.name('=')
 		if err != nil {
 			return err
 		}

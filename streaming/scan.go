@@ -50,6 +50,28 @@ func scanPlain(b []byte, i int) int {
 	return len(b)
 }
 
+// validPrefix returns the length of the longest prefix of b made of whole,
+// valid UTF-8 characters: the index of the first byte that begins an
+// invalid or unfinished one, or len(b).
+func validPrefix(b []byte) int {
+	for i := 0; i < len(b); {
+		if i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:])&highBits == 0 {
+			i += 8
+			continue
+		}
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return len(b)
+}
+
 // needsEscape marks the bytes a value cannot hold raw: TAB, LF, CR and the
 // backslash [VAL-1]. A field name or meta value also escapes SP, and a field
 // name ','; those are rare enough to take the slow path.
