@@ -145,9 +145,15 @@ func (p *parser) describe() string {
 
 // literal matches the bytes of tok one by one, so a mismatch is reported at
 // the first byte that differs.
+//
+// In a header, a SP where a key was due is a spacing error [HDR-1], whatever
+// rule the key itself carries.
 func (p *parser) literal(tok, production, rule string) error {
 	for i := 0; i < len(tok); i++ {
 		if p.pos >= len(p.src) || p.src[p.pos] != tok[i] {
+			if production == "header" && p.pos < len(p.src) && p.src[p.pos] == ' ' {
+				rule = "HDR-1"
+			}
 			return p.unexpected(production, rule, fmt.Sprintf("%q", tok))
 		}
 		p.advance(1)
@@ -309,7 +315,7 @@ func (p *parser) header() error {
 	if err := p.literal("tool=", "header", "HDR-2"); err != nil {
 		return err
 	}
-	tool, err := p.name("HDR-3")
+	tool, err := p.name(' ')
 	if err != nil {
 		return err
 	}
@@ -399,14 +405,27 @@ func (p *parser) checkHeader(fields []fieldMark, metas []metaMark) error {
 //	name = name_char { name_char } .
 //	name_char = "A" … "Z" | "a" … "z" | "0" … "9" | "_" | "-" | "." .
 //
-// It serves tool names and meta keys, which have no escapes [HDR-3].
-func (p *parser) name(rule string) (string, error) {
+// It serves tool names and meta keys, which have no escapes [HDR-3]. follow
+// is the byte the header needs after the name (SP after a tool name, "="
+// after a meta key). The grammar only sees that something else stands there;
+// the rule cited says why: a stray SP or a missing item breaks the header's
+// shape [HDR-1], any other character is one a name may not hold [HDR-3].
+func (p *parser) name(follow byte) (string, error) {
 	start := p.pos
 	for p.pos < len(p.src) && spec.IsNameByte(p.src[p.pos]) {
 		p.advance(1)
 	}
+	at, _ := p.peek()
+	separator := at == ' ' || at == '\t' || at == '\n'
 	if p.pos == start {
+		rule := "HDR-3" // an empty name
+		if separator && follow == '=' {
+			rule = "HDR-1" // no key at all: a doubled or trailing SP
+		}
 		return "", p.unexpected("name", rule, "a name character (A-Z a-z 0-9 _ - .)")
+	}
+	if at != rune(follow) && !separator {
+		return "", p.unexpected("name", "HDR-3", fmt.Sprintf("a name character (A-Z a-z 0-9 _ - .) or %q", follow))
 	}
 	return string(p.src[start:p.pos]), nil
 }
@@ -490,7 +509,7 @@ var headerEscapes = map[byte]byte{'\\': '\\', 't': '\t', 'n': '\n', 'r': '\r', '
 func (p *parser) meta() (metaMark, error) {
 	var m metaMark
 	m.key = p.here()
-	key, err := p.name("HDR-3")
+	key, err := p.name('=')
 	if err != nil {
 		return m, err
 	}

@@ -185,10 +185,24 @@ func TestUnmarshalWireStrict(t *testing.T) {
 		`{"sections":[{"tool":"t","fields":["a"],"comments":[[0]]}]}`,
 		`{"sections":[{"tool":"t","fields":["a"],"comments":[["0","x"]]}]}`,
 		`{"sections":[{"tool":"t","fields":["\udfff"]}]}`,
+		`{"sections":[{"fields":["a"]}]}`,
+		`{"sections":[{"tool":"t"}]}`,
+		`{"sections":[{"tool":null,"fields":["a"]}]}`,
+		`{"sections":[{"tool":"t","fields":["a"],"rows":null}]}`,
+		`{"sections":[{"tool":"t","fields":["a"],"meta":null}]}`,
+		`{"sections":[{"tool":"t","tool":"u","fields":["a"]}]}`,
+		`{"sections":[{"tool":"t","fields":["a"],"comments":[[0.0,"x"]]}]}`,
+		`{"sections":[{"tool":"t","fields":["a"],"rows":[["x"]]}],"sections":[]}`,
 	} {
-		if _, err := spec.UnmarshalWire([]byte(in)); err == nil {
-			t.Errorf("UnmarshalWire(%s) succeeded", in)
+		_, err := spec.UnmarshalWire([]byte(in))
+		var e *spec.Error
+		if !errors.As(err, &e) || e.Rule != "WIRE-2" || spec.ClassName(err) != "model" {
+			t.Errorf("UnmarshalWire(%s) = %v, want a model error citing WIRE-2", in, err)
 		}
+	}
+	// Keys repeated in different objects are fine.
+	if _, err := spec.UnmarshalWire([]byte(`{"sections":[{"tool":"t","fields":["tool"]},{"tool":"t","fields":["a"]}]}`)); err != nil {
+		t.Errorf("two sections: %v", err)
 	}
 	p, err := spec.UnmarshalWire([]byte(`{"sections":[{"tool":"t","fields":["a"]}]}`))
 	if err != nil || p.Sections[0].Rows != nil || p.Sections[0].Meta != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"unicode/utf8"
 )
 
@@ -24,7 +25,7 @@ type wirePayload struct {
 }
 
 type wireSection struct {
-	Tool     string        `json:"tool"`
+	Tool     *string       `json:"tool"`
 	Fields   []string      `json:"fields"`
 	Meta     []wirePair    `json:"meta"`
 	Rows     [][]string    `json:"rows"`
@@ -74,7 +75,7 @@ func MarshalWire(p *Payload) ([]byte, error) {
 	w := wirePayload{Sections: make([]wireSection, 0, len(p.Sections))}
 	for _, s := range p.Sections {
 		ws := wireSection{
-			Tool:   s.Tool,
+			Tool:   &s.Tool,
 			Fields: s.Fields,
 			Meta:   make([]wirePair, 0, len(s.Meta)),
 			Rows:   s.Rows,
@@ -103,41 +104,49 @@ func MarshalWire(p *Payload) ([]byte, error) {
 }
 
 // UnmarshalWire reads a wire view [WIRE-2]. It is strict, because a lenient
-// reader would hide mistakes in conformance vectors: unknown keys, trailing
-// data, invalid UTF-8 and lone surrogate escapes (which encoding/json would
-// quietly turn into U+FFFD) are errors. "meta", "rows" and "comments" may be
-// omitted when empty. The result is not checked against the GCX1 rules; an
-// encoder does that.
+// reader would hide mistakes in conformance vectors: unknown or repeated
+// keys, a missing "tool" or "fields", null where a list or string belongs,
+// trailing data, invalid UTF-8 and lone surrogate escapes (which
+// encoding/json would quietly turn into U+FFFD) are all errors of class
+// ErrModel citing WIRE-2. "meta", "rows" and "comments" may be omitted when
+// empty. The result is not checked against the GCX1 rules; an encoder does
+// that.
 func UnmarshalWire(b []byte) (*Payload, error) {
 	if !utf8.Valid(b) {
-		return nil, fmt.Errorf("wire view: not valid UTF-8")
+		return nil, wireErr("not valid UTF-8")
 	}
 	if err := checkSurrogates(b); err != nil {
+		return nil, err
+	}
+	if err := checkObjects(b); err != nil {
 		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var w wirePayload
 	if err := dec.Decode(&w); err != nil {
-		return nil, fmt.Errorf("wire view: %v", err)
+		return nil, wireErr(err.Error())
 	}
 	if dec.More() {
-		return nil, fmt.Errorf("wire view: data after the top-level object")
+		return nil, wireErr("data after the top-level object")
 	}
 	if w.Sections == nil {
-		return nil, fmt.Errorf(`wire view: missing "sections"`)
+		return nil, wireErr(`missing "sections"`)
 	}
 	p := &Payload{}
-	for _, ws := range w.Sections {
+	for i, ws := range w.Sections {
+		if ws.Tool == nil || ws.Fields == nil {
+			return nil, wireErr(fmt.Sprintf(`section %d: "tool" and "fields" are required`, i+1))
+		}
 		// Empty lists become nil, as the decoders leave them, so a model
 		// read from a wire view compares equal to the decoded one.
-		s := Section{Tool: ws.Tool, Fields: ws.Fields}
+		s := Section{Tool: *ws.Tool, Fields: ws.Fields}
 		if len(ws.Rows) > 0 {
 			s.Rows = ws.Rows
 		}
-		for i, row := range s.Rows {
+		for r, row := range s.Rows {
 			if row == nil {
-				return nil, fmt.Errorf("wire view: row %d is null, not an array", i+1)
+				return nil, wireErr(fmt.Sprintf("section %d: row %d is null, not an array", i+1, r+1))
 			}
 		}
 		for _, m := range ws.Meta {
@@ -149,6 +158,56 @@ func UnmarshalWire(b []byte) (*Payload, error) {
 		p.Sections = append(p.Sections, s)
 	}
 	return p, nil
+}
+
+func wireErr(msg string) *Error {
+	return &Error{Class: ErrModel, Rule: "WIRE-2", Msg: "wire view: " + msg}
+}
+
+// checkObjects walks the JSON text and rejects a key repeated within one
+// object, which encoding/json would resolve silently in favour of the last,
+// and null anywhere: no part of a wire view may be null.
+func checkObjects(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	type frame struct {
+		keys     map[string]bool
+		isObject bool
+		wantKey  bool
+	}
+	var stack []frame
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return wireErr(err.Error())
+		}
+		top := len(stack) - 1
+		if top >= 0 && stack[top].isObject && stack[top].wantKey {
+			if key, ok := tok.(string); ok {
+				if stack[top].keys[key] {
+					return wireErr(fmt.Sprintf("key %q appears twice in one object", key))
+				}
+				stack[top].keys[key] = true
+				stack[top].wantKey = false
+				continue
+			}
+		}
+		if top >= 0 && stack[top].isObject {
+			stack[top].wantKey = true // this token is a member's value
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, frame{keys: map[string]bool{}, isObject: true, wantKey: true})
+		case json.Delim('['):
+			stack = append(stack, frame{})
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		case nil:
+			return wireErr("null is not allowed in a wire view")
+		}
+	}
 }
 
 // checkSurrogates rejects \u escapes that name half of a surrogate pair
@@ -171,14 +230,14 @@ func checkSurrogates(b []byte) error {
 			i += 5
 			switch {
 			case 0xDC00 <= r && r <= 0xDFFF:
-				return fmt.Errorf("wire view: lone low surrogate \\u%04X", r)
+				return wireErr(fmt.Sprintf("lone low surrogate \\u%04X", r))
 			case 0xD800 <= r && r <= 0xDBFF:
 				lo, ok := rune(0), false
 				if i+2 < len(b) && b[i+1] == '\\' && b[i+2] == 'u' {
 					lo, ok = hex4(b, i+3)
 				}
 				if !ok || lo < 0xDC00 || lo > 0xDFFF {
-					return fmt.Errorf("wire view: lone high surrogate \\u%04X", r)
+					return wireErr(fmt.Sprintf("lone high surrogate \\u%04X", r))
 				}
 				i += 6
 			}
