@@ -118,26 +118,127 @@ func (d *decoder) root() (Value, int, error) {
 }
 
 // table decodes a section of the table form: one object per row, a member
-// for each non-empty cell [MAP-8]. Its meta pairs are not part of the value
-// [MAP-13].
+// for each non-empty cell [MAP-8], with the columns of nest= gathered into
+// objects and those of str= read as bare strings [MAP-15]. Its other meta
+// pairs are not part of the value [MAP-13].
 func (d *decoder) table(si int) (Value, error) {
 	s := &d.p.Sections[si]
+	cols, err := d.columns(si)
+	if err != nil {
+		return Value{}, err
+	}
 	v := Value{Kind: Array, Elems: make([]Value, 0, len(s.Rows))}
 	for r, row := range s.Rows {
 		obj := Value{Kind: Object}
 		for c, cell := range row {
-			if cell == "" {
+			col := cols[c]
+			if col.owner == "" {
+				if cell == "" {
+					continue
+				}
+				e, err := d.tableCell(si, r, c, col.bare)
+				if err != nil {
+					return Value{}, err
+				}
+				obj.Members = append(obj.Members, Member{Key: s.Fields[c], Value: e})
 				continue
 			}
-			e, err := unspell(cell)
-			if err != nil {
-				return Value{}, d.cellErr(si, r, c, err)
+			if !col.first {
+				continue
 			}
-			obj.Members = append(obj.Members, Member{Key: s.Fields[c], Value: e})
+			nested := Value{Kind: Object}
+			for _, c2 := range col.group {
+				if row[c2] == "" {
+					continue
+				}
+				e, err := d.tableCell(si, r, c2, cols[c2].bare)
+				if err != nil {
+					return Value{}, err
+				}
+				nested.Members = append(nested.Members, Member{Key: strings.TrimPrefix(s.Fields[c2], col.owner+"."), Value: e})
+			}
+			obj.Members = append(obj.Members, Member{Key: col.owner, Value: nested})
 		}
 		v.Elems = append(v.Elems, obj)
 	}
 	return v, nil
+}
+
+// tableCell decodes a non-empty table cell: bare in a str= column, else
+// spelled.
+func (d *decoder) tableCell(si, r, c int, bare bool) (Value, error) {
+	cell := d.p.Sections[si].Rows[r][c]
+	if bare {
+		return Value{Kind: String, Text: cell}, nil
+	}
+	e, err := unspell(cell)
+	if err != nil {
+		return Value{}, d.cellErr(si, r, c, err)
+	}
+	return e, nil
+}
+
+// tableColumn says how to read one field of a table section [MAP-15].
+type tableColumn struct {
+	bare  bool   // listed in str=
+	owner string // the nested member the field belongs to, if any
+	first bool   // the owner's first field, where its object is placed
+	group []int  // on the first field: every field of the owner, in order
+}
+
+// columns reads the nest= and str= pairs of a table section and checks
+// them [MAP-15].
+func (d *decoder) columns(si int) ([]tableColumn, error) {
+	s := &d.p.Sections[si]
+	cols := make([]tableColumn, len(s.Fields))
+	index := make(map[string]int, len(s.Fields))
+	for i, f := range s.Fields {
+		index[f] = i
+	}
+	if list, ok := s.Lookup(KeyStr); ok {
+		seen := map[string]bool{}
+		for _, name := range strings.Split(list, ",") {
+			i, ok := index[name]
+			if !ok || seen[name] {
+				return nil, d.errAtMeta(si, KeyStr, "MAP-15", fmt.Sprintf("str= names %q, which is not a field of the section or is named twice", name))
+			}
+			seen[name] = true
+			cols[i].bare = true
+		}
+	}
+	list, ok := s.Lookup(KeyNest)
+	if !ok {
+		return cols, nil
+	}
+	first := map[string]int{}
+	for _, owner := range strings.Split(list, ",") {
+		if _, dup := first[owner]; dup || owner == "" {
+			return nil, d.errAtMeta(si, KeyNest, "MAP-15", fmt.Sprintf("nest= names %q twice or names the empty member", owner))
+		}
+		if _, ok := index[owner]; ok {
+			return nil, d.errAtMeta(si, KeyNest, "MAP-15", fmt.Sprintf("nest= names %q, which is also a field, so the member would appear twice", owner))
+		}
+		first[owner] = -1
+		for i, f := range s.Fields {
+			if !strings.HasPrefix(f, owner+".") {
+				continue
+			}
+			if cols[i].owner != "" {
+				return nil, d.errAtMeta(si, KeyNest, "MAP-15", fmt.Sprintf("field %q belongs to both %q and %q", f, cols[i].owner, owner))
+			}
+			cols[i].owner = owner
+			if first[owner] < 0 {
+				first[owner] = i
+				cols[i].first = true
+			}
+			lead := first[owner]
+			cols[lead].group = append(cols[lead].group, i)
+		}
+		if first[owner] < 0 {
+			return nil, d.errAtMeta(si, KeyNest, "MAP-15", fmt.Sprintf("nest= names %q, and no field begins with %q", owner, owner+"."))
+		}
+	}
+	return cols, nil
 }
 
 // list decodes the array form: one field, one value per row [MAP-9].
@@ -188,7 +289,8 @@ func (d *decoder) object() (Value, int, error) {
 	v := Value{Kind: Object}
 	tables := 0
 	for _, m := range root.Meta {
-		if m.Key == KeyJSON || m.Key == spec.KeyRows {
+		switch m.Key {
+		case KeyJSON, spec.KeyRows, KeyNest, KeyStr:
 			continue
 		}
 		var e Value
@@ -283,9 +385,9 @@ func (d *decoder) layout(l Layout, part int) (Value, int, error) {
 		if s.Tool != p.Tool {
 			return Value{}, 0, d.errAtHeader(i, "LAY-4", fmt.Sprintf("the layout of %s needs section %d to be tool=%s, not tool=%s", l.Tool, i+1, p.Tool, s.Tool))
 		}
-		if i > 0 {
-			if _, ok := s.Lookup(KeyJSON); ok {
-				return Value{}, 0, d.errAtMeta(i, KeyJSON, "LAY-4", fmt.Sprintf("section tool=%s is part of the layout of %s and carries no json= pair", p.Tool, l.Tool))
+		for _, key := range []string{KeyJSON, KeyNest, KeyStr} {
+			if _, ok := s.Lookup(key); ok {
+				return Value{}, 0, d.errAtMeta(i, key, "LAY-4", fmt.Sprintf("section tool=%s is part of the layout of %s and carries no %s= pair", p.Tool, l.Tool, key))
 			}
 		}
 		v, err := d.part(i, p)

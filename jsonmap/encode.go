@@ -130,14 +130,16 @@ func headerObject(tool string, v Value) (*spec.Payload, bool) {
 	root := spec.Section{Tool: tool, Fields: []string{""}, Meta: []spec.Meta{{Key: KeyJSON, Value: FormObject}}}
 	var more []spec.Section
 	for _, m := range v.Members {
-		if m.Key == KeyJSON || m.Key == spec.KeyRows {
+		switch m.Key {
+		case KeyJSON, spec.KeyRows, KeyNest, KeyStr:
 			return nil, false
 		}
 		if t, ok := memberTable(m); ok {
 			root.Meta = append(root.Meta, spec.Meta{Key: m.Key, Value: tableMark})
 			if root.Rows == nil {
 				root.Fields, root.Rows = t.fields, t.rows
-				root.Meta = append(root.Meta[:1], append([]spec.Meta{rowCount(len(t.rows))}, root.Meta[1:]...)...)
+				head := append([]spec.Meta{root.Meta[0], rowCount(len(t.rows))}, t.meta...)
+				root.Meta = append(head, root.Meta[1:]...)
 			} else {
 				more = append(more, t.section(tool+"."+m.Key))
 			}
@@ -189,27 +191,136 @@ func memberTable(m Member) (table, bool) {
 
 // table is an array of objects laid out as rows: the member names in an
 // order every element agrees with, and one row of spelled values per
-// element, empty where the element lacks the member [MAP-8].
+// element, empty where the element lacks the member [MAP-8]. Its meta
+// pairs are nest= and str= [MAP-15].
 type table struct {
 	fields []string
+	meta   []spec.Meta
 	rows   [][]string
 }
 
 func (t table) section(tool string) spec.Section {
-	return spec.Section{Tool: tool, Fields: t.fields, Meta: []spec.Meta{rowCount(len(t.rows))}, Rows: t.rows}
+	return spec.Section{Tool: tool, Fields: t.fields, Meta: append([]spec.Meta{rowCount(len(t.rows))}, t.meta...), Rows: t.rows}
+}
+
+// Meta keys of table sections [MAP-15].
+const (
+	KeyNest = "nest" // members whose objects are spread over columns
+	KeyStr  = "str"  // columns of bare strings
+)
+
+// column is one field of a table: a member, or one member of a nested
+// member's objects.
+type column struct {
+	member, sub string
+	nested      bool
+}
+
+func (c column) name() string {
+	if c.nested {
+		return c.member + "." + c.sub
+	}
+	return c.member
 }
 
 // tableOf lays out an array whose elements are all objects. It fails when
 // no single order of the member names agrees with every element's order,
 // or when an element is not an object.
 func tableOf(v Value) (table, bool) {
-	index := map[string]int{}
-	var names []string
-	agree := true // the order of first appearance suits every element so far
 	for _, e := range v.Elems {
 		if e.Kind != Object {
 			return table{}, false
 		}
+	}
+	names, ok := memberOrder(v.Elems)
+	if !ok {
+		return table{}, false
+	}
+	var cols []column
+	var nest []string
+	for _, n := range names {
+		subs, ok := nestable(v.Elems, n, names)
+		if !ok {
+			cols = append(cols, column{member: n})
+			continue
+		}
+		nest = append(nest, n)
+		for _, sub := range subs {
+			cols = append(cols, column{member: n, sub: sub, nested: true})
+		}
+	}
+	if len(cols) == 0 {
+		// Elements without members: one field, named "", empty in
+		// every row, since a header needs a field [HDR-4].
+		return table{fields: []string{""}, rows: emptyRows(len(v.Elems))}, true
+	}
+	at := make(map[column]int, len(cols))
+	t := table{fields: make([]string, len(cols))}
+	for i, c := range cols {
+		at[c] = i
+		t.fields[i] = c.name()
+	}
+	grid := make([][]*Value, len(v.Elems))
+	for r, e := range v.Elems {
+		grid[r] = make([]*Value, len(cols))
+		for i := range e.Members {
+			m := &e.Members[i]
+			if c, ok := at[column{member: m.Key}]; ok {
+				grid[r][c] = &m.Value
+				continue
+			}
+			for j := range m.Value.Members {
+				sm := &m.Value.Members[j]
+				grid[r][at[column{member: m.Key, sub: sm.Key, nested: true}]] = &sm.Value
+			}
+		}
+	}
+	str := make([]bool, len(cols))
+	var strNames []string
+	for c := range cols {
+		if str[c] = bareStrings(grid, c, t.fields[c]); str[c] {
+			strNames = append(strNames, t.fields[c])
+		}
+	}
+	t.rows = make([][]string, len(grid))
+	for r, cells := range grid {
+		row := make([]string, len(cols))
+		for c, v := range cells {
+			switch {
+			case v == nil:
+			case str[c]:
+				row[c] = v.Text
+			default:
+				row[c] = spell(*v)
+			}
+		}
+		t.rows[r] = row
+	}
+	if len(nest) > 0 {
+		t.meta = append(t.meta, spec.Meta{Key: KeyNest, Value: strings.Join(nest, ",")})
+	}
+	if len(strNames) > 0 {
+		t.meta = append(t.meta, spec.Meta{Key: KeyStr, Value: strings.Join(strNames, ",")})
+	}
+	return t, true
+}
+
+func emptyRows(n int) [][]string {
+	rows := make([][]string, n)
+	for i := range rows {
+		rows[i] = []string{""}
+	}
+	return rows
+}
+
+// memberOrder returns the member names of objs in an order that agrees
+// with every object's own order: the order of first appearance when it
+// does, else the one agreeingOrder finds.
+func memberOrder(objs []Value) ([]string, bool) {
+	index := map[string]int{}
+	var names []string
+	agree := true
+	for _, e := range objs {
 		last := -1
 		for _, m := range e.Members {
 			i, ok := index[m.Key]
@@ -224,30 +335,66 @@ func tableOf(v Value) (table, bool) {
 			last = i
 		}
 	}
-	if !agree {
-		order, ok := agreeingOrder(v.Elems, names, index)
-		if !ok {
-			return table{}, false
-		}
-		names = order
-		for i, n := range names {
-			index[n] = i
+	if agree {
+		return names, true
+	}
+	return agreeingOrder(objs, names, index)
+}
+
+// nestable reports whether member n of the elements is spread over
+// columns n.sub [MAP-15], and returns the subs in order. That is so when
+// every element has n as an object, those objects agree on an order of
+// their names and have at least one name, the columns would be at least
+// half full, n is neither empty nor holds a comma, and no other member
+// name begins with n and a dot.
+func nestable(elems []Value, n string, names []string) ([]string, bool) {
+	if n == "" || strings.Contains(n, ",") {
+		return nil, false
+	}
+	for _, other := range names {
+		if strings.HasPrefix(other, n+".") {
+			return nil, false
 		}
 	}
-	t := table{fields: names, rows: make([][]string, len(v.Elems))}
-	if len(names) == 0 {
-		// Elements without members: one field, named "", empty in
-		// every row, since a header needs a field [HDR-4].
-		t.fields = []string{""}
-	}
-	for r, e := range v.Elems {
-		row := make([]string, len(t.fields))
-		for _, m := range e.Members {
-			row[index[m.Key]] = spell(m.Value)
+	objs := make([]Value, len(elems))
+	present := 0
+	for i, e := range elems {
+		m, ok := e.Lookup(n)
+		if !ok || m.Kind != Object {
+			return nil, false
 		}
-		t.rows[r] = row
+		objs[i] = m
+		present += len(m.Members)
 	}
-	return t, true
+	subs, ok := memberOrder(objs)
+	if !ok || len(subs) == 0 || len(elems)*len(subs)-present > present {
+		return nil, false
+	}
+	return subs, true
+}
+
+// bareStrings reports whether column c is written as bare strings
+// [MAP-15]: its name is neither empty nor holds a comma, every value in it
+// is a non-empty string, and at least two of them would need quotes as
+// spelled values — fewer would not repay naming the column in str=.
+func bareStrings(grid [][]*Value, c int, name string) bool {
+	if name == "" || strings.Contains(name, ",") {
+		return false
+	}
+	quoted := 0
+	for _, cells := range grid {
+		v := cells[c]
+		if v == nil {
+			continue
+		}
+		if v.Kind != String || v.Text == "" {
+			return false
+		}
+		if mustQuote(v.Text) {
+			quoted++
+		}
+	}
+	return quoted >= 2
 }
 
 // agreeingOrder returns an order of names in which each element's members

@@ -126,8 +126,8 @@ var shapeCases = []shapeCase{
 	{
 		name: "NestedValuesInCells_MAP5",
 		tool: "t",
-		json: `[{"k":{"a":[1,{"b":null}]},"l":[],"m":{}}]`,
-		gcx:  "GCX1 tool=t fields=k,l,m rows=1\n{\"a\":[1,{\"b\":null}]}\t[]\t{}\n",
+		json: `[{"k":{"a":[1,{"b":null}]},"l":[],"m":{}},{"l":[{}]}]`,
+		gcx:  "GCX1 tool=t fields=k,l,m rows=2\n{\"a\":[1,{\"b\":null}]}\t[]\t{}\n\t[{}]\t\n",
 	},
 	{
 		name: "EmptyArray_MAP8",
@@ -156,8 +156,8 @@ var shapeCases = []shapeCase{
 	{
 		name: "StringsThatReadAsOtherTypes_MAP6",
 		tool: "t",
-		json: `[{"s":"62"},{"s":"true"},{"s":"null"},{"s":"{\"a\":1}"},{"s":"[1,2]"},{"s":"1.0"},{"s":"\"q\""}]`,
-		gcx:  "GCX1 tool=t fields=s rows=7\n\"62\"\n\"true\"\n\"null\"\n\"{\\\\\"a\\\\\":1}\"\n\"[1,2]\"\n\"1.0\"\n\"\\\\\"q\\\\\"\"\n",
+		json: `[{"s":"62"},{"s":"true"},{"s":"null"},{"s":"{\"a\":1}"},{"s":"[1,2]"},{"s":"1.0"},{"s":"\"q\""},{"s":62}]`,
+		gcx:  "GCX1 tool=t fields=s rows=8\n\"62\"\n\"true\"\n\"null\"\n\"{\\\\\"a\\\\\":1}\"\n\"[1,2]\"\n\"1.0\"\n\"\\\\\"q\\\\\"\"\n62\n",
 	},
 	{
 		name: "StringsThatOnlyResembleJSON_MAP6",
@@ -230,6 +230,36 @@ var shapeCases = []shapeCase{
 		tool: "t",
 		json: `{"summary":"two hits","hits":[{"a":1},{"a":2}],"a b":[{"x":1}],"more":[{"y":"@"}]}`,
 		gcx:  "GCX1 tool=t fields=summary,hits,a\\sb,more json=row rows=1\ntwo hits\t@\t[{\"x\":1}]\t@\nGCX1 tool=t.hits fields=a rows=2\n1\n2\nGCX1 tool=t.more fields=y rows=1\n@\n",
+	},
+	{
+		name: "NestedObjectsSpreadOverColumns_MAP15",
+		tool: "list_pods",
+		json: `[{"name":"api-1","labels":{"app":"api","tier":"web"}},{"name":"db-0","labels":{"app":"db"}},{"name":"x","labels":{}}]`,
+		gcx:  "GCX1 tool=list_pods fields=name,labels.app,labels.tier rows=3 nest=labels\napi-1\tapi\tweb\ndb-0\tdb\t\nx\t\t\n",
+	},
+	{
+		name: "SparseNestedObjectsStayJSON_MAP15",
+		tool: "t",
+		json: `[{"m":{"a":1}},{"m":{"b":2}},{"m":{"c":3}}]`,
+		gcx:  "GCX1 tool=t fields=m rows=3\n{\"a\":1}\n{\"b\":2}\n{\"c\":3}\n",
+	},
+	{
+		name: "NestedMemberSometimesAbsentStaysJSON_MAP15",
+		tool: "t",
+		json: `[{"m":{"a":1}},{}]`,
+		gcx:  "GCX1 tool=t fields=m rows=2\n{\"a\":1}\n\n",
+	},
+	{
+		name: "StringColumnsWithNumericLookingText_MAP15",
+		tool: "slack_history",
+		json: `[{"ts":"1793519400.313241","text":"+1","thread":"1793519400.313241"},{"ts":"1793518001.335432","text":"ok, merging"},{"ts":"1793515041.512302","text":"true"}]`,
+		gcx:  "GCX1 tool=slack_history fields=ts,text,thread rows=3 str=ts\n1793519400.313241\t+1\t\"1793519400.313241\"\n1793518001.335432\tok, merging\t\n1793515041.512302\t\"true\"\t\n",
+	},
+	{
+		name: "WrapperWithNestAndStr_MAP15",
+		tool: "t",
+		json: `{"total":2,"items":[{"id":"1","meta":{"k":"v"}},{"id":"2","meta":{"k":"w"}}]}`,
+		gcx:  "GCX1 tool=t fields=id,meta.k json=object rows=2 nest=meta str=id total=2 items=@\n1\tv\n2\tw\n",
 	},
 }
 

@@ -90,7 +90,7 @@ func TestAutoRealisticShapes(t *testing.T) {
 	for _, d := range loadExamples(t) {
 		want := jsonmap.Format("")
 		switch d.name {
-		case "search_symbols", "find_usages", "get_callers", "analyze", "list_directory", "list_issues":
+		case "search_symbols", "find_usages", "get_callers", "analyze", "list_directory", "list_issues", "list_pods", "chat_history":
 			want = jsonmap.FormatGCX
 		case "graph_stats", "config":
 			want = jsonmap.FormatJSON

@@ -173,6 +173,13 @@ func object(t *rapid.T, depth int) jsonmap.Value {
 // in another order.
 func records(t *rapid.T, depth int) jsonmap.Value {
 	names := rapid.SliceOfNDistinct(Keys(), 0, 6, rapid.ID[string]).Draw(t, "names")
+	// A column is of random values, of objects (which the encoder may
+	// spread over columns), or of strings that read as numbers or JSON
+	// (which it may declare bare).
+	style := make(map[string]int, len(names))
+	for _, k := range names {
+		style[k] = rapid.IntRange(0, 4).Draw(t, "column-style")
+	}
 	n := rapid.IntRange(0, 6).Draw(t, "records")
 	v := jsonmap.Value{Kind: jsonmap.Array, Elems: []jsonmap.Value{}}
 	for i := 0; i < n; i++ {
@@ -182,14 +189,37 @@ func records(t *rapid.T, depth int) jsonmap.Value {
 			order = rapid.Permutation(names).Draw(t, "order")
 		}
 		for _, k := range order {
-			if rapid.IntRange(0, 4).Draw(t, "absent") == 0 {
+			if rapid.IntRange(0, 6).Draw(t, "absent") == 0 {
 				continue
 			}
-			obj.Members = append(obj.Members, jsonmap.Member{Key: k, Value: value(t, depth-2)})
+			var e jsonmap.Value
+			switch style[k] {
+			case 0:
+				e = subObject(t, depth)
+			case 1:
+				e = jsonmap.Value{Kind: jsonmap.String, Text: rapid.SampledFrom(trickyStrings).Draw(t, "tricky")}
+			default:
+				e = value(t, depth-2)
+			}
+			obj.Members = append(obj.Members, jsonmap.Member{Key: k, Value: e})
 		}
 		v.Elems = append(v.Elems, obj)
 	}
 	return v
+}
+
+// subObject draws a small object from a few names, now and then another
+// value, for the columns whose objects may be spread out.
+func subObject(t *rapid.T, depth int) jsonmap.Value {
+	if rapid.IntRange(0, 9).Draw(t, "not-object") == 0 {
+		return scalar(t)
+	}
+	keys := rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"app", "tier", "a.b", "", "x y", "k,v", "1"}), 0, 4, rapid.ID[string]).Draw(t, "sub-keys")
+	obj := jsonmap.Value{Kind: jsonmap.Object}
+	for _, k := range keys {
+		obj.Members = append(obj.Members, jsonmap.Member{Key: k, Value: value(t, depth-2)})
+	}
+	return obj
 }
 
 // deep draws a chain of 20 to 200 nested arrays and objects around a
