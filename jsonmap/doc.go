@@ -6,9 +6,11 @@
 // changes it: types travel in the spelling of each cell [MAP-5], so a
 // string is written bare unless it would read as something else, and a
 // number as its exact literal. Arrays of objects become tables [MAP-8],
-// objects carry their members in the header [MAP-10], and a declared tool
-// uses its frozen layout [LAY-1]. Whatever fits no table still encodes,
-// as JSON text in a cell [MAP-9].
+// whose per-row objects may spread over columns and whose numeric-looking
+// string columns may be declared bare [MAP-15]; objects carry their
+// members in the header or in one row [MAP-10]; and a declared tool uses
+// its frozen layout [LAY-1]. Whatever fits no table still encodes, as JSON
+// text in a cell [MAP-9].
 //
 // The package reads JSON itself, because the mapping must see what
 // encoding/json hides: the literal text of numbers, the order of members

@@ -3,6 +3,8 @@ package jsonmap
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gcxwire/gcx/spec"
 )
 
 // Type is the JSON type a layout column holds [LAY-3].
@@ -177,11 +179,14 @@ func (p Part) FieldNames() []string {
 }
 
 // Fit reports whether v has the shape the layout freezes and returns nil
-// if so, or an error saying where it departs [LAY-2] [LAY-3]. A value that
-// does not fit is still encoded, generically [LAY-7].
+// if so, or an *spec.Error of class spec.ErrModel saying where it departs
+// [LAY-2] [LAY-3]. A value that does not fit is still encoded,
+// generically [LAY-7]; Fit is for callers that would rather refuse it.
 func (l Layout) Fit(v Value) error {
-	_, err := l.cells(v)
-	return err
+	if _, err := l.cells(v); err != nil {
+		return &spec.Error{Class: spec.ErrModel, Rule: "LAY-2", Msg: err.Error()}
+	}
+	return nil
 }
 
 // cells returns, for each part, the rows of cells the layout writes for v.

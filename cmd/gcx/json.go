@@ -61,7 +61,7 @@ func runEncodeJSON(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	if *requireLayout {
 		if l, ok := jsonmap.Lookup(*tool); ok {
 			if err := l.Fit(v); err != nil {
-				fmt.Fprintf(stderr, "gcx encode: the value does not fit the frozen layout [LAY-7]: %v\n", err)
+				fmt.Fprintln(stderr, err)
 				return exitInvalid
 			}
 		}
