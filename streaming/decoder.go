@@ -420,23 +420,10 @@ func (d *Decoder) readComment(line []byte, hasLF bool) error {
 	if err := d.checkLineLength(line); err != nil {
 		return err
 	}
-	for i := 1; ; {
-		i = scanPlain(line, i)
-		if i == len(line) {
-			break
-		}
-		switch c := line[i]; {
-		case c == '\r':
-			return d.unexpected(line, hasLF, i, "comment", "CMT-1", "a comment character or LF")
-		case c < utf8.RuneSelf:
-			i++ // TAB, backslash and controls are text [CMT-1] [ENC-4]
-		default:
-			r, size := utf8.DecodeRune(line[i:])
-			if r == utf8.RuneError && size == 1 {
-				return d.unexpected(line, hasLF, i, "comment", "CMT-1", "a comment character or LF")
-			}
-			i += size
-		}
+	// TAB, backslash and controls are text [CMT-1] [ENC-4]; a CR or
+	// invalid UTF-8 is not.
+	if bad := firstBad(line); bad < len(line) {
+		return d.unexpected(line, hasLF, bad, "comment", "CMT-1", "a comment character or LF")
 	}
 	if !hasLF {
 		return d.unexpected(line, hasLF, len(line), "comment", "CMT-1", "a comment character or LF")
@@ -553,9 +540,9 @@ func (d *Decoder) countError(line []byte, values, width int) error {
 }
 
 // decodeRow reads a row line that needs a closer look: one with escapes, a
-// guard, a CR, invalid UTF-8 or no LF. It goes through the line once,
-// reporting the first byte that cannot continue a row [ERR-2] and decoding
-// escapes as it goes [VAL-1].
+// guard, a CR, invalid UTF-8 or no LF. It reports the first byte that
+// cannot continue a row [ERR-2] — the first CR or invalid byte, unless a bad
+// escape comes before it — and decodes escapes as it goes [VAL-1].
 //
 // Values without escapes are not copied: their bytes are the line's own.
 // Once an escape turns up, the line is copied to rowText from there on with
@@ -581,44 +568,42 @@ func (d *Decoder) decodeRow(line []byte, hasLF bool) error {
 		}
 		decoding, copied = true, 1
 	}
+	// Each search finds the next TAB or backslash, never both: the two
+	// are looked for separately, each only once it has been passed.
+	bad := firstBad(line)
+	tab := indexFrom(line, i, '\t')
+	backslash := indexFrom(line[:bad], i, '\\')
 	for {
-		i = scanPlain(line, i)
-		if i == len(line) {
-			break
-		}
-		switch c := line[i]; {
-		case c == '\t':
+		switch {
+		case tab < backslash && tab < bad:
 			if len(ends)+1 == width {
-				extra = i
+				extra = tab
 			}
 			if decoding {
-				ends = append(ends, len(text)+i-copied)
+				ends = append(ends, len(text)+tab-copied)
 			} else {
-				ends = append(ends, i)
+				ends = append(ends, tab)
 			}
-			i++
-		case c == '\\':
-			if i+1 < len(line) {
-				if b := valueEscape[line[i+1]]; b != 0 {
-					text = append(text, line[copied:i]...)
-					text = append(text, b)
-					decoding, copied = true, i+2
-					i += 2
-					continue
-				}
+			i = tab + 1
+			tab = indexFrom(line, i, '\t')
+			continue
+		case backslash < bad:
+			// A TAB, CR or invalid byte after the backslash is reported
+			// here, at its own place, with its own rule.
+			if backslash+1 == len(line) || valueEscape[line[backslash+1]] == 0 {
+				return d.unexpected(line, hasLF, backslash+1, "escape", "VAL-2", `one of \ t n r after "\" in a value`)
 			}
-			return d.unexpected(line, hasLF, i+1, "escape", "VAL-2", `one of \ t n r after "\" in a value`)
-		case c == '\r':
-			return d.unexpected(line, hasLF, i, "row", "ROW-1", expected)
-		case c < utf8.RuneSelf:
-			i++ // a control other than TAB, LF and CR is data [ENC-4]
-		default:
-			r, size := utf8.DecodeRune(line[i:])
-			if r == utf8.RuneError && size == 1 {
-				return d.unexpected(line, hasLF, i, "row", "ROW-1", expected)
-			}
-			i += size
+			text = append(text, line[copied:backslash]...)
+			text = append(text, valueEscape[line[backslash+1]])
+			decoding, copied = true, backslash+2
+			i = backslash + 2
+			backslash = indexFrom(line[:bad], i, '\\')
+			continue
 		}
+		break
+	}
+	if bad < len(line) {
+		return d.unexpected(line, hasLF, bad, "row", "ROW-1", expected)
 	}
 	if !hasLF {
 		return d.unexpected(line, hasLF, len(line), "row", "ROW-1", expected)
@@ -658,6 +643,29 @@ func (d *Decoder) decodeRow(line []byte, hasLF bool) error {
 	}
 	d.rows++
 	return nil
+}
+
+// indexFrom returns the index of the first c in b at or after from, or
+// len(b).
+func indexFrom(b []byte, from int, c byte) int {
+	if i := bytes.IndexByte(b[from:], c); i >= 0 {
+		return from + i
+	}
+	return len(b)
+}
+
+// firstBad returns the index of the first byte of line that no line may
+// hold — a CR [ENC-3] or one that does not begin a valid UTF-8 character
+// [ENC-1] — or len(line).
+func firstBad(line []byte) int {
+	bad := len(line)
+	if i := bytes.IndexByte(line, '\r'); i >= 0 {
+		bad = i
+	}
+	if !utf8.Valid(line[:bad]) {
+		bad = validPrefix(line[:bad])
+	}
+	return bad
 }
 
 // sharedString returns a string that shares b's bytes: it changes when b

@@ -14,42 +14,6 @@ const (
 	highBits = 0x8080808080808080
 )
 
-// isSpecial marks the bytes scanPlain stops at: the C0 controls up to CR
-// (TAB and CR among them, and LF, which never occurs inside a line), the
-// backslash, and every byte of a multi-byte UTF-8 sequence or of invalid
-// UTF-8. Controls other than TAB and CR are data [ENC-4]; stopping at them
-// merely costs a step.
-var isSpecial = func() (t [256]bool) {
-	for c := 0; c < 256; c++ {
-		t[c] = c < 0x0E || c == '\\' || c >= utf8.RuneSelf
-	}
-	return t
-}()
-
-// scanPlain returns the index of the first byte of b at or after i that
-// isSpecial marks, or len(b) if there is none.
-func scanPlain(b []byte, i int) int {
-	for ; i+8 <= len(b); i += 8 {
-		w := binary.LittleEndian.Uint64(b[i:])
-		// A byte below 0x0E borrows when 0x0E is subtracted and so has
-		// its top bit set in w-0x0E.., unless its own top bit was set.
-		// Borrows only spread upwards from a true hit, so the lowest
-		// flagged byte is always a true one.
-		below := (w - 0x0E*lowBits) &^ w
-		x := w ^ ('\\' * lowBits)
-		backslash := (x - lowBits) &^ x
-		if m := (below | backslash | w) & highBits; m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
-	}
-	for ; i < len(b); i++ {
-		if isSpecial[b[i]] {
-			return i
-		}
-	}
-	return len(b)
-}
-
 // validPrefix returns the length of the longest prefix of b made of whole,
 // valid UTF-8 characters: the index of the first byte that begins an
 // invalid or unfinished one, or len(b).
