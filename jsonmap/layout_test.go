@@ -77,21 +77,16 @@ func layoutTable() string {
 }
 
 // TestLayoutTableInSpec: the spec's layout table is the registry, column
-// for column [LAY-6]. The chapter stands alone until it is merged into
-// docs/wire-format.md; whichever file holds chapter 14 is checked.
+// for column [LAY-6].
 func TestLayoutTableInSpec(t *testing.T) {
 	want := layoutTable()
-	for _, name := range []string{"wire-format.md", "json-mapping-chapter.md"} {
-		b, err := os.ReadFile(filepath.Join("..", "docs", name))
-		if err != nil || !strings.Contains(string(b), "[LAY-6]") {
-			continue
-		}
-		if !strings.Contains(string(b), want) {
-			t.Fatalf("docs/%s does not hold the registry's table; it should read:\n%s", name, want)
-		}
-		return
+	b, err := os.ReadFile(filepath.Join("..", "docs", "wire-format.md"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal("no file under docs/ defines [LAY-6]")
+	if !strings.Contains(string(b), want) {
+		t.Fatalf("docs/wire-format.md does not hold the registry's table; it should read:\n%s", want)
+	}
 }
 
 // TestLayoutEnforcedOnDecode: a payload that names a declared section

@@ -12,8 +12,9 @@ import (
 
 // ErrInvalidJSON is the class of errors about the JSON text given to an
 // encoder: it is not JSON, or it is JSON outside the mapping's domain
-// (a repeated member name, a lone surrogate escape) [MAP-1].
-var ErrInvalidJSON = errors.New("invalid JSON")
+// (a repeated member name, a lone surrogate escape) [MAP-1]. It is
+// spec.ErrInvalidJSON, so spec.ClassName names it.
+var ErrInvalidJSON = spec.ErrInvalidJSON
 
 // MaxDepth bounds the nesting of arrays and objects this package reads
 // [MAP-4]. Deeper input is refused with an error of class spec.ErrLimit.

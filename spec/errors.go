@@ -31,6 +31,11 @@ var (
 	// valid; this decoder declined to read it.
 	ErrLimit = errors.New("limit exceeded")
 
+	// ErrInvalidJSON: a JSON mapping encoder was given text that is not JSON,
+	// or JSON outside the mapping's domain, such as an object with a
+	// repeated member name [MAP-1].
+	ErrInvalidJSON = errors.New("invalid JSON")
+
 	// ErrModel: an encoder was given a data model that has no GCX1 spelling,
 	// for example a tool name with a space [CAN-3]. Encoders never write
 	// bytes that a decoder would reject.
@@ -73,7 +78,8 @@ func (e *Error) Unwrap() error { return e.Class }
 
 // ClassName returns the short, stable name of an error class, as used by
 // the conformance vectors: "not-gcx", "unsupported-version", "syntax",
-// "constraint", "limit" or "model". It returns "" for nil and "io" for an
+// "constraint", "limit", "model" or "invalid-json". It returns "" for nil
+// and "io" for an
 // error of no class (a reader's own failure, say).
 func ClassName(err error) string {
 	switch {
@@ -91,6 +97,8 @@ func ClassName(err error) string {
 		return "limit"
 	case errors.Is(err, ErrModel):
 		return "model"
+	case errors.Is(err, ErrInvalidJSON):
+		return "invalid-json"
 	}
 	return "io"
 }
