@@ -6,8 +6,6 @@ import (
 	"github.com/gcxwire/gcx/bench/scorecard"
 )
 
-func init() { benchRunner = runBench }
-
 // runBench is `gcx bench`: the token scorecard of bench/wire-format, the
 // same command as `go run ./bench/wire-format`. It finds the corpus from
 // the working directory upwards unless -cases and -out say where.

@@ -10,11 +10,6 @@ import (
 	"github.com/gcxwire/gcx/jsonmap/auto"
 )
 
-func init() {
-	jsonEncoder = runEncodeJSON
-	jsonDecoder = runDecodeJSON
-}
-
 // Encoding modes of gcx encode [AUTO-1].
 const (
 	modeAuto = "auto" // GCX1 only when it costs fewer tokens than compact JSON

@@ -2,9 +2,12 @@
 //
 // Usage:
 //
+//	gcx encode [--tool NAME] [--mode auto|gcx]   JSON value on stdin → GCX1 (or, in auto mode, compact JSON)
+//	gcx decode                   GCX1 (or JSON) on stdin → the JSON value
 //	gcx decode --wire [limits]   GCX1 on stdin → wire view (JSON) on stdout
 //	gcx encode --wire            wire view on stdin → canonical GCX1 on stdout
 //	gcx check [limits]           validate the GCX1 payload on stdin
+//	gcx bench                    the token scorecard of bench/wire-format
 //
 // Limits: --max-line-bytes N, --max-fields N, --max-sections N, --max-rows N
 // (0 means no limit; the defaults are spec.DefaultLimits).
@@ -51,17 +54,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "decode":
 		cmd = runDecodeWire
 		if !hasFlag(rest, "--wire") {
-			cmd = jsonDecoder
+			cmd = runDecodeJSON
 		}
 	case "encode":
 		cmd = runEncodeWire
 		if !hasFlag(rest, "--wire") {
-			cmd = jsonEncoder
+			cmd = runEncodeJSON
 		}
 	case "check":
 		cmd = runCheck
 	case "bench":
-		cmd = benchRunner
+		cmd = runBench
 	case "help", "-h", "--help":
 		usage(stdout)
 		return exitOK
@@ -74,13 +77,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return cmd(rest, stdin, stdout, stderr)
 }
 
-// Commands that live in their own files.
-var (
-	jsonEncoder command
-	jsonDecoder command
-	benchRunner command
-)
-
 func hasFlag(args []string, flag string) bool {
 	for _, a := range args {
 		if a == flag || a == "-"+flag[2:] {
@@ -92,9 +88,13 @@ func hasFlag(args []string, flag string) bool {
 
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
+  gcx encode [--tool NAME] [--mode auto|gcx] [--stats] [--require-layout]
+                               JSON value on stdin -> GCX1 (auto: or compact JSON)
+  gcx decode                   GCX1 (or JSON) on stdin -> the JSON value
   gcx decode --wire [limits]   GCX1 on stdin -> wire view (JSON) on stdout
   gcx encode --wire            wire view on stdin -> canonical GCX1 on stdout
   gcx check [limits]           validate the GCX1 payload on stdin
+  gcx bench [-h]               the token scorecard of bench/wire-format
 limits: --max-line-bytes N --max-fields N --max-sections N --max-rows N (0: none)
 exit status: 0 ok, 1 invalid input, 2 usage, 3 unsupported version
 `)
