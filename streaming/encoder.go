@@ -106,15 +106,9 @@ func (e *Encoder) WriteRow(values []string) error {
 	if len(values) != e.width {
 		return e.fail(spec.CheckRow(e.sections-1, e.rows, e.width, values))
 	}
-	for _, v := range values {
-		if !utf8.ValidString(v) {
-			return e.fail(spec.CheckRow(e.sections-1, e.rows, e.width, values))
-		}
-	}
-	if e.declared >= 0 && int64(e.rows) == e.declared {
-		return e.fail(&spec.Error{Class: spec.ErrModel, Rule: "META-4",
-			Msg: fmt.Sprintf("section %d: rows=%d but a row %d is written", e.sections, e.declared, e.rows+1)})
-	}
+	// The row is written past the end of buf and kept only once it has
+	// passed every check, in the reference's order: the values first, the
+	// count after [CAN-3].
 	b := e.buf
 	for i, v := range values {
 		if i > 0 {
@@ -122,7 +116,18 @@ func (e *Encoder) WriteRow(values []string) error {
 		} else if strings.HasPrefix(v, "#") || strings.HasPrefix(v, spec.TagPrefix) {
 			b = append(b, '\\')
 		}
+		if plainASCII(v) {
+			b = append(b, v...)
+			continue
+		}
+		if !utf8.ValidString(v) {
+			return e.fail(spec.CheckRow(e.sections-1, e.rows, e.width, values))
+		}
 		b = appendValue(b, v)
+	}
+	if e.declared >= 0 && int64(e.rows) == e.declared {
+		return e.fail(&spec.Error{Class: spec.ErrModel, Rule: "META-4",
+			Msg: fmt.Sprintf("section %d: rows=%d but a row %d is written", e.sections, e.declared, e.rows+1)})
 	}
 	e.buf = append(b, '\n')
 	e.rows++

@@ -2,13 +2,11 @@ package streaming
 
 import (
 	"encoding/binary"
-	"math/bits"
 	"unicode/utf8"
+	"unsafe"
 )
 
-// Word-at-a-time scanning. A row is mostly plain bytes; what matters are the
-// few bytes that end a value or need a closer look. Testing eight bytes per
-// step with integer arithmetic finds them without a per-byte branch.
+// Word-at-a-time tests: eight bytes per step with integer arithmetic.
 const (
 	lowBits  = 0x0101010101010101
 	highBits = 0x8080808080808080
@@ -36,9 +34,41 @@ func validPrefix(b []byte) int {
 	return len(b)
 }
 
+// plainASCII reports whether s can be written as it stands: ASCII only,
+// so valid UTF-8 [ENC-1], and no byte a value escapes [VAL-1]. Controls
+// below CR count as not plain too, which sends them the slow way. It tests
+// eight bytes a step and covers a short tail with overlapping loads, so a
+// short value costs one or two tests and no per-byte branch.
+func plainASCII(s string) bool {
+	b := unsafe.Slice(unsafe.StringData(s), len(s))
+	var flagged uint64
+	switch n := len(b); {
+	case n >= 8:
+		for i := 0; i < n-8; i += 8 {
+			flagged |= notPlain(binary.LittleEndian.Uint64(b[i:]))
+		}
+		flagged |= notPlain(binary.LittleEndian.Uint64(b[n-8:]))
+	case n >= 4:
+		flagged = notPlain(uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[n-4:]))<<32)
+	case n > 0:
+		const filler = 'a' * (lowBits &^ 0xFFFFFF) // plain bytes in the top five
+		flagged = notPlain(filler | uint64(b[0]) | uint64(b[n/2])<<8 | uint64(b[n-1])<<16)
+	}
+	return flagged == 0
+}
+
+// notPlain returns w with the top bit set in the lowest byte of w that is
+// below 0x0E, a backslash or not ASCII, and possibly in some above it; it
+// is 0 when w has none.
+func notPlain(w uint64) uint64 {
+	below := (w - 0x0E*lowBits) &^ w
+	x := w ^ ('\\' * lowBits)
+	backslash := (x - lowBits) &^ x
+	return (below | backslash | w) & highBits
+}
+
 // needsEscape marks the bytes a value cannot hold raw: TAB, LF, CR and the
-// backslash [VAL-1]. A field name or meta value also escapes SP, and a field
-// name ','; those are rare enough to take the slow path.
+// backslash [VAL-1].
 var needsEscape = func() (t [256]bool) {
 	t['\t'], t['\n'], t['\r'], t['\\'] = true, true, true, true
 	return t
@@ -47,26 +77,6 @@ var needsEscape = func() (t [256]bool) {
 // scanUnescaped returns the index of the first byte of s at or after i that
 // needsEscape marks, or len(s) if there is none.
 func scanUnescaped(s string, i int) int {
-	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		below := (w - 0x0E*lowBits) &^ w
-		x := w ^ ('\\' * lowBits)
-		backslash := (x - lowBits) &^ x
-		if m := (below | backslash) & highBits; m != 0 {
-			// Controls below 0x0E other than TAB, LF and CR are data:
-			// step past them and keep scanning.
-			j := i + bits.TrailingZeros64(m)>>3
-			if needsEscape[s[j]] {
-				return j
-			}
-			for j++; j < i+8; j++ {
-				if needsEscape[s[j]] {
-					return j
-				}
-			}
-		}
-	}
 	for ; i < len(s); i++ {
 		if needsEscape[s[i]] {
 			return i
