@@ -116,6 +116,11 @@ type Decoder struct {
 	// the buffer holds no backslash, no CR and only valid UTF-8.
 	clean int
 
+	tabs [maxPlainTabs]int32 // where readPlainRow found the row's TABs
+	// portable makes the decoder read every row the portable way, as it
+	// does where there is no row scanner, so tests cover that path too.
+	portable bool
+
 	line     int  // 1-based number of the line at buf[start]
 	begun    bool // the first line has been examined
 	itemLine int  // line of the item Next last returned
@@ -218,6 +223,12 @@ const (
 	// up to fullBuffer, and beyond that only to hold a longer line.
 	initialBuffer = 4 << 10
 	fullBuffer    = 64 << 10
+	// bufferSlack is kept free at the end of the buffer, never read into,
+	// so the row scanner may load 16 bytes at a time past the data.
+	bufferSlack = 16
+	// maxPlainTabs bounds the values of a row readPlainRow takes; wider
+	// rows take the general path.
+	maxPlainTabs = 256
 	// maxEmptyReads is how many reads in a row may return nothing before
 	// the decoder gives up with io.ErrNoProgress, as bufio does.
 	maxEmptyReads = 100
@@ -226,8 +237,11 @@ const (
 var errBadRead = errors.New("streaming: reader returned an invalid byte count")
 
 func (d *Decoder) next() (Kind, error) {
+	if d.header != nil && !d.portable && d.readPlainRow() {
+		return KindRow, nil
+	}
 	if d.buf == nil {
-		d.buf = make([]byte, initialBuffer)
+		d.buf = make([]byte, initialBuffer+bufferSlack)
 		if limit := d.Limits.MaxLineBytes; limit > 0 {
 			d.threshold = max(limit+1, spec.MaxTagBytes+1)
 		}
@@ -312,14 +326,16 @@ func (d *Decoder) read() (shift int) {
 		d.base += int64(d.start)
 		d.start = 0
 	}
-	if d.end > len(d.buf)/2 || d.growNext && len(d.buf) < fullBuffer {
-		bigger := make([]byte, 2*len(d.buf))
+	size := len(d.buf) - bufferSlack
+	if d.end > size/2 || d.growNext && size < fullBuffer {
+		size *= 2
+		bigger := make([]byte, size+bufferSlack)
 		copy(bigger, d.buf[:d.end])
 		d.buf = bigger
 	}
 	for range maxEmptyReads {
-		space := len(d.buf) - d.end
-		n, err := d.r.Read(d.buf[d.end:])
+		space := size - d.end
+		n, err := d.r.Read(d.buf[d.end:size])
 		if n < 0 || n > space {
 			d.rerr = errBadRead
 			return shift
@@ -454,16 +470,24 @@ func (d *Decoder) readRow(line []byte, hasLF bool) error {
 	if err := d.checkLineLength(line); err != nil {
 		return err
 	}
-	if hasLF {
-		end := d.start + len(line)
-		if end > d.clean {
-			d.extendClean()
-		}
-		if end <= d.clean {
-			return d.splitRow(line)
-		}
+	if hasLF && d.plain(line) {
+		return d.splitRow(line)
 	}
 	return d.decodeRow(line, hasLF)
+}
+
+// plain reports whether a row line holds no backslash, no CR and only
+// valid UTF-8. Where readPlainRow takes most rows, the few left are checked
+// one by one; elsewhere every row comes here, and the buffered input is
+// checked many lines at a time.
+func (d *Decoder) plain(line []byte) bool {
+	if haveRowScanner && !d.portable {
+		return bytes.IndexByte(line, '\\') < 0 && firstBad(line) == len(line)
+	}
+	if end := d.start + len(line); end > d.clean {
+		d.extendClean()
+	}
+	return d.start+len(line) <= d.clean
 }
 
 // extendClean moves clean as far into the buffered input as it can: to the

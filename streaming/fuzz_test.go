@@ -28,6 +28,7 @@ func FuzzDifferential(f *testing.F) {
 		for i, lim := range []spec.Limits{spec.DefaultLimits, smallLimits} {
 			plan := deliveryPlan{
 				reuse:     i == 1,
+				portable:  i == 1,
 				ways:      deliveriesIn([]int{7, 0, 1, 64}),
 				failAfter: len(b) / 2,
 				failSizes: []int{3, 11},

@@ -99,6 +99,7 @@ func drawLimits(t *rapid.T) spec.Limits {
 func checkDifferential(t *rapid.T, b []byte, lim spec.Limits) {
 	plan := deliveryPlan{
 		reuse:     rapid.Bool().Draw(t, "reuse"),
+		portable:  rapid.Bool().Draw(t, "portable"),
 		ways:      deliveries(t),
 		failAfter: rapid.IntRange(0, len(b)).Draw(t, "fail-after"),
 		failSizes: rapid.SliceOfN(rapid.IntRange(1, 40), 1, 4).Draw(t, "fail-read-sizes"),
@@ -112,6 +113,7 @@ func checkDifferential(t *rapid.T, b []byte, lim spec.Limits) {
 // deliveryPlan says how one input is handed to the decoder.
 type deliveryPlan struct {
 	reuse     bool
+	portable  bool // read rows the portable way even where scanRow exists
 	ways      []delivery
 	failAfter int   // the failing reader delivers this many bytes
 	failSizes []int // in reads of these sizes
@@ -129,6 +131,7 @@ func (plan deliveryPlan) check(b []byte, lim spec.Limits) error {
 		d := NewDecoder(r)
 		d.Limits = lim
 		d.ReuseRecord = plan.reuse
+		d.portable = plan.portable
 		return drain(d)
 	}
 	for _, how := range plan.ways {

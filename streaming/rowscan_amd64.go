@@ -1,0 +1,88 @@
+//go:build !purego
+
+package streaming
+
+import (
+	"unicode/utf8"
+
+	"github.com/gcxwire/gcx/spec"
+)
+
+// haveRowScanner: rows are read by readPlainRow with scanRow where it can.
+const haveRowScanner = true
+
+// Flags scanRow reports.
+const (
+	rowEscape = 1 // a backslash or CR before the LF
+	rowHigh   = 2 // a byte that is not ASCII before the LF
+)
+
+// readPlainRow reads the next line in one step if it is a plain row: a row
+// of the current section, complete in the buffer, within the limits, with
+// one value per field, no backslash, no CR and valid UTF-8 — most rows. A
+// single pass of scanRow finds its LF and TABs and looks for the rest. For
+// any other line it returns false and changes nothing, and the line takes
+// the general path, which reports what is wrong with it in the reference's
+// order.
+func (d *Decoder) readPlainRow() bool {
+	b := d.buf[d.start:d.end]
+	if len(b) < len(spec.TagPrefix) || b[0] == '#' || b[0] == '\\' || startsWithTag(b) {
+		return false
+	}
+	lf, tabs, flags := scanRow(b, d.tabs[:])
+	width := len(d.header.Fields)
+	if lf < 0 || flags&rowEscape != 0 || tabs != width-1 ||
+		d.Limits.MaxLineBytes > 0 && lf > d.Limits.MaxLineBytes ||
+		d.Limits.MaxRows > 0 && d.rows == d.Limits.MaxRows {
+		return false
+	}
+	line := b[:lf]
+	if flags&rowHigh != 0 && !utf8.Valid(line) {
+		return false
+	}
+	var all string
+	record := d.record
+	if d.ReuseRecord && cap(record) >= width {
+		record = record[:width]
+	} else {
+		record = make([]string, width)
+	}
+	if d.ReuseRecord {
+		all = sharedString(line)
+	} else {
+		all = string(line)
+	}
+	from := 0
+	for k, tab := range d.tabs[:tabs] {
+		record[k] = all[from:tab]
+		from = int(tab) + 1
+	}
+	record[tabs] = all[from:]
+	d.record = record
+	d.rows++
+	d.itemLine = d.line
+	d.start += lf + 1
+	d.line++
+	return true
+}
+
+// scanRow looks at b from its start to its first LF. It returns the index
+// of that LF, or -1 if b has none; it stores the index of each TAB before it
+// in tabs while there is room and returns how many there were; and it
+// reports in flags whether any byte before the LF (or in all of b) is a
+// backslash or CR (rowEscape) or is not ASCII (rowHigh).
+//
+// It reads b 16 bytes at a time and may read up to 15 bytes past len(b),
+// which must lie within the same allocation: the decoder keeps that slack
+// at the end of its buffer.
+func scanRow(b []byte, tabs []int32) (lf, n int, flags int) {
+	if len(b) == 0 {
+		return -1, 0, 0
+	}
+	return scanRowSSE2(&b[0], len(b), &tabs[0], len(tabs))
+}
+
+// scanRowSSE2 is scanRow in SSE2, which every amd64 processor has.
+//
+//go:noescape
+func scanRowSSE2(p *byte, n int, tabs *int32, maxTabs int) (lf int, ntabs int, flags int)
