@@ -226,8 +226,8 @@ func Decode(r io.Reader, limits spec.Limits) (*spec.Payload, error) {
 
 const (
 	// initialBuffer is the first buffer's size: small, because most
-	// payloads are small. The buffer doubles while reads keep filling it,
-	// up to fullBuffer, and beyond that only to hold a longer line.
+	// payloads are small. Once a read fills it the buffer grows to
+	// fullBuffer, and beyond that it only doubles to hold a longer line.
 	initialBuffer = 4 << 10
 	fullBuffer    = 64 << 10
 	// bufferSlack is kept free at the end of the buffer, never read into,
@@ -334,8 +334,19 @@ func (d *Decoder) read() (shift int) {
 		d.start = 0
 	}
 	size := len(d.buf) - bufferSlack
-	if d.end > size/2 || d.growNext && size < fullBuffer {
-		size *= 2
+	grown := size
+	switch {
+	case d.end > size/2:
+		// The unfinished line fills much of the buffer.
+		grown = 2 * size
+	case d.growNext && size < fullBuffer:
+		// The last read filled the buffer: the payload is big, so go
+		// straight to the full size rather than through every size
+		// between.
+		grown = fullBuffer
+	}
+	if grown != size {
+		size = grown
 		bigger := make([]byte, size+bufferSlack)
 		copy(bigger, d.buf[:d.end])
 		d.buf = bigger

@@ -29,7 +29,7 @@ func (d *Decoder) readPlainRow() bool {
 	if len(b) < len(spec.TagPrefix) || b[0] == '#' || b[0] == '\\' || startsWithTag(b) {
 		return false
 	}
-	lf, tabs, flags := scanRow(b, d.tabs[:])
+	lf, tabs, flags := scanRowSSE2(&b[0], len(b), &d.tabs[0], len(d.tabs))
 	width := len(d.header.Fields)
 	if lf < 0 || flags&rowEscape != 0 || tabs != width-1 ||
 		d.Limits.MaxLineBytes > 0 && lf > d.Limits.MaxLineBytes ||

@@ -34,6 +34,62 @@ TEXT ·scanRowSSE2(SB), NOSPLIT, $0-56
 	XORQ R10, R10 // backslash and CR bits of the last block
 	XORQ R11, R11 // high bits of the last block
 
+	// 32 bytes a step while no LF turns up and 32 bytes are left; the
+	// 16-byte loop below takes the block that holds the LF, and the tail.
+pair:
+	MOVQ DX, CX
+	SUBQ AX, CX
+	CMPQ CX, $32
+	JLT  block
+	MOVOU (SI)(AX*1), X0
+	MOVOU 16(SI)(AX*1), X5
+	MOVOU X0, X1
+	PCMPEQB X10, X1
+	PMOVMSKB X1, R12
+	MOVOU X5, X6
+	PCMPEQB X10, X6
+	PMOVMSKB X6, R13
+	ORQ  R13, R12
+	JNZ  block // an LF in one of the halves
+	MOVOU X0, X2
+	PCMPEQB X11, X2
+	PMOVMSKB X2, BX
+	MOVOU X5, X7
+	PCMPEQB X11, X7
+	PMOVMSKB X7, R13
+	SHLQ $16, R13
+	ORQ  R13, BX
+	MOVOU X0, X3
+	PCMPEQB X12, X3
+	POR  X3, X14
+	MOVOU X0, X4
+	PCMPEQB X13, X4
+	POR  X4, X14
+	MOVOU X5, X3
+	PCMPEQB X12, X3
+	POR  X3, X14
+	MOVOU X5, X4
+	PCMPEQB X13, X4
+	POR  X4, X14
+	POR  X0, X15
+	POR  X5, X15
+tabs3:
+	TESTQ BX, BX
+	JZ    nextpair
+	BSFQ  BX, R14
+	ADDQ  AX, R14
+	CMPQ  R9, R8
+	JGE   skip3
+	MOVL  R14, (DI)(R9*4)
+skip3:
+	INCQ  R9
+	LEAQ  -1(BX), R14
+	ANDQ  R14, BX
+	JMP   tabs3
+nextpair:
+	ADDQ $32, AX
+	JMP  pair
+
 block:
 	MOVQ DX, CX
 	SUBQ AX, CX   // bytes left
