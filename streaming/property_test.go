@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 	"testing/iotest"
 
@@ -177,6 +178,28 @@ func (plan deliveryPlan) check(b []byte, lim spec.Limits) error {
 func TestPropertyDecodeValid(t *testing.T) {
 	gen.Check(t, 1000, func(t *rapid.T) {
 		p := gen.Payload().Draw(t, "payload")
+		b, err := reference.Encode(p)
+		if err != nil {
+			t.Fatalf("reference.Encode: %v", err)
+		}
+		checkDifferential(t, b, drawLimits(t))
+	})
+}
+
+// TestPropertyDecodeLongValues: valid payloads whose values are stretched
+// past the 16- and 32-byte steps of the row scanner, so that TABs, escapes
+// and non-ASCII fall anywhere within them [VAL-1] [ROW-1].
+func TestPropertyDecodeLongValues(t *testing.T) {
+	gen.Check(t, 1000, func(t *rapid.T) {
+		p := gen.Payload().Draw(t, "payload")
+		for i := range p.Sections {
+			for _, row := range p.Sections[i].Rows {
+				for k := range row {
+					pad := strings.Repeat("x", rapid.IntRange(0, 40).Draw(t, "pad"))
+					row[k] = strings.Repeat(row[k], rapid.IntRange(1, 4).Draw(t, "repeat")) + pad
+				}
+			}
+		}
 		b, err := reference.Encode(p)
 		if err != nil {
 			t.Fatalf("reference.Encode: %v", err)

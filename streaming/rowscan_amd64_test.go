@@ -43,11 +43,15 @@ type scanResult struct {
 // be ignored [ROW-1] [VAL-3].
 func TestPropertyScanRow(t *testing.T) {
 	gen.Check(t, 1000, func(t *rapid.T) {
-		// Rows without LF but for at most one, so that long runs reach
-		// the 32-byte steps.
-		b := rapid.SliceOfN(rapid.SampledFrom([]byte("aaaa\t\t\t\\\r\xc3\x80#G")), 0, 200).Draw(t, "b")
-		if len(b) > 0 && rapid.Bool().Draw(t, "with-lf") {
-			b[rapid.IntRange(0, len(b)-1).Draw(t, "lf")] = '\n'
+		// Plain bytes and TABs with a few others dropped in, so that each
+		// flag and the LF can come from any place of any step.
+		size := rapid.IntRange(0, 200).Draw(t, "size")
+		b := rapid.SliceOfN(rapid.SampledFrom([]byte("aaaaaa\t\t")), size, size).Draw(t, "b")
+		for range rapid.IntRange(0, 3).Draw(t, "others") {
+			if len(b) > 0 {
+				at := rapid.IntRange(0, len(b)-1).Draw(t, "at")
+				b[at] = rapid.SampledFrom([]byte("\n\\\r\xc3\x80#")).Draw(t, "other")
+			}
 		}
 		room := rapid.IntRange(1, 8).Draw(t, "room")
 		// Garbage after the data, which a 16-byte load may see.
