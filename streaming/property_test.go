@@ -186,9 +186,10 @@ func TestPropertyDecodeValid(t *testing.T) {
 	})
 }
 
-// TestPropertyDecodeLongValues: valid payloads whose values are stretched
-// past the 16- and 32-byte steps of the row scanner, so that TABs, escapes
-// and non-ASCII fall anywhere within them [VAL-1] [ROW-1].
+// TestPropertyDecodeLongValues: payloads whose values are stretched past
+// the 16- and 32-byte steps of the row scanner, so that TABs, escapes and
+// non-ASCII fall anywhere within them [VAL-1] [ROW-1]; half of them mutated,
+// so that raw CRs and broken bytes do too [ENC-1] [ENC-3].
 func TestPropertyDecodeLongValues(t *testing.T) {
 	gen.Check(t, 1000, func(t *rapid.T) {
 		p := gen.Payload().Draw(t, "payload")
@@ -203,6 +204,9 @@ func TestPropertyDecodeLongValues(t *testing.T) {
 		b, err := reference.Encode(p)
 		if err != nil {
 			t.Fatalf("reference.Encode: %v", err)
+		}
+		if rapid.Bool().Draw(t, "mutate") {
+			b = gen.Mutate(t, b)
 		}
 		checkDifferential(t, b, drawLimits(t))
 	})
