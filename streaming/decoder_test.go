@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -334,6 +335,36 @@ func (b repeatByte) Read(p []byte) (int, error) {
 		p[i] = byte(b)
 	}
 	return len(p), nil
+}
+
+// A row wider than the row scanner keeps TABs for takes the general path
+// and reads the same [ROW-1] [ROW-2].
+func TestWideRow(t *testing.T) {
+	for _, width := range []int{maxPlainTabs, maxPlainTabs + 1, maxPlainTabs + 2, 3 * maxPlainTabs} {
+		fields := make([]string, width)
+		values := make([]string, width)
+		for i := range fields {
+			fields[i] = "f" + strconv.Itoa(i)
+			values[i] = strconv.Itoa(i)
+		}
+		in := "GCX1 tool=t fields=" + strings.Join(fields, ",") + "\n" + strings.Join(values, "\t") + "\n" +
+			strings.Join(values[:width-1], "\t") + "\n"
+		_, wantErr := reference.Decode([]byte(in))
+		for _, reuse := range []bool{false, true} {
+			d := NewDecoder(strings.NewReader(in))
+			d.ReuseRecord = reuse
+			got, err, problem := drain(d)
+			if problem != "" {
+				t.Fatal(problem)
+			}
+			if wantErr == nil || diffError(err, wantErr) != "" {
+				t.Fatalf("width %d: error %v, reference %v", width, err, wantErr)
+			}
+			if len(got) != 2 || len(got[1].Row) != width || got[1].Row[width-1] != values[width-1] {
+				t.Errorf("width %d, reuse %v: %d items", width, reuse, len(got))
+			}
+		}
+	}
 }
 
 // A reader's own error comes back as it is, after the lines it delivered

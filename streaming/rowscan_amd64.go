@@ -31,7 +31,7 @@ func (d *Decoder) readPlainRow() bool {
 	}
 	lf, tabs, flags := scanRowSSE2(&b[0], len(b), &d.tabs[0], len(d.tabs))
 	width := len(d.header.Fields)
-	if lf < 0 || flags&rowEscape != 0 || tabs != width-1 ||
+	if lf < 0 || flags&rowEscape != 0 || tabs != width-1 || tabs > len(d.tabs) ||
 		d.Limits.MaxLineBytes > 0 && lf > d.Limits.MaxLineBytes ||
 		d.Limits.MaxRows > 0 && d.rows == d.Limits.MaxRows {
 		return false
@@ -66,23 +66,16 @@ func (d *Decoder) readPlainRow() bool {
 	return true
 }
 
-// scanRow looks at b from its start to its first LF. It returns the index
-// of that LF, or -1 if b has none; it stores the index of each TAB before it
-// in tabs while there is room and returns how many there were; and it
-// reports in flags whether any byte before the LF (or in all of b) is a
-// backslash or CR (rowEscape) or is not ASCII (rowHigh).
+// scanRowSSE2 looks at the n bytes at p, from the first to the first LF.
+// It returns the index of that LF, or -1 if there is none; it stores the
+// index of each TAB before it at tabs while fewer than maxTabs are stored,
+// and returns how many there were; and it reports in flags whether any byte
+// before the LF (or of all n, without one) is a backslash or CR (rowEscape)
+// or is not ASCII (rowHigh).
 //
-// It reads b 16 bytes at a time and may read up to 15 bytes past len(b),
-// which must lie within the same allocation: the decoder keeps that slack
-// at the end of its buffer.
-func scanRow(b []byte, tabs []int32) (lf, n int, flags int) {
-	if len(b) == 0 {
-		return -1, 0, 0
-	}
-	return scanRowSSE2(&b[0], len(b), &tabs[0], len(tabs))
-}
-
-// scanRowSSE2 is scanRow in SSE2, which every amd64 processor has.
+// It is SSE2, which every amd64 processor has. It reads 32 or 16 bytes a
+// step and may read up to 15 bytes past the n, which must lie within the
+// same allocation: the decoder keeps that slack at the end of its buffer.
 //
 //go:noescape
 func scanRowSSE2(p *byte, n int, tabs *int32, maxTabs int) (lf int, ntabs int, flags int)

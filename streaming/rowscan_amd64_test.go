@@ -11,8 +11,16 @@ import (
 	"github.com/gcxwire/gcx/internal/gen"
 )
 
-// scanRowByBytes is scanRow written the plain way, the yardstick for the
-// assembly.
+// scanRow calls scanRowSSE2 on a slice.
+func scanRow(b []byte, tabs []int32) (lf, n int, flags int) {
+	if len(b) == 0 {
+		return -1, 0, 0
+	}
+	return scanRowSSE2(&b[0], len(b), &tabs[0], len(tabs))
+}
+
+// scanRowByBytes is scanRowSSE2 written the plain way, the yardstick for
+// the assembly.
 func scanRowByBytes(b []byte, tabs []int32) (lf, n int, flags int) {
 	for i, c := range b {
 		switch {
