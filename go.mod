@@ -2,13 +2,15 @@ module github.com/gcxwire/gcx
 
 go 1.26.0
 
-require pgregory.net/rapid v1.3.0
+require (
+	github.com/google/go-cmp v0.7.0
+	github.com/pkoukk/tiktoken-go v0.1.8
+	github.com/pkoukk/tiktoken-go-loader v0.0.2
+	golang.org/x/exp v0.0.0-20261113113407-e3970619a1a4
+	pgregory.net/rapid v1.3.0
+)
 
 require (
 	github.com/dlclark/regexp2 v1.10.0 // indirect
-	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/google/uuid v1.3.0 // indirect
-	github.com/pkoukk/tiktoken-go v0.1.8 // indirect
-	github.com/pkoukk/tiktoken-go-loader v0.0.2 // indirect
-	golang.org/x/exp v0.0.0-20261113113407-e3970619a1a4 // indirect
 )
