@@ -108,16 +108,19 @@ func (p *parser) errAt(at position, class error, production, rule, msg string) *
 // unexpected reports a syntax error at pos: the character there cannot
 // continue the production. The rule is the one the character itself breaks
 // when it is of a kind no production allows there (invalid UTF-8, a raw CR,
-// the end of the input), else the production's own rule.
+// the end of the input, a SP where the header's own text was due), else the
+// production's own rule [ERR-2].
 func (p *parser) unexpected(production, rule, expected string) *spec.Error {
 	r, _ := p.peek()
-	switch r {
-	case invalidUTF8:
+	switch {
+	case r == invalidUTF8:
 		rule = "ENC-1"
-	case '\r':
+	case r == '\r':
 		rule = "ENC-3"
-	case endOfInput:
+	case r == endOfInput:
 		rule = "LINE-1"
+	case r == ' ' && production == "header":
+		rule = "HDR-1" // a doubled SP, or a SP where "=" or a key belongs
 	}
 	return p.errAt(p.here(), spec.ErrSyntax, production, rule,
 		fmt.Sprintf("expected %s, found %s", expected, p.describe()))
@@ -145,15 +148,9 @@ func (p *parser) describe() string {
 
 // literal matches the bytes of tok one by one, so a mismatch is reported at
 // the first byte that differs.
-//
-// In a header, a SP where a key was due is a spacing error [HDR-1], whatever
-// rule the key itself carries.
 func (p *parser) literal(tok, production, rule string) error {
 	for i := 0; i < len(tok); i++ {
 		if p.pos >= len(p.src) || p.src[p.pos] != tok[i] {
-			if production == "header" && p.pos < len(p.src) && p.src[p.pos] == ' ' {
-				rule = "HDR-1"
-			}
 			return p.unexpected(production, rule, fmt.Sprintf("%q", tok))
 		}
 		p.advance(1)
