@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -31,15 +30,8 @@ func runEncodeJSON(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		fmt.Fprint(stderr, "usage: gcx encode [--tool NAME] [--mode auto|gcx] [--stats] [--require-layout] < value.json\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "gcx encode: unexpected argument %q; the value is read from stdin\n", fs.Arg(0))
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
 	}
 	if *mode != modeAuto && *mode != modeGCX {
 		fmt.Fprintf(stderr, "gcx encode: --mode must be auto or gcx, not %q\n", *mode)
@@ -96,15 +88,8 @@ func runDecodeJSON(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		fmt.Fprint(stderr, "usage: gcx decode < result   (GCX1, or the JSON auto mode writes) -> the JSON value on stdout\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "gcx decode: unexpected argument %q; the result is read from stdin\n", fs.Arg(0))
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
 	}
 	in, err := io.ReadAll(stdin)
 	if err != nil {

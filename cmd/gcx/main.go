@@ -20,6 +20,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -75,6 +76,24 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	return cmd(rest, stdin, stdout, stderr)
+}
+
+// parseFlags parses a subcommand's arguments. Every subcommand reads its
+// input from stdin, so a stray argument is a usage error rather than a file
+// name to ignore; -h prints the flags and succeeds. ok is false when the
+// command should stop and exit with code.
+func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK, false
+		}
+		return exitUsage, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "%s: unexpected argument %q; the input is read from stdin\n", fs.Name(), fs.Arg(0))
+		return exitUsage, false
+	}
+	return exitOK, true
 }
 
 func hasFlag(args []string, flag string) bool {

@@ -13,8 +13,8 @@ import (
 func runDecodeWire(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs, limits := decoderFlags("decode", stderr)
 	fs.Bool("wire", true, "write the wire view (required)")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
 	}
 	p, code := decodeInput(stdin, *limits, stderr)
 	if p == nil {
@@ -34,8 +34,8 @@ func runEncodeWire(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	fs := flag.NewFlagSet("gcx encode", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Bool("wire", true, "read the wire view (required)")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
 	}
 	in, err := io.ReadAll(stdin)
 	if err != nil {
@@ -56,8 +56,8 @@ func runEncodeWire(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 // runCheck validates a payload and prints a one-line summary.
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs, limits := decoderFlags("check", stderr)
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
 	}
 	p, code := decodeInput(stdin, *limits, stderr)
 	if p == nil {

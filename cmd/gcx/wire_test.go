@@ -131,3 +131,17 @@ func TestWireRejectsLoneSurrogates(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
 }
+
+// Every subcommand takes its input on stdin: -h succeeds and a stray
+// argument is a usage error, never a file name quietly ignored [WIRE-3].
+func TestFlagsAlike(t *testing.T) {
+	for _, args := range [][]string{{"decode", "--wire"}, {"encode", "--wire"}, {"check"}, {"encode"}, {"decode"}} {
+		if code, _, _ := gcx(t, "", append(args, "-h")...); code != exitOK {
+			t.Errorf("%v -h: exit %d, want %d", args, code, exitOK)
+		}
+		code, stdout, stderr := gcx(t, "", append(args, "payload.gcx")...)
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, "unexpected argument") {
+			t.Errorf("%v payload.gcx: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+}
