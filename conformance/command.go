@@ -7,12 +7,13 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gcxwire/gcx/spec"
 )
 
-// Exit statuses of a command that speaks the wire view [WIRE-3].
+// Exit statuses of a command under test [WIRE-3].
 const (
 	ExitOK          = 0
 	ExitInvalid     = 1
@@ -23,6 +24,172 @@ const (
 // DefaultTimeout bounds one run of a command under test.
 const DefaultTimeout = 10 * time.Second
 
+// Command returns an Implementation that runs a program once per step of a
+// vector, with the op's arguments appended to argv, the input on stdin and
+// the result expected on stdout — the protocol of the gcx command itself
+// [WIRE-3]:
+//
+//	decode       argv... decode --wire [--max-line-bytes N] [--max-fields N] [--max-sections N] [--max-rows N]
+//	encode       argv... encode --wire
+//	json-encode  argv... encode --mode gcx|auto --tool NAME
+//	json-decode  argv... decode
+//
+// The program exits 0 on success; 1 on invalid input, with nothing on
+// stdout and a message on stderr that gives the line, the column and the
+// rule ID; 3 on an unsupported version, naming the tag on stderr. A JSON
+// result (of json-decode, or of json-encode in auto mode) is followed by
+// LF, which the runner removes.
+//
+// Before the first vector of an op, the runner tries the op once on a
+// trivial input. A program that exits 2 (usage) there does not offer the
+// op — decoder limits, the JSON mapping and auto mode are optional — and
+// its vectors are skipped. Exit status 2 on any other run is a failure.
+func Command(timeout time.Duration, argv ...string) Implementation {
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	c := &command{argv: argv, timeout: timeout, probes: map[string]*probe{}}
+	return Implementation{
+		Name:       strings.Join(argv, " "),
+		Decode:     c.decode,
+		Encode:     c.encode,
+		EncodeJSON: c.encodeJSON,
+		DecodeJSON: c.decodeJSON,
+	}
+}
+
+type command struct {
+	argv    []string
+	timeout time.Duration
+	mu      sync.Mutex
+	probes  map[string]*probe
+}
+
+// probe records whether the program offers a feature, found once.
+type probe struct {
+	once    sync.Once
+	offered bool
+}
+
+// Trivial inputs each op accepts, for the probes.
+const (
+	probePayload = "GCX1 tool=t fields=a\n"
+	probeView    = `{"sections":[{"tool":"t","fields":["a"]}]}`
+	probeJSON    = "[]"
+)
+
+// offers reports whether the program accepts args on input with any exit
+// status but 2, trying it the first time a feature is asked for.
+func (c *command) offers(feature string, input string, args ...string) bool {
+	c.mu.Lock()
+	p := c.probes[feature]
+	if p == nil {
+		p = new(probe)
+		c.probes[feature] = p
+	}
+	c.mu.Unlock()
+	p.once.Do(func() {
+		_, err := c.run([]byte(input), args...)
+		var e *CommandError
+		p.offered = !(errors.As(err, &e) && e.Status == ExitUsage)
+	})
+	return p.offered
+}
+
+func (c *command) decode(payload []byte, limits Limits) (*spec.Payload, error) {
+	if !c.offers("decode", probePayload, "decode", "--wire") {
+		return nil, fmt.Errorf("%w: exits 2 on decode --wire", ErrSkip)
+	}
+	if limits != nil {
+		all := Limits{"max-line-bytes": 1 << 20, "max-fields": 1024, "max-sections": 256, "max-rows": 1 << 20}
+		if !c.offers("limits", probePayload, append([]string{"decode", "--wire"}, all.Flags()...)...) {
+			return nil, fmt.Errorf("%w: exits 2 on the limit flags of decode --wire", ErrSkip)
+		}
+	}
+	args := append([]string{"decode", "--wire"}, limits.Flags()...)
+	out, err := c.run(payload, args...)
+	if err != nil {
+		return nil, err
+	}
+	p, err := spec.UnmarshalWire(out)
+	if err != nil {
+		return nil, c.protocolError(args, out, fmt.Errorf("stdout is not a wire view [WIRE-1]: %v", err))
+	}
+	return p, nil
+}
+
+func (c *command) encode(view []byte) ([]byte, error) {
+	if !c.offers("encode", probeView, "encode", "--wire") {
+		return nil, fmt.Errorf("%w: exits 2 on encode --wire", ErrSkip)
+	}
+	return c.run(view, "encode", "--wire")
+}
+
+func (c *command) encodeJSON(text []byte, tool, mode string) ([]byte, error) {
+	if !c.offers("json-encode "+mode, probeJSON, "encode", "--mode", mode, "--tool", "t") {
+		return nil, fmt.Errorf("%w: exits 2 on encode --mode %s", ErrSkip, mode)
+	}
+	args := []string{"encode", "--mode", mode, "--tool", tool}
+	out, err := c.run(text, args...)
+	if err != nil || bytes.HasPrefix(out, []byte(spec.TagPrefix)) {
+		return out, err
+	}
+	return c.trimLF(args, out)
+}
+
+func (c *command) decodeJSON(result []byte) ([]byte, error) {
+	if !c.offers("json-decode", probeJSON, "decode") {
+		return nil, fmt.Errorf("%w: exits 2 on decode", ErrSkip)
+	}
+	out, err := c.run(result, "decode")
+	if err != nil {
+		return nil, err
+	}
+	return c.trimLF([]string{"decode"}, out)
+}
+
+// trimLF removes the LF that ends a JSON result on stdout.
+func (c *command) trimLF(args []string, out []byte) ([]byte, error) {
+	if !bytes.HasSuffix(out, []byte("\n")) {
+		return nil, c.protocolError(args, out, errors.New("a JSON result on stdout must end with LF"))
+	}
+	return out[:len(out)-1], nil
+}
+
+func (c *command) protocolError(args []string, out []byte, cause error) error {
+	return &CommandError{Argv: append(append([]string(nil), c.argv...), args...), Status: ExitOK, Stdout: out, Cause: cause}
+}
+
+// run runs the program with args appended and input on stdin, and returns
+// its stdout, or a *CommandError if it does not exit with status 0.
+func (c *command) run(input []byte, args ...string) ([]byte, error) {
+	argv := append(append([]string(nil), c.argv...), args...)
+	if len(argv) == 0 {
+		return nil, errors.New("conformance: no command to run")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Stdin = bytes.NewReader(input)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if err == nil {
+		return stdout.Bytes(), nil
+	}
+	e := &CommandError{Argv: argv, Status: -1, Stdout: stdout.Bytes(), Stderr: stderr.String()}
+	var exit *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		e.Cause = fmt.Errorf("timed out after %v", c.timeout)
+	case errors.As(err, &exit) && exit.ExitCode() >= 0:
+		e.Status = exit.ExitCode()
+	default:
+		e.Cause = err
+	}
+	return nil, e
+}
+
 // CommandError is the failure of a command under test: it exited with a
 // status other than 0, or broke the protocol.
 type CommandError struct {
@@ -30,7 +197,7 @@ type CommandError struct {
 	Status int // exit status; -1 if the command did not exit normally
 	Stdout []byte
 	Stderr string
-	Cause  error // set when the command could not run or timed out
+	Cause  error // set when the command could not run, timed out or broke the protocol
 }
 
 func (e *CommandError) Error() string {
@@ -44,19 +211,19 @@ func (e *CommandError) Error() string {
 	return msg
 }
 
-// check compares the failure with the vector's expected error. The class is
-// read from the exit status: 3 for unsupported-version, 1 for every other
-// class [WIRE-3]; the rule ID, the tag and (with Options.Positions) the
-// line and column must appear on stderr; stdout must be empty.
+// check compares the failure with the vector's expected error. The class
+// is read from the exit status: 3 for unsupported-version, 1 for every
+// other class [WIRE-3]; the rule ID, the tag and the line and column
+// must appear on stderr (unless Options relax them); stdout must be empty.
 func (e *CommandError) check(v *Vector, opt Options) []string {
-	want := v.Want
-	var problems []string
+	want := v.Expected.Error
 	if e.Cause != nil {
 		if e.Status == ExitOK {
 			return []string{fmt.Sprintf("want %s error [%s], got exit status 0: %v", want.Class, want.Rule, e.Cause)}
 		}
 		return []string{e.Error()}
 	}
+	var problems []string
 	wantStatus := ExitInvalid
 	if want.Class == "unsupported-version" {
 		wantStatus = ExitUnsupported
@@ -73,76 +240,11 @@ func (e *CommandError) check(v *Vector, opt Options) []string {
 	if want.Tag != "" && !strings.Contains(e.Stderr, want.Tag) {
 		problems = append(problems, fmt.Sprintf("stderr does not name the tag %s [VER-2] [WIRE-3]", want.Tag))
 	}
-	if opt.Positions && v.Kind == Invalid && !mentionsPosition(e.Stderr, want.Line, want.Column) {
+	if !opt.IgnorePositions && want.Line > 0 && !mentionsPosition(e.Stderr, want.Line, want.Column) {
 		problems = append(problems, fmt.Sprintf("stderr does not give line %d, column %d [ERR-2]", want.Line, want.Column))
 	}
 	if len(problems) > 0 {
 		problems = append(problems, "stderr: "+strings.TrimSpace(e.Stderr))
 	}
 	return problems
-}
-
-// DecoderCommand returns a Decoder that runs argv once per payload: the
-// payload on stdin, the wire view expected on stdout [WIRE-3]. A vector's
-// limits are appended to argv as flags ("--max-fields 2"); a command that
-// exits with status 2 (usage) on such a vector is taken not to support
-// limits, and the vector is skipped.
-func DecoderCommand(timeout time.Duration, argv ...string) Decoder {
-	return func(payload []byte, limits Limits) (*spec.Payload, error) {
-		args := append(append([]string(nil), argv...), limits.Flags()...)
-		out, err := runCommand(timeout, args, payload)
-		if err != nil {
-			var e *CommandError
-			if limits != nil && errors.As(err, &e) && e.Status == ExitUsage {
-				return nil, fmt.Errorf("%w: usage error on the limit flags %s", ErrSkip, strings.Join(limits.Flags(), " "))
-			}
-			return nil, err
-		}
-		p, err := spec.UnmarshalWire(out)
-		if err != nil {
-			return nil, &CommandError{Argv: args, Status: ExitOK, Stdout: out,
-				Cause: fmt.Errorf("stdout is not a wire view [WIRE-1]: %v", err)}
-		}
-		return p, nil
-	}
-}
-
-// EncoderCommand returns an Encoder that runs argv once per wire view: the
-// view on stdin, the GCX1 bytes expected on stdout [WIRE-3].
-func EncoderCommand(timeout time.Duration, argv ...string) Encoder {
-	return func(wire []byte) ([]byte, error) {
-		return runCommand(timeout, argv, wire)
-	}
-}
-
-// runCommand runs argv with stdin and returns its stdout, or a
-// *CommandError if it does not exit with status 0.
-func runCommand(timeout time.Duration, argv []string, stdin []byte) ([]byte, error) {
-	if len(argv) == 0 {
-		return nil, errors.New("conformance: no command to run")
-	}
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Stdin = bytes.NewReader(stdin)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	if err == nil {
-		return stdout.Bytes(), nil
-	}
-	e := &CommandError{Argv: argv, Status: -1, Stdout: stdout.Bytes(), Stderr: stderr.String()}
-	var exit *exec.ExitError
-	switch {
-	case ctx.Err() != nil:
-		e.Cause = fmt.Errorf("timed out after %v", timeout)
-	case errors.As(err, &exit) && exit.ExitCode() >= 0:
-		e.Status = exit.ExitCode()
-	default:
-		e.Cause = err
-	}
-	return nil, e
 }

@@ -131,3 +131,12 @@ func quotedLines(b []byte) []string {
 	}
 	return lines
 }
+
+// quoteShort quotes b for a one-line message, cut after a screenful.
+func quoteShort(b []byte) string {
+	const maxShort = 120
+	if len(b) > maxShort {
+		return strconv.Quote(string(b[:maxShort])) + fmt.Sprintf("... (%d bytes)", len(b))
+	}
+	return strconv.Quote(string(b))
+}

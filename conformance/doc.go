@@ -1,13 +1,18 @@
 // Package conformance holds the GCX1 conformance vectors and the runner that
-// checks a decoder or an encoder against them.
+// checks an implementation — a Go package or a program in any language —
+// against them.
 //
-// The vectors are plain files under vectors/ (see README.md), readable from
-// any language: valid/NAME.gcx with its wire view NAME.json [WIRE-1],
-// invalid/NAME.gcx with the error it must raise in NAME.error.json, and
-// invalid-encoder/NAME.json, a wire view with no GCX1 spelling [CAN-3].
-// Load reads them; Run checks an Implementation against them. An
-// Implementation is either in-process (Go functions, as Reference returns)
-// or a command that speaks the wire view over stdin and stdout [WIRE-3], as
-// DecoderCommand and EncoderCommand build. The command gcx-conformance wraps
-// Run for implementations in other languages.
+// The vectors are JSON files under vectors/, one per group, in a directory
+// per category: decode (a payload and its wire view [WIRE-1]), reject (a
+// payload and the error it must raise), encode (a wire view and its
+// canonical bytes [CAN-2], or the encoder's refusal [CAN-3]), json (a JSON
+// value written as GCX1 and read back [MAP-4]) and version (other tags and
+// the fall-back to JSON [VER-2] [AUTO-3]). vectors.schema.json describes
+// the format and docs/conformance.md the protocol.
+//
+// Load reads the vectors; Check runs them against an Implementation and
+// returns a Report; Run does the same from a Go test, one subtest per
+// vector. An Implementation is either in-process Go functions, as Reference
+// and Streaming return, or a program that speaks the protocol of the gcx
+// command, as Command builds. The command gcx conformance wraps Check.
 package conformance

@@ -22,34 +22,37 @@ func TestVectorsAgreeWithGrammar(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, v := range loadVectors(t) {
-		if v.Kind == InvalidEncoder {
+	vs := loadVectors(t)
+	for i := range vs {
+		v := &vs[i]
+		if v.Op != OpDecode {
 			continue
 		}
-		ok, viable := rec.Recognize(v.Payload)
-		if v.Kind == Valid {
+		ok, viable := rec.Recognize(v.Input)
+		if v.Accepts() {
 			if !ok {
-				t.Errorf("%s: valid, but not a sentence of the grammar (viable prefix %d bytes)", v.Name, viable)
+				t.Errorf("%s: valid, but not a sentence of the grammar (viable prefix %d bytes)", v.Name(), viable)
 			}
 			continue
 		}
-		at, found := offsetOf(v.Payload, v.Want.Line, v.Want.Column)
+		want := v.Expected.Error
+		at, found := offsetOf(v.Input, want.Line, want.Column)
 		if !found {
-			t.Errorf("%s: line %d, column %d is not in the payload", v.Name, v.Want.Line, v.Want.Column)
+			t.Errorf("%s: line %d, column %d is not in the payload", v.Name(), want.Line, want.Column)
 			continue
 		}
-		switch v.Want.Class {
+		switch want.Class {
 		case "constraint":
 			if !ok && int64(viable) <= at {
-				t.Errorf("%s: constraint error at offset %d, but the grammar fails first, at %d", v.Name, at, viable)
+				t.Errorf("%s: constraint error at offset %d, but the grammar fails first, at %d", v.Name(), at, viable)
 			}
 		case "syntax":
 			switch {
 			case ok:
-				t.Errorf("%s: a syntax error, but a sentence of the grammar", v.Name)
-			case v.Want.Rule != "VER-3" && int64(viable) != at:
+				t.Errorf("%s: a syntax error, but a sentence of the grammar", v.Name())
+			case want.Rule != "VER-3" && int64(viable) != at:
 				t.Errorf("%s: syntax error at offset %d (line %d, column %d), but the grammar's viable prefix is %d bytes",
-					v.Name, at, v.Want.Line, v.Want.Column, viable)
+					v.Name(), at, want.Line, want.Column, viable)
 			}
 		}
 	}

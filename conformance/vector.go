@@ -3,15 +3,18 @@ package conformance
 import (
 	"bytes"
 	"embed"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gcxwire/gcx/spec"
 )
@@ -33,120 +36,157 @@ func Embedded() fs.FS {
 	return sub
 }
 
-// Kind says which directory a vector comes from and so what it checks.
-type Kind int
-
+// Categories of vectors, each a directory of the vectors tree.
 const (
-	// Valid: a payload and its wire view. A decoder must turn the payload
-	// into the view [WIRE-1]; an encoder must turn the view into exactly the
-	// payload's bytes [CAN-1].
-	Valid Kind = iota
-	// Invalid: a payload a decoder must reject with the expected error.
-	Invalid
-	// InvalidEncoder: a wire view an encoder must refuse [CAN-3] [WIRE-2].
-	InvalidEncoder
+	// CategoryDecode: a valid payload and its wire view [WIRE-1]; canonical
+	// ones also give the payload back when the view is encoded [CAN-1].
+	CategoryDecode = "decode"
+	// CategoryReject: a payload every decoder must reject, and the error.
+	CategoryReject = "reject"
+	// CategoryEncode: a wire view and its canonical bytes [CAN-2], or the
+	// error of an encoder that must refuse it [CAN-3].
+	CategoryEncode = "encode"
+	// CategoryJSON: a JSON value written as GCX1 and read back [MAP-4], and
+	// the errors of the mapping [MAP-14].
+	CategoryJSON = "json"
+	// CategoryVersion: tags other than GCX1 and the fall-back to JSON
+	// [VER-2] [VER-5] [AUTO-3].
+	CategoryVersion = "version"
 )
 
-// Dir returns the directory of the vectors of kind k.
-func (k Kind) Dir() string {
-	switch k {
-	case Valid:
-		return "valid"
-	case Invalid:
-		return "invalid"
-	case InvalidEncoder:
-		return "invalid-encoder"
-	}
-	return fmt.Sprintf("Kind(%d)", int(k))
+// Categories lists every category in the order Load returns them.
+var Categories = []string{CategoryDecode, CategoryReject, CategoryEncode, CategoryJSON, CategoryVersion}
+
+// Op is what a vector asks an implementation to do.
+type Op string
+
+const (
+	// OpDecode: GCX1 payload to wire view, as gcx decode --wire.
+	OpDecode Op = "decode"
+	// OpEncode: wire view to GCX1 payload, as gcx encode --wire.
+	OpEncode Op = "encode"
+	// OpJSONEncode: JSON text to a tool result, as gcx encode --mode MODE
+	// --tool TOOL.
+	OpJSONEncode Op = "json-encode"
+	// OpJSONDecode: tool result (GCX1 or JSON) to the compact form of its
+	// JSON value, as gcx decode.
+	OpJSONDecode Op = "json-decode"
+)
+
+// opsOf lists the ops each category may hold.
+var opsOf = map[string][]Op{
+	CategoryDecode:  {OpDecode},
+	CategoryReject:  {OpDecode},
+	CategoryEncode:  {OpEncode},
+	CategoryJSON:    {OpJSONEncode, OpJSONDecode},
+	CategoryVersion: {OpDecode, OpJSONDecode},
 }
 
-// File name suffixes of the vector files.
-const (
-	extPayload = ".gcx"
-	extWire    = ".json"
-	extError   = ".error.json"
-	extLimits  = ".limits.json"
-)
+// File is one vectors file, CATEGORY/GROUP.json.
+type File struct {
+	Category    string   `json:"category"`
+	Group       string   `json:"group"`
+	Description string   `json:"description"`
+	Vectors     []Vector `json:"vectors"`
+}
 
-// Vector is one conformance case.
+// Vector is one conformance case. The exported fields with JSON names are
+// the file's; Category, Group and Input are filled in by Load.
 type Vector struct {
-	// Name is the directory and the base name, as in
-	// "invalid/val-2-unknown-escape-q". Base names begin with the rule they
-	// exercise, in lower case.
-	Name string
-	Kind Kind
-	// Payload holds the bytes of NAME.gcx (Valid and Invalid vectors).
-	Payload []byte
-	// Wire holds the bytes of NAME.json: the expected wire view of a Valid
-	// vector, the encoder's input for an InvalidEncoder vector.
-	Wire []byte
-	// Want is the expected error (Invalid and InvalidEncoder vectors).
-	Want *ExpectedError
-	// Limits, from NAME.limits.json, are the decoder limits the vector is
-	// run under; nil means the decoder's defaults.
-	Limits Limits
+	// ID is unique in the whole suite and begins with the rule the vector
+	// exercises most, in lower case: "val-2-unknown-escape-q".
+	ID          string   `json:"id"`
+	Description string   `json:"description"`
+	Rules       []string `json:"rules"`
+	Op          Op       `json:"op"`
+	// InputText and InputBase64 hold the input bytes: as UTF-8 text, or in
+	// base64 for input that is not valid UTF-8. Exactly one is set.
+	InputText   *string `json:"input,omitempty"`
+	InputBase64 *string `json:"input_base64,omitempty"`
+	// Limits are the decoder limits an OpDecode vector runs under; nil
+	// means the decoder's defaults.
+	Limits Limits `json:"limits,omitempty"`
+	// Tool and Mode are the arguments of an OpJSONEncode vector.
+	Tool string `json:"tool,omitempty"`
+	Mode string `json:"mode,omitempty"`
+	// Canonical, on an OpDecode vector with a view, asks that encoding the
+	// view give the input bytes back [CAN-1].
+	Canonical *bool    `json:"canonical,omitempty"`
+	Expected  Expected `json:"expected"`
+
+	Category string `json:"-"`
+	Group    string `json:"-"`
+	// Input is the decoded input bytes.
+	Input []byte `json:"-"`
 }
 
-// Base returns the vector's name without its directory.
-func (v *Vector) Base() string { return path.Base(v.Name) }
+// Expected is the outcome a vector asks for: exactly one of View, Output
+// (with Value for OpJSONEncode), Value or Error.
+type Expected struct {
+	// View is the wire view an OpDecode vector's payload decodes to.
+	View json.RawMessage `json:"view,omitempty"`
+	// OutputText and OutputBase64 hold the exact bytes an encoder writes.
+	OutputText   *string `json:"output,omitempty"`
+	OutputBase64 *string `json:"output_base64,omitempty"`
+	// Value is the compact form [MAP-3] of a decoded JSON value.
+	Value *string `json:"value,omitempty"`
+	// Error is the error the implementation must report.
+	Error *ExpectedError `json:"error,omitempty"`
 
-// RuleOfName returns the rule ID the vector's name begins with, such as
-// "ROW-4" for "row-4-guard-hash", or "" if the name begins with none.
-func (v *Vector) RuleOfName() string { return ruleOfName(v.Base()) }
+	// Output is the decoded OutputText or OutputBase64.
+	Output []byte `json:"-"`
+	// payload is View read as a payload.
+	payload *spec.Payload
+}
 
-var namePattern = regexp.MustCompile(`^([a-z]+)-([0-9]+)-[a-z0-9]+(-[a-z0-9]+)*$`)
+// Payload returns the expected wire view as a payload, or nil if the
+// vector expects no view.
+func (e *Expected) Payload() *spec.Payload { return e.payload }
 
-func ruleOfName(base string) string {
-	m := namePattern.FindStringSubmatch(base)
+// ExpectedError is the error a vector expects. Class and Rule are what
+// every conforming implementation agrees on [ERR-3]; Line and Column are
+// where this repository's implementations report it [ERR-2]. Message text
+// is never compared.
+type ExpectedError struct {
+	// Class is a class name of [ERR-1] as spec.ClassName spells it.
+	Class string `json:"class"`
+	// Rule is the rule ID the error names, e.g. "VAL-2".
+	Rule   string `json:"rule"`
+	Line   int    `json:"line,omitempty"`
+	Column int    `json:"column,omitempty"`
+	// Tag is the version tag of an unsupported-version error [VER-2].
+	Tag string `json:"tag,omitempty"`
+}
+
+// Name returns the vector's full name, CATEGORY/GROUP/ID, which the
+// runner reports and its filters match.
+func (v *Vector) Name() string { return v.Category + "/" + v.Group + "/" + v.ID }
+
+// RuleOfID returns the rule ID the vector's id begins with, such as
+// "ROW-4" for "row-4-guard-hash", or "" if it begins with none.
+func (v *Vector) RuleOfID() string {
+	m := idPattern.FindStringSubmatch(v.ID)
 	if m == nil {
 		return ""
 	}
 	return strings.ToUpper(m[1]) + "-" + m[2]
 }
 
-// ExpectedError is the content of NAME.error.json.
-type ExpectedError struct {
-	// Class is the error class [ERR-1]: "not-gcx", "unsupported-version",
-	// "syntax", "constraint" or "limit" for decoders, "model" for encoders.
-	Class string `json:"class"`
-	// Rule is the rule ID the error names, e.g. "VAL-2".
-	Rule string `json:"rule"`
-	// Line and Column are the position this repository's decoders report
-	// [ERR-2]; encoder errors have none.
-	Line   int `json:"line,omitempty"`
-	Column int `json:"column,omitempty"`
-	// Tag is the version tag an unsupported-version error names [VER-2].
-	Tag string `json:"tag,omitempty"`
-}
+// Accepts reports whether the vector expects success.
+func (v *Vector) Accepts() bool { return v.Expected.Error == nil }
 
-// Classes a decoder may report, and the encoder's own [ERR-1].
-var decoderClasses = map[string]bool{
-	"not-gcx": true, "unsupported-version": true, "syntax": true, "constraint": true, "limit": true,
-}
+// IsCanonical reports whether the vector asks that its view encode back
+// to its input.
+func (v *Vector) IsCanonical() bool { return v.Canonical != nil && *v.Canonical }
 
-const modelClass = "model"
-
-var rulePattern = regexp.MustCompile(`^[A-Z]+-[0-9]+$`)
-
-// check reports what is wrong with an expectation read for a vector of kind
-// k.
-func (e *ExpectedError) check(k Kind) error {
-	switch {
-	case k == Invalid && !decoderClasses[e.Class]:
-		return fmt.Errorf("class %q is not a decoder error class", e.Class)
-	case k == InvalidEncoder && e.Class != modelClass:
-		return fmt.Errorf("class %q: an encoder vector expects class %q", e.Class, modelClass)
-	case !rulePattern.MatchString(e.Rule):
-		return fmt.Errorf("rule %q is not a rule ID", e.Rule)
-	case k == Invalid && (e.Line < 1 || e.Column < 1):
-		return fmt.Errorf("line %d, column %d: a decoder error needs a position from 1", e.Line, e.Column)
-	case k == InvalidEncoder && (e.Line != 0 || e.Column != 0):
-		return errors.New("an encoder error has no position")
-	case (e.Class == "unsupported-version") != (e.Tag != ""):
-		return errors.New(`"tag" is required for, and only for, class unsupported-version`)
-	}
-	return nil
-}
+var (
+	idPattern    = regexp.MustCompile(`^([a-z]+)-([0-9]+)(-[a-z0-9]+)+$`)
+	slugPattern  = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	rulePattern  = regexp.MustCompile(`^[A-Z]+-[0-9]+$`)
+	classesOf    = map[string]bool{"not-gcx": true, "unsupported-version": true, "syntax": true, "constraint": true, "limit": true, "model": true, "invalid-json": true}
+	modes        = map[string]bool{"gcx": true, "auto": true}
+	errNoVectors = errors.New("no vectors")
+)
 
 // Limits are decoder limits by flag name: "max-line-bytes", "max-fields",
 // "max-sections" and "max-rows", each a positive number [LIM-1]. A decoder
@@ -184,11 +224,203 @@ func (l Limits) Apply(base spec.Limits) spec.Limits {
 	return base
 }
 
-func (l Limits) check() error {
-	if len(l) == 0 {
-		return errors.New("no limits given")
+// Load reads every vectors file under fsys, which is rooted at a vectors
+// directory (CATEGORY/GROUP.json), and returns the vectors in category
+// order, then by group, then in file order. It fails on a file or
+// directory it does not expect, a file that breaks the format of
+// vectors.schema.json, and an id used twice, so a slip never silently
+// drops or weakens a vector.
+func Load(fsys fs.FS) ([]Vector, error) {
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return nil, err
 	}
-	for name, n := range l {
+	for _, e := range entries {
+		if !slices.Contains(Categories, e.Name()) || !e.IsDir() {
+			return nil, fmt.Errorf("%s: not a category directory (want one of %s)", e.Name(), strings.Join(Categories, ", "))
+		}
+	}
+	var all []Vector
+	ids := map[string]string{}
+	for _, cat := range Categories {
+		files, err := fs.ReadDir(fsys, cat)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			name := path.Join(cat, f.Name())
+			if f.IsDir() || path.Ext(f.Name()) != ".json" {
+				return nil, fmt.Errorf("%s: not a vectors file (want GROUP.json)", name)
+			}
+			b, err := fs.ReadFile(fsys, name)
+			if err != nil {
+				return nil, err
+			}
+			file, err := ParseFile(b)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v", name, err)
+			}
+			if file.Category != cat || file.Group+".json" != f.Name() {
+				return nil, fmt.Errorf("%s: says category %q, group %q; a file's category is its directory and its group its base name", name, file.Category, file.Group)
+			}
+			for _, v := range file.Vectors {
+				if prev, ok := ids[v.ID]; ok {
+					return nil, fmt.Errorf("%s: id %q is used in %s too", name, v.ID, prev)
+				}
+				ids[v.ID] = name
+				all = append(all, v)
+			}
+		}
+	}
+	if len(all) == 0 {
+		return nil, errNoVectors
+	}
+	return all, nil
+}
+
+// ParseFile reads one vectors file and checks it against the format
+// vectors.schema.json describes, including what a schema cannot say: the
+// base64 decodes, the id begins with the first rule, the view is a wire
+// view.
+func ParseFile(b []byte) (*File, error) {
+	var f File
+	if err := strictJSON(b, &f); err != nil {
+		return nil, err
+	}
+	switch {
+	case !slices.Contains(Categories, f.Category):
+		return nil, fmt.Errorf("category %q is none of %s", f.Category, strings.Join(Categories, ", "))
+	case !slugPattern.MatchString(f.Group):
+		return nil, fmt.Errorf("group %q is not lower-case words joined by -", f.Group)
+	case !isLine(f.Description):
+		return nil, errors.New("the file needs a one-line description")
+	case len(f.Vectors) == 0:
+		return nil, errNoVectors
+	}
+	for i := range f.Vectors {
+		v := &f.Vectors[i]
+		v.Category, v.Group = f.Category, f.Group
+		if err := v.check(); err != nil {
+			id := v.ID
+			if id == "" {
+				id = fmt.Sprintf("vector %d", i+1)
+			}
+			return nil, fmt.Errorf("%s: %v", id, err)
+		}
+	}
+	return &f, nil
+}
+
+func isLine(s string) bool { return s != "" && !strings.ContainsAny(s, "\n\r") }
+
+// check validates the vector and fills in Input, Expected.Output and the
+// expected payload.
+func (v *Vector) check() error {
+	switch {
+	case !idPattern.MatchString(v.ID):
+		return fmt.Errorf("id %q does not begin with a rule ID, as in val-2-unknown-escape", v.ID)
+	case !isLine(v.Description):
+		return errors.New("a vector needs a one-line description")
+	case len(v.Rules) == 0:
+		return errors.New("a vector names at least one rule")
+	case v.Rules[0] != v.RuleOfID():
+		return fmt.Errorf("the first rule is %s, but the id begins with %s", v.Rules[0], v.RuleOfID())
+	case !slices.Contains(opsOf[v.Category], v.Op):
+		return fmt.Errorf("op %q does not belong in category %s", v.Op, v.Category)
+	}
+	for i, r := range v.Rules {
+		if !rulePattern.MatchString(r) {
+			return fmt.Errorf("rule %q is not a rule ID", r)
+		}
+		if slices.Contains(v.Rules[:i], r) {
+			return fmt.Errorf("rule %s is listed twice", r)
+		}
+	}
+	var err error
+	if v.Input, err = textOrBase64("input", v.InputText, v.InputBase64); err != nil {
+		return err
+	}
+	e := &v.Expected
+	if e.OutputText != nil || e.OutputBase64 != nil {
+		if e.Output, err = textOrBase64("output", e.OutputText, e.OutputBase64); err != nil {
+			return err
+		}
+	}
+	if err := v.checkOpFields(); err != nil {
+		return err
+	}
+	if e.Error != nil {
+		return v.checkError()
+	}
+	if e.View != nil {
+		p, err := spec.UnmarshalWire(e.View)
+		if err != nil {
+			return fmt.Errorf("expected view: %v", err)
+		}
+		e.payload = p
+	}
+	if e.Value != nil {
+		if !utf8.ValidString(*e.Value) || !json.Valid([]byte(*e.Value)) {
+			return errors.New("expected value is not a JSON text")
+		}
+	}
+	return nil
+}
+
+// checkOpFields checks that the vector carries what its op needs and
+// nothing else.
+func (v *Vector) checkOpFields() error {
+	e := &v.Expected
+	has := map[string]bool{"view": e.View != nil, "output": e.Output != nil, "value": e.Value != nil, "error": e.Error != nil}
+	allowed := map[Op][][]string{
+		OpDecode:     {{"view"}, {"error"}},
+		OpEncode:     {{"output"}, {"error"}},
+		OpJSONEncode: {{"output", "value"}, {"error"}},
+		OpJSONDecode: {{"value"}, {"error"}},
+	}[v.Op]
+	ok := false
+	for _, keys := range allowed {
+		n := 0
+		for _, k := range keys {
+			if has[k] {
+				n++
+			}
+		}
+		total := 0
+		for _, set := range has {
+			if set {
+				total++
+			}
+		}
+		if n == len(keys) && total == n {
+			ok = true
+		}
+	}
+	if !ok {
+		var want []string
+		for _, keys := range allowed {
+			want = append(want, strings.Join(keys, " and "))
+		}
+		return fmt.Errorf("op %s expects exactly %s", v.Op, strings.Join(want, ", or "))
+	}
+	switch {
+	case v.Limits != nil && v.Op != OpDecode:
+		return errors.New("only decode vectors carry limits")
+	case (v.Tool != "" || v.Mode != "") != (v.Op == OpJSONEncode):
+		return errors.New("tool and mode belong to, and are required by, json-encode vectors")
+	case v.Op == OpJSONEncode && !modes[v.Mode]:
+		return fmt.Errorf("mode %q is neither gcx nor auto", v.Mode)
+	case v.Canonical != nil && (v.Op != OpDecode || e.View == nil):
+		return errors.New("canonical belongs to decode vectors that expect a view")
+	case v.Category == CategoryDecode && v.Canonical == nil:
+		return errors.New("a decode-category vector says whether it is canonical")
+	case v.Category == CategoryDecode && e.View == nil, v.Category == CategoryReject && e.Error == nil:
+		return fmt.Errorf("a %s-category vector expects %s", v.Category, map[string]string{CategoryDecode: "a view", CategoryReject: "an error"}[v.Category])
+	}
+	for name, n := range v.Limits {
 		if limitNames[name] == nil {
 			return fmt.Errorf("unknown limit %q", name)
 		}
@@ -199,105 +431,47 @@ func (l Limits) check() error {
 	return nil
 }
 
-// Load reads every vector under fsys, which is rooted at a vectors
-// directory, and returns them sorted by name: valid/, then invalid/, then
-// invalid-encoder/. It fails on a file it does not expect, a payload or
-// view without its expectation, or an expectation it cannot read, so a
-// mistyped file name never silently drops a vector.
-func Load(fsys fs.FS) ([]Vector, error) {
-	var all []Vector
-	for _, k := range []Kind{Valid, Invalid, InvalidEncoder} {
-		vs, err := loadDir(fsys, k)
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, vs...)
+func (v *Vector) checkError() error {
+	e := v.Expected.Error
+	switch {
+	case !classesOf[e.Class]:
+		return fmt.Errorf("error class %q is not a class of [ERR-1]", e.Class)
+	case !rulePattern.MatchString(e.Rule):
+		return fmt.Errorf("error rule %q is not a rule ID", e.Rule)
+	case (e.Line == 0) != (e.Column == 0), e.Line < 0, e.Column < 0:
+		return fmt.Errorf("line %d, column %d: give both, counted from 1, or neither", e.Line, e.Column)
+	case (e.Class == "unsupported-version") != (e.Tag != ""):
+		return errors.New(`"tag" is required for, and only for, class unsupported-version`)
+	case e.Class == "model" && e.Line != 0:
+		return errors.New("an encoder's model error has no position")
+	case v.Op == OpDecode && e.Line == 0:
+		return errors.New("a decoder error needs its position [ERR-2]")
+	case v.Op == OpEncode && e.Class != "model":
+		return fmt.Errorf("an encoder refuses with class model, not %s", e.Class)
 	}
-	return all, nil
+	return nil
 }
 
-func loadDir(fsys fs.FS, k Kind) ([]Vector, error) {
-	entries, err := fs.ReadDir(fsys, k.Dir())
-	if err != nil {
-		return nil, err
-	}
-	files := make(map[string]bool, len(entries))
-	for _, e := range entries {
-		files[e.Name()] = true
-	}
-	main := extPayload // the file that makes a vector
-	if k == InvalidEncoder {
-		main = extWire
-	}
-	var vs []Vector
-	used := make(map[string]bool, len(files))
-	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasSuffix(name, main) || strings.HasSuffix(name, extError) || strings.HasSuffix(name, extLimits) {
-			continue
-		}
-		base := strings.TrimSuffix(name, main)
-		v, err := loadVector(fsys, k, base, files, used)
+// textOrBase64 returns the bytes of a field given as text or in base64,
+// exactly one of which must be set; base64 is only for bytes that are not
+// valid UTF-8, so every readable input stays readable.
+func textOrBase64(name string, text, b64 *string) ([]byte, error) {
+	switch {
+	case text != nil && b64 != nil:
+		return nil, fmt.Errorf("give %s or %s_base64, not both", name, name)
+	case text != nil:
+		return []byte(*text), nil
+	case b64 != nil:
+		b, err := base64.StdEncoding.Strict().DecodeString(*b64)
 		if err != nil {
-			return nil, fmt.Errorf("%s/%s: %v", k.Dir(), base, err)
+			return nil, fmt.Errorf("%s_base64: %v", name, err)
 		}
-		vs = append(vs, v)
+		if utf8.Valid(b) {
+			return nil, fmt.Errorf("%s_base64 holds valid UTF-8; write it as %s", name, name)
+		}
+		return b, nil
 	}
-	for name := range files {
-		if !used[name] {
-			return nil, fmt.Errorf("%s/%s: file belongs to no vector", k.Dir(), name)
-		}
-	}
-	sort.Slice(vs, func(i, j int) bool { return vs[i].Name < vs[j].Name })
-	return vs, nil
-}
-
-func loadVector(fsys fs.FS, k Kind, base string, files, used map[string]bool) (Vector, error) {
-	v := Vector{Name: k.Dir() + "/" + base, Kind: k}
-	read := func(ext string) ([]byte, error) {
-		if !files[base+ext] {
-			return nil, fmt.Errorf("missing %s%s", base, ext)
-		}
-		used[base+ext] = true
-		return fs.ReadFile(fsys, k.Dir()+"/"+base+ext)
-	}
-	var err error
-	if k != InvalidEncoder {
-		if v.Payload, err = read(extPayload); err != nil {
-			return v, err
-		}
-	}
-	if k != Invalid {
-		if v.Wire, err = read(extWire); err != nil {
-			return v, err
-		}
-	}
-	if k != Valid {
-		b, err := read(extError)
-		if err != nil {
-			return v, err
-		}
-		v.Want = new(ExpectedError)
-		if err := strictJSON(b, v.Want); err != nil {
-			return v, fmt.Errorf("%s: %v", extError, err)
-		}
-		if err := v.Want.check(k); err != nil {
-			return v, fmt.Errorf("%s: %v", extError, err)
-		}
-	}
-	if files[base+extLimits] {
-		if k == InvalidEncoder {
-			return v, errors.New("encoders take no limits")
-		}
-		b, _ := read(extLimits)
-		if err := strictJSON(b, &v.Limits); err != nil {
-			return v, fmt.Errorf("%s: %v", extLimits, err)
-		}
-		if err := v.Limits.check(); err != nil {
-			return v, fmt.Errorf("%s: %v", extLimits, err)
-		}
-	}
-	return v, nil
+	return nil, fmt.Errorf("%s is missing", name)
 }
 
 // strictJSON decodes one JSON value into v, refusing unknown keys and
@@ -308,7 +482,7 @@ func strictJSON(b []byte, v any) error {
 	if err := dec.Decode(v); err != nil {
 		return err
 	}
-	if dec.More() {
+	if rest := bytes.TrimSpace(b[dec.InputOffset():]); len(rest) > 0 {
 		return errors.New("data after the JSON value")
 	}
 	return nil

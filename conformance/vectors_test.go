@@ -1,18 +1,23 @@
 package conformance
 
 import (
-	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/reference"
 	"github.com/gcxwire/gcx/spec"
 )
@@ -35,203 +40,427 @@ func specRules(t *testing.T) map[string]bool {
 	return rules
 }
 
-// coreChapters are the rule prefixes of chapters 2 to 13, the chapters the
-// vectors must cover.
-var coreChapters = []string{"ENC", "LINE", "PAY", "VER", "HDR", "META", "ROW", "VAL", "CMT", "CAN", "ERR", "LIM", "WIRE"}
-
-func inCoreChapter(rule string) bool {
-	for _, p := range coreChapters {
-		if strings.HasPrefix(rule, p+"-") {
-			return true
-		}
+// The suite is as large as the issue that asked for it requires.
+func TestVectorCount(t *testing.T) {
+	if n := len(loadVectors(t)); n < 250 {
+		t.Errorf("%d vectors, want at least 250", n)
 	}
-	return false
 }
 
-// Every vector is named after a rule that exists, and expects a rule that
-// exists.
+// Every rule a vector cites or expects exists.
 func TestVectorRulesExistInSpec(t *testing.T) {
 	rules := specRules(t)
 	for _, v := range loadVectors(t) {
-		named := v.RuleOfName()
-		if named == "" {
-			t.Errorf("%s: name does not begin with a rule ID such as row-4-", v.Name)
-		} else if !rules[named] {
-			t.Errorf("%s: named after %s, which docs/wire-format.md does not define", v.Name, named)
-		}
-		if v.Want != nil && !rules[v.Want.Rule] {
-			t.Errorf("%s: expects rule %s, which docs/wire-format.md does not define", v.Name, v.Want.Rule)
-		}
-	}
-}
-
-// Every rule of chapters 2 to 13 has a vector named after it or expecting
-// it; the rules of the other chapters that have none are listed.
-func TestSpecRulesHaveVectors(t *testing.T) {
-	covered := map[string][]string{}
-	for _, v := range loadVectors(t) {
-		covered[v.RuleOfName()] = append(covered[v.RuleOfName()], v.Name)
-		if v.Want != nil && v.Want.Rule != v.RuleOfName() {
-			covered[v.Want.Rule] = append(covered[v.Want.Rule], v.Name)
-		}
-	}
-	var missing, elsewhere []string
-	for rule := range specRules(t) {
-		if len(covered[rule]) > 0 {
-			continue
-		}
-		if inCoreChapter(rule) {
-			missing = append(missing, rule)
-		} else {
-			elsewhere = append(elsewhere, rule)
-		}
-	}
-	sort.Strings(missing)
-	sort.Strings(elsewhere)
-	t.Logf("%d rules defined, %d with a vector", len(specRules(t)), len(specRules(t))-len(missing)-len(elsewhere))
-	if len(elsewhere) > 0 {
-		t.Logf("rules outside chapters 2-13 without a vector: %s", strings.Join(elsewhere, " "))
-	}
-	if len(missing) > 0 {
-		t.Errorf("rules of chapters 2-13 without a vector: %s", strings.Join(missing, " "))
-	}
-}
-
-// The vector files are what the README says: no two vectors of a kind share
-// an input, a valid view reads back as a wire view, names are lower-case
-// rule-prefixed words, and the vectors
-// without limits stay within what every conforming decoder accepts
-// [LIM-2], so the same error comes under the minimum limits.
-func TestVectorFilesWellFormed(t *testing.T) {
-	minimum := spec.Limits{MaxLineBytes: spec.MinLineBytes, MaxFields: spec.MinFields,
-		MaxSections: spec.MinSections, MaxRows: spec.MinRows}
-	seen := map[string]string{} // kind and input -> vector name
-	for _, v := range loadVectors(t) {
-		input := v.Kind.Dir() + "\x00" + string(v.Payload)
-		if v.Kind == InvalidEncoder {
-			input = v.Kind.Dir() + "\x00" + string(v.Wire)
-		}
-		if other, dup := seen[input]; dup {
-			t.Errorf("%s repeats the input of %s", v.Name, other)
-		}
-		seen[input] = v.Name
-		if !namePattern.MatchString(v.Base()) {
-			t.Errorf("%s: name is not lower-case words joined by '-'", v.Name)
-		}
-		if v.Kind == Valid {
-			if _, err := spec.UnmarshalWire(v.Wire); err != nil {
-				t.Errorf("%s: view: %v", v.Name, err)
+		for _, r := range v.Rules {
+			if !rules[r] {
+				t.Errorf("%s cites %s, which docs/wire-format.md does not define", v.Name(), r)
 			}
 		}
-		if v.Limits != nil || v.Kind == InvalidEncoder {
-			continue
-		}
-		_, err := reference.DecodeLimits(v.Payload, minimum)
-		switch {
-		case v.Kind == Valid && err != nil:
-			t.Errorf("%s: needs more than the minimum limits [LIM-2]: %v", v.Name, err)
-		case v.Kind == Invalid && errors.Is(err, spec.ErrLimit):
-			t.Errorf("%s: meets a minimum limit before its own error [LIM-2]: %v", v.Name, err)
+		if e := v.Expected.Error; e != nil && !rules[e.Rule] {
+			t.Errorf("%s expects rule %s, which docs/wire-format.md does not define", v.Name(), e.Rule)
 		}
 	}
 }
 
-// Bytes that other checkouts could mangle reached this one intact: the
-// vectors that hold them still hold them.
-func TestVectorBytesSurvived(t *testing.T) {
-	vs := map[string]*Vector{}
-	all := loadVectors(t)
-	for i := range all {
-		vs[all[i].Name] = &all[i]
+// oneSided lists the rules no vector can exercise both ways, and why.
+// Every other rule has an accepting and a rejecting vector.
+var oneSided = map[string]struct {
+	accept, reject bool
+	why            string
+}{
+	"HDR-9":  {accept: true, why: "it tells decoders to keep unknown meta keys; nothing breaks it"},
+	"META-2": {accept: true, why: "total= is informative: decoders check nothing but its syntax (META-1)"},
+	"META-5": {accept: true, why: "it makes the reserved keys optional and free in place"},
+	"VER-3":  {reject: true, why: "it makes a malformed tag an error"},
+	"VER-4":  {reject: true, why: "it makes a later tag of another version an error; later GCX1 headers are PAY-2"},
+	"CAN-2":  {accept: true, why: "it says what the encoder writes; refusals are CAN-3"},
+	"CAN-3":  {reject: true, why: "it says what the encoder refuses; what it writes is CAN-2"},
+	"LIM-2":  {accept: true, why: "it sets the sizes every decoder must accept"},
+	"VER-5":  {reject: true, why: "it is the client's fall-back on an unsupported-version error, which only a rejection shows"},
+	"VER-6":  {reject: true, why: "it reserves GCX1-stream; a decoder can only refuse it"},
+	"ERR-1":  {reject: true, why: "it classifies errors"},
+	"ERR-2":  {reject: true, why: "it places errors"},
+	"ERR-3":  {reject: true, why: "it orders errors"},
+	"ERR-4":  {reject: true, why: "it forbids data alongside an error"},
+	"WIRE-1": {accept: true, why: "it defines the view a decoder writes; a broken view given to an encoder is WIRE-2"},
+	"WIRE-3": {reject: true, why: "it fixes the exit statuses of failures; success is every other vector"},
+	"MAP-2":  {accept: true, why: "it defines when two values are the same"},
+	"MAP-3":  {accept: true, why: "it defines the compact form a decoder writes"},
+	"MAP-6":  {accept: true, why: "it says how an encoder spells a value; it refuses nothing"},
+	"MAP-12": {accept: true, why: "it says which form an encoder writes; it refuses nothing"},
+	"MAP-13": {accept: true, why: "it tells decoders to ignore meta outside the value; nothing breaks it"},
+	"LAY-1":  {accept: true, why: "it defines what a layout is"},
+	"LAY-6":  {accept: true, why: "it is the registry of layouts"},
+	"LAY-7":  {accept: true, why: "it makes an encoder fall back to the generic mapping rather than refuse"},
+	"AUTO-1": {accept: true, why: "auto mode chooses a format; it refuses nothing"},
+	"AUTO-2": {accept: true, why: "it bounds auto mode's cost; it refuses nothing"},
+}
+
+// Every rule of docs/wire-format.md is exercised by an accepting and a
+// rejecting vector — a rule that can only be followed, or only broken, by
+// one of them, as oneSided says — and the exceptions stay true: a rule
+// listed as one-sided that gains vectors on its other side is reported,
+// so the list is pruned.
+func TestSpecRulesHaveVectors(t *testing.T) {
+	accepting, rejecting := map[string]int{}, map[string]int{}
+	for _, v := range loadVectors(t) {
+		for _, r := range v.Rules {
+			if v.Accepts() {
+				accepting[r]++
+			} else {
+				rejecting[r]++
+			}
+		}
 	}
-	for name, want := range map[string]string{
-		"invalid/enc-3-crlf-line-ending":    "x\r\n",
-		"valid/enc-4-nul-and-controls":      "\x00\t\x01\x7f\n",
-		"invalid/enc-1-overlong-slash":      "\xc0\xaf\n",
-		"invalid/enc-2-bom-at-start":        "\ufeffGCX1",
-		"valid/row-3-trailing-empty-values": "a\t\t\n\t\t\n",
-	} {
-		v := vs[name]
-		if v == nil {
-			t.Errorf("%s: missing", name)
+	rules := specRules(t)
+	ids := make([]string, 0, len(rules))
+	for r := range rules {
+		ids = append(ids, r)
+	}
+	sort.Strings(ids)
+	for _, r := range ids {
+		needAccept, needReject := true, true
+		if o, ok := oneSided[r]; ok {
+			needAccept, needReject = o.accept, o.reject
+		}
+		if needAccept && accepting[r] == 0 {
+			t.Errorf("%s: no accepting vector cites it", r)
+		}
+		if needReject && rejecting[r] == 0 {
+			t.Errorf("%s: no rejecting vector cites it", r)
+		}
+		if o, ok := oneSided[r]; ok && accepting[r] > 0 && rejecting[r] > 0 {
+			t.Errorf("%s: listed as one-sided (%s), but has both kinds of vector", r, o.why)
+		}
+	}
+	for r := range oneSided {
+		if !rules[r] {
+			t.Errorf("oneSided names %s, which docs/wire-format.md does not define", r)
+		}
+	}
+}
+
+// vectorFiles returns the paths of the committed vectors files.
+func vectorFiles(t *testing.T) []string {
+	t.Helper()
+	files, err := fs.Glob(Embedded(), "*/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no vectors files: %v", err)
+	}
+	return files
+}
+
+// Every vectors file satisfies vectors.schema.json, checked by an
+// independent JSON Schema validator, so the schema implementers read
+// describes the files they run.
+func TestVectorFilesMatchSchema(t *testing.T) {
+	c := jsonschema.NewCompiler()
+	schema, err := c.Compile("vectors.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range vectorFiles(t) {
+		b, err := fs.ReadFile(Embedded(), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		if !bytes.Contains(v.Payload, []byte(want)) {
-			t.Errorf("%s: payload %q lost %q", name, v.Payload, want)
+		if err := schema.Validate(doc); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// The schema refuses what Load refuses: a sample of broken files fails
+// both, so neither is looser than the other on these points.
+func TestSchemaAndLoadRefuseTheSame(t *testing.T) {
+	c := jsonschema.NewCompiler()
+	schema, err := c.Compile("vectors.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, file := range brokenFiles() {
+		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(file))
+		if err != nil {
+			t.Errorf("%s: not JSON: %v", name, err)
+			continue
+		}
+		if schema.Validate(doc) == nil {
+			t.Errorf("%s: the schema accepts it", name)
+		}
+		if _, err := ParseFile([]byte(file)); err == nil {
+			t.Errorf("%s: ParseFile accepts it", name)
+		}
+	}
+}
+
+// brokenFiles returns vectors files that each break one point of the
+// format, starting from a good file.
+func brokenFiles() map[string]string {
+	good := `{"category":"reject","group":"g","description":"d","vectors":[{"id":"val-2-x","description":"d","rules":["VAL-2"],"op":"decode","input":"GCX1 tool=t fields=a\n\\q\n","expected":{"error":{"class":"syntax","rule":"VAL-2","line":2,"column":2}}}]}`
+	broken := map[string][2]string{
+		"unknown category":          {`"category":"reject"`, `"category":"rejects"`},
+		"op outside its category":   {`"op":"decode"`, `"op":"encode"`},
+		"unknown key":               {`"op":"decode"`, `"op":"decode","note":"x"`},
+		"two-line description":      {`"description":"d","rules"`, `"description":"d\ne","rules"`},
+		"id without a rule":         {`"id":"val-2-x"`, `"id":"escape-x"`},
+		"rule not an ID":            {`"rules":["VAL-2"]`, `"rules":["VAL-2","val"]`},
+		"both inputs":               {`"op":"decode",`, `"op":"decode","input_base64":"/w==",`},
+		"no input":                  {`"input":"GCX1 tool=t fields=a\n\\q\n",`, ``},
+		"bad base64":                {`"input":"GCX1 tool=t fields=a\n\\q\n"`, `"input_base64":"/w="`},
+		"unknown class":             {`"class":"syntax"`, `"class":"grammar"`},
+		"line without column":       {`"line":2,"column":2`, `"line":2`},
+		"tag on a syntax error":     {`"column":2}`, `"column":2,"tag":"GCX2"}`},
+		"view and error":            {`"expected":{`, `"expected":{"view":{"sections":[]},`},
+		"limits on encode":          {`"op":"decode"`, `"op":"decode","limits":{"max-rows":0}`},
+		"tool on decode":            {`"op":"decode"`, `"op":"decode","tool":"t"`},
+		"canonical on a rejection":  {`"op":"decode"`, `"op":"decode","canonical":true`},
+		"reject expecting no error": {`"expected":{"error":{"class":"syntax","rule":"VAL-2","line":2,"column":2}}`, `"expected":{"view":{"sections":[]}}`},
+	}
+	out := map[string]string{}
+	for name, r := range broken {
+		out[name] = strings.Replace(good, r[0], r[1], 1)
+	}
+	return out
+}
+
+// Every file is in the canonical form of Format, so hand-written and
+// generated files look alike; gcx-vectors -fmt rewrites one that is not.
+func TestVectorFilesFormatted(t *testing.T) {
+	for _, name := range vectorFiles(t) {
+		b, _ := fs.ReadFile(Embedded(), name)
+		f, err := ParseFile(b)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out, err := Format(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(out, b) {
+			t.Errorf("%s is not formatted: run go run ./conformance/cmd/gcx-vectors -fmt", name)
+		}
+	}
+}
+
+// No file repeats a key in an object: encoding/json would silently keep
+// the last, and a JSON reader in another language might keep the first.
+// The mapping's strict parser refuses repeated names [MAP-1].
+func TestVectorFilesHaveNoRepeatedKeys(t *testing.T) {
+	for _, name := range vectorFiles(t) {
+		b, _ := fs.ReadFile(Embedded(), name)
+		if _, err := jsonmap.Parse(b); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// Vectors are not repeated: no two vectors give one op the same input with
+// the same arguments. Vectors without limits stay within what every
+// conforming decoder accepts [LIM-2], so the same error comes under the
+// minimum limits.
+func TestVectorsDistinctAndWithinMinimumLimits(t *testing.T) {
+	minimum := spec.Limits{MaxLineBytes: spec.MinLineBytes, MaxFields: spec.MinFields,
+		MaxSections: spec.MinSections, MaxRows: spec.MinRows}
+	seen := map[string]string{}
+	for _, v := range loadVectors(t) {
+		limits, _ := json.Marshal(v.Limits)
+		key := strings.Join([]string{string(v.Op), v.Tool, v.Mode, string(limits), string(v.Input)}, "\x00")
+		if other, dup := seen[key]; dup {
+			t.Errorf("%s repeats the input of %s", v.Name(), other)
+		}
+		seen[key] = v.Name()
+		if v.Op != OpDecode || v.Limits != nil {
+			continue
+		}
+		_, err := reference.DecodeLimits(v.Input, minimum)
+		switch {
+		case v.Accepts() && err != nil:
+			t.Errorf("%s: needs more than the minimum limits [LIM-2]: %v", v.Name(), err)
+		case !v.Accepts() && errors.Is(err, spec.ErrLimit):
+			t.Errorf("%s: meets a minimum limit before its own error [LIM-2]: %v", v.Name(), err)
+		}
+	}
+}
+
+// Every decode-category vector is canonical: in GCX1 every valid payload
+// is [CAN-1], so a vector that is not would contradict the spec.
+func TestDecodeVectorsCanonical(t *testing.T) {
+	for _, v := range loadVectors(t) {
+		if v.Op == OpDecode && v.Accepts() && !v.IsCanonical() {
+			t.Errorf("%s: a valid GCX1 payload that is not canonical contradicts [CAN-1]", v.Name())
+		}
+	}
+}
+
+// Bytes that other checkouts could mangle reached this one intact.
+func TestVectorBytesSurvived(t *testing.T) {
+	byID := map[string]*Vector{}
+	all := loadVectors(t)
+	for i := range all {
+		byID[all[i].ID] = &all[i]
+	}
+	for id, want := range map[string]string{
+		"enc-3-crlf-line-ending":         "x\r\n",
+		"enc-4-nul-and-controls":         "\x00\t\x01\x7f\n",
+		"enc-1-overlong-slash":           "\xc0\xaf\n",
+		"enc-2-bom-at-start":             "\ufeffGCX1",
+		"row-3-trailing-empty-values":    "a\t\t\n\t\t\n",
+		"lim-2-line-of-1-mib":            strings.Repeat("x", 1024),
+		"hdr-5-all-field-escapes":        `\s`,
+		"enc-1-invalid-byte-ff-in-value": "\xff",
+	} {
+		v := byID[id]
+		if v == nil {
+			t.Errorf("%s: missing", id)
+			continue
+		}
+		if !bytes.Contains(v.Input, []byte(want)) {
+			t.Errorf("%s: input %q lost %q", id, v.Input, want)
 		}
 	}
 }
 
 // For decoders each rule belongs to one error class, so a command that
-// names the rule and exits with the right status has named the class; the
-// README's account of how the runner checks commands relies on it.
+// names the rule and exits with the right status has named the class;
+// docs/conformance.md's account of how commands are checked relies on it.
 func TestRuleDeterminesClass(t *testing.T) {
 	classOf := map[string]string{}
 	seenIn := map[string]string{}
 	for _, v := range loadVectors(t) {
-		if v.Kind != Invalid {
+		e := v.Expected.Error
+		if e == nil || v.Op != OpDecode {
 			continue
 		}
-		if c, ok := classOf[v.Want.Rule]; ok && c != v.Want.Class {
-			t.Errorf("rule %s is %s in %s but %s in %s", v.Want.Rule, c, seenIn[v.Want.Rule], v.Want.Class, v.Name)
+		if c, ok := classOf[e.Rule]; ok && c != e.Class {
+			t.Errorf("rule %s is %s in %s but %s in %s", e.Rule, c, seenIn[e.Rule], e.Class, v.Name())
 		}
-		classOf[v.Want.Rule], seenIn[v.Want.Rule] = v.Want.Class, v.Name
+		classOf[e.Rule], seenIn[e.Rule] = e.Class, v.Name()
 	}
 }
 
-// hand-checked.txt lists only vectors that exist, so the README's claim
-// about them stays true.
-func TestHandCheckedListNamesVectors(t *testing.T) {
-	names := map[string]bool{}
-	for _, v := range loadVectors(t) {
-		names[v.Name] = true
-	}
-	f, err := Embedded().Open("hand-checked.txt")
+// The enumerations of the schema are the Go package's.
+func TestSchemaAgreesWithPackage(t *testing.T) {
+	b, err := os.ReadFile("vectors.schema.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	n := 0
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
+	var schema struct {
+		Properties struct {
+			Category struct{ Enum []string } `json:"category"`
+		} `json:"properties"`
+		Defs struct {
+			Vector struct {
+				Properties struct {
+					Op     struct{ Enum []string }
+					Limits struct{ Properties map[string]any }
+					Mode   struct{ Enum []string }
+				} `json:"properties"`
+			} `json:"vector"`
+			Error struct {
+				Properties struct {
+					Class struct{ Enum []string }
+				} `json:"properties"`
+			} `json:"error"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(b, &schema); err != nil {
+		t.Fatal(err)
+	}
+	sorted := func(s []string) []string { s = slices.Clone(s); slices.Sort(s); return s }
+	keys := func(m map[string]any) []string {
+		var s []string
+		for k := range m {
+			s = append(s, k)
 		}
-		n++
-		if !names[line] {
-			t.Errorf("hand-checked.txt names %q, which is no vector", line)
+		return sorted(s)
+	}
+	var ops, limits, classes, modeList []string
+	for _, ps := range opsOf {
+		for _, o := range ps {
+			if !slices.Contains(ops, string(o)) {
+				ops = append(ops, string(o))
+			}
 		}
 	}
-	if n == 0 {
-		t.Error("hand-checked.txt lists no vector")
+	for l := range limitNames {
+		limits = append(limits, l)
+	}
+	for c := range classesOf {
+		classes = append(classes, c)
+	}
+	for m := range modes {
+		modeList = append(modeList, m)
+	}
+	for _, c := range []struct {
+		what         string
+		schema, code []string
+	}{
+		{"categories", schema.Properties.Category.Enum, Categories},
+		{"ops", schema.Defs.Vector.Properties.Op.Enum, ops},
+		{"limits", keys(schema.Defs.Vector.Properties.Limits.Properties), limits},
+		{"modes", schema.Defs.Vector.Properties.Mode.Enum, modeList},
+		{"classes", schema.Defs.Error.Properties.Class.Enum, classes},
+	} {
+		if !slices.Equal(sorted(c.schema), sorted(c.code)) {
+			t.Errorf("%s: schema has %v, the package %v", c.what, sorted(c.schema), sorted(c.code))
+		}
 	}
 }
 
-// The README maps every entry of Appendix C (E-1 to E-21) and every case
-// of the published decoder to vectors that exist.
-func TestReadmeMapsErrataToVectors(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
+// Load refuses what would silently drop or weaken a vector.
+func TestLoadRefusesBrokenTrees(t *testing.T) {
+	good := brokenFiles()["unknown key"]
+	good = strings.Replace(good, `,"note":"x"`, "", 1)
+	for name, fsys := range map[string]fstest.MapFS{
+		"file outside a category":    {"reject/g.json": {Data: []byte(good)}, "notes.txt": {Data: []byte("x")}},
+		"unknown category":           {"rejects/g.json": {Data: []byte(good)}},
+		"not a .json file":           {"reject/g.json": {Data: []byte(good)}, "reject/g.txt": {Data: []byte(good)}},
+		"group not its file name":    {"reject/h.json": {Data: []byte(good)}},
+		"file in the wrong category": {"decode/g.json": {Data: []byte(good)}},
+		"id used twice": {
+			"reject/g.json": {Data: []byte(good)},
+			"reject/h.json": {Data: []byte(strings.Replace(good, `"group":"g"`, `"group":"h"`, 1))},
+		},
+		"no vectors": {},
+	} {
+		if _, err := Load(fsys); err == nil {
+			t.Errorf("%s: Load accepts it", name)
+		}
+	}
+	if vs, err := Load(fstest.MapFS{"reject/g.json": {Data: []byte(good)}}); err != nil || len(vs) != 1 {
+		t.Errorf("the good tree: %v", err)
+	}
+}
+
+// docs/conformance.md maps every entry of Appendix C (E-1 to E-21) and
+// every case of the published decoder to vectors that exist.
+func TestGuideMapsErrataToVectors(t *testing.T) {
+	guide, err := os.ReadFile(filepath.Join("..", "docs", "conformance.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := map[string]bool{}
+	ids := map[string]bool{}
 	for _, v := range loadVectors(t) {
-		names[v.Name] = true
+		ids[v.ID] = true
 	}
 	row := regexp.MustCompile("(?m)^\\| (E-[0-9]+|published: [^|]+) \\|(.*)\\|\\s*$")
-	vectorRef := regexp.MustCompile("`((?:valid|invalid|invalid-encoder)/[a-z0-9-]+)`")
+	vectorRef := regexp.MustCompile("`([a-z]+-[0-9]+(?:-[a-z0-9]+)+)`")
 	mapped := map[string]bool{}
 	published := 0
-	for _, m := range row.FindAllSubmatch(readme, -1) {
+	for _, m := range row.FindAllSubmatch(guide, -1) {
 		entry := string(m[1])
 		refs := vectorRef.FindAllSubmatch(m[2], -1)
 		if len(refs) == 0 {
-			t.Errorf("README: %s names no vector", entry)
+			t.Errorf("docs/conformance.md: %s names no vector", entry)
 		}
 		for _, r := range refs {
-			if !names[string(r[1])] {
-				t.Errorf("README: %s names %s, which is no vector", entry, r[1])
+			if !ids[string(r[1])] {
+				t.Errorf("docs/conformance.md: %s names %s, which is no vector", entry, r[1])
 			}
 		}
 		if strings.HasPrefix(entry, "published") {
@@ -241,68 +470,10 @@ func TestReadmeMapsErrataToVectors(t *testing.T) {
 	}
 	for i := 1; i <= 21; i++ {
 		if e := "E-" + strconv.Itoa(i); !mapped[e] {
-			t.Errorf("README does not map %s of Appendix C to vectors", e)
+			t.Errorf("docs/conformance.md does not map %s of Appendix C to vectors", e)
 		}
 	}
 	if published < 10 {
-		t.Errorf("README maps %d cases of the published decoder, want all 10 with a GCX1 payload", published)
-	}
-}
-
-// Load refuses what would silently drop a vector.
-func TestLoadRefusesBrokenDirectories(t *testing.T) {
-	base := func() fstest.MapFS {
-		return fstest.MapFS{
-			"valid/hdr-1-x.gcx":                  {Data: []byte("GCX1 tool=t fields=a\n")},
-			"valid/hdr-1-x.json":                 {Data: []byte(`{"sections":[{"tool":"t","fields":["a"]}]}`)},
-			"invalid/val-2-x.gcx":                {Data: []byte("GCX1 tool=t fields=a\n\\q\n")},
-			"invalid/val-2-x.error.json":         {Data: []byte(`{"class":"syntax","rule":"VAL-2","line":2,"column":2}`)},
-			"invalid-encoder/hdr-3-x.json":       {Data: []byte(`{"sections":[{"tool":"a b","fields":["a"]}]}`)},
-			"invalid-encoder/hdr-3-x.error.json": {Data: []byte(`{"class":"model","rule":"HDR-3"}`)},
-		}
-	}
-	if vs, err := Load(base()); err != nil || len(vs) != 3 {
-		t.Fatalf("Load(good) = %d vectors, %v", len(vs), err)
-	}
-	cases := []struct {
-		name   string
-		change func(fstest.MapFS)
-		want   string
-	}{
-		{"view without payload", func(m fstest.MapFS) { delete(m, "valid/hdr-1-x.gcx") }, "belongs to no vector"},
-		{"payload without view", func(m fstest.MapFS) { delete(m, "valid/hdr-1-x.json") }, "missing hdr-1-x.json"},
-		{"payload without error", func(m fstest.MapFS) { delete(m, "invalid/val-2-x.error.json") }, "missing val-2-x.error.json"},
-		{"misspelt extension", func(m fstest.MapFS) { m["invalid/val-2-y.err.json"] = &fstest.MapFile{} }, "belongs to no vector"},
-		{"unknown key", func(m fstest.MapFS) {
-			m["invalid/val-2-x.error.json"] = &fstest.MapFile{Data: []byte(`{"class":"syntax","rule":"VAL-2","line":2,"column":2,"col":2}`)}
-		}, "unknown field"},
-		{"bad class", func(m fstest.MapFS) {
-			m["invalid/val-2-x.error.json"] = &fstest.MapFile{Data: []byte(`{"class":"lexical","rule":"VAL-2","line":2,"column":2}`)}
-		}, "not a decoder error class"},
-		{"no position", func(m fstest.MapFS) {
-			m["invalid/val-2-x.error.json"] = &fstest.MapFile{Data: []byte(`{"class":"syntax","rule":"VAL-2"}`)}
-		}, "position"},
-		{"tag without unsupported-version", func(m fstest.MapFS) {
-			m["invalid/val-2-x.error.json"] = &fstest.MapFile{Data: []byte(`{"class":"syntax","rule":"VAL-2","line":2,"column":2,"tag":"GCX2"}`)}
-		}, "tag"},
-		{"encoder class", func(m fstest.MapFS) {
-			m["invalid-encoder/hdr-3-x.error.json"] = &fstest.MapFile{Data: []byte(`{"class":"syntax","rule":"HDR-3"}`)}
-		}, "model"},
-		{"unknown limit", func(m fstest.MapFS) {
-			m["invalid/val-2-x.limits.json"] = &fstest.MapFile{Data: []byte(`{"max-depth":2}`)}
-		}, "unknown limit"},
-		{"limits for an encoder", func(m fstest.MapFS) {
-			m["invalid-encoder/hdr-3-x.limits.json"] = &fstest.MapFile{Data: []byte(`{"max-fields":2}`)}
-		}, "no limits"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			m := base()
-			c.change(m)
-			_, err := Load(m)
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("Load = %v, want an error mentioning %q", err, c.want)
-			}
-		})
+		t.Errorf("docs/conformance.md maps %d cases of the published decoder, want all 10 with a GCX1 payload", published)
 	}
 }

@@ -8,6 +8,9 @@
 //	gcx encode --wire            wire view on stdin → canonical GCX1 on stdout
 //	gcx check [limits]           validate the GCX1 payload on stdin
 //	gcx bench                    the token scorecard of bench/wire-format
+//	gcx conformance [-- PROGRAM ARGS...]
+//	                             run the conformance vectors against the built-in
+//	                             implementations, or against PROGRAM
 //
 // Limits: --max-line-bytes N, --max-fields N, --max-sections N, --max-rows N
 // (0 means no limit; the defaults are spec.DefaultLimits).
@@ -66,6 +69,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cmd = runCheck
 	case "bench":
 		cmd = runBench
+	case "conformance":
+		cmd = runConformance
 	case "help", "-h", "--help":
 		usage(stdout)
 		return exitOK
@@ -114,6 +119,9 @@ func usage(w io.Writer) {
   gcx encode --wire            wire view on stdin -> canonical GCX1 on stdout
   gcx check [limits]           validate the GCX1 payload on stdin
   gcx bench [-h]               the token scorecard of bench/wire-format
+  gcx conformance [--run RE] [--category LIST] [-v] [-- PROGRAM ARGS...]
+                               the conformance vectors against the built-in
+                               implementations, or against PROGRAM
 limits: --max-line-bytes N --max-fields N --max-sections N --max-rows N (0: none)
 exit status: 0 ok, 1 invalid input, 2 usage, 3 unsupported version
 `)

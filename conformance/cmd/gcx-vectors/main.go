@@ -1,56 +1,47 @@
-// Command gcx-vectors writes the expectations of GCX1 conformance vectors
-// from the reference implementation, and shows vectors for review.
+// Command gcx-vectors keeps the conformance vector files in their
+// canonical form and shows vectors for review.
 //
 // Usage, from the repository root:
 //
-//	go run ./conformance/cmd/gcx-vectors            # write missing expectations
-//	go run ./conformance/cmd/gcx-vectors -update    # rewrite every generated one
-//	go run ./conformance/cmd/gcx-vectors -show [-run RE]   # print vectors, payloads quoted
+//	go run ./conformance/cmd/gcx-vectors -fmt               # rewrite every file in canonical form
+//	go run ./conformance/cmd/gcx-vectors -show [-run RE]    # print vectors, inputs quoted line by line
 //
-// For valid/NAME.gcx it writes NAME.json, the reference decoder's wire view;
-// for invalid/NAME.gcx, NAME.error.json, the reference decoder's error (under
-// NAME.limits.json if present); for invalid-encoder/NAME.json,
-// NAME.error.json, the reference encoder's error. It never writes the
-// expectations of the vectors listed in vectors/hand-checked.txt, which were
-// written by hand, and it refuses a valid payload the reference rejects or an
-// invalid one it accepts: such a file is in the wrong directory, or the
-// reference is wrong, and a person must decide which.
-//
-// Every expectation it writes must still be reviewed against
-// docs/wire-format.md before it is committed.
+// -fmt reads every CATEGORY/GROUP.json under the vectors directory, checks
+// it as the runner does, sorts nothing and changes no value: it rewrites
+// the file in the form conformance.Format gives, so that hand-written and
+// generated files look alike and a diff shows only what changed. -show
+// prints each vector with its input and expected bytes quoted one line at a
+// time, so TAB, CR, NUL and invalid UTF-8 are visible.
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/gcxwire/gcx/conformance"
-	"github.com/gcxwire/gcx/reference"
-	"github.com/gcxwire/gcx/spec"
 )
 
 func main() {
 	dir := flag.String("dir", filepath.Join("conformance", "vectors"), "the vectors directory")
-	update := flag.Bool("update", false, "rewrite every expectation not written by hand")
-	show := flag.Bool("show", false, "print the vectors instead of writing expectations")
-	run := flag.String("run", "", "with -show, only vectors whose name matches this regular expression")
+	format := flag.Bool("fmt", false, "rewrite every vectors file in canonical form")
+	show := flag.Bool("show", false, "print the vectors")
+	run := flag.String("run", "", "with -show, only vectors whose name CATEGORY/GROUP/ID matches this regular expression")
 	flag.Parse()
 	var err error
-	if *show {
+	switch {
+	case *format && !*show:
+		err = formatFiles(*dir)
+	case *show && !*format:
 		err = showVectors(os.Stdout, *dir, *run)
-	} else {
-		err = generate(os.Stdout, *dir, *update)
+	default:
+		flag.Usage()
+		os.Exit(2)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gcx-vectors:", err)
@@ -58,208 +49,103 @@ func main() {
 	}
 }
 
-// handChecked reads the names listed in hand-checked.txt, one per line;
-// blank lines and lines beginning with "#" are skipped.
-func handChecked(dir string) (map[string]bool, error) {
-	f, err := os.Open(filepath.Join(dir, "hand-checked.txt"))
-	if errors.Is(err, os.ErrNotExist) {
-		return map[string]bool{}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	names := map[string]bool{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line != "" && !strings.HasPrefix(line, "#") {
-			names[line] = true
-		}
-	}
-	return names, sc.Err()
-}
-
-// generate writes the expectations that are missing, or with update every
-// one not written by hand.
-func generate(w io.Writer, dir string, update bool) error {
-	hand, err := handChecked(dir)
+func formatFiles(dir string) error {
+	files, err := filepath.Glob(filepath.Join(dir, "*", "*.json"))
 	if err != nil {
 		return err
 	}
-	written := 0
-	for _, k := range []conformance.Kind{conformance.Valid, conformance.Invalid, conformance.InvalidEncoder} {
-		bases, err := vectorBases(dir, k)
+	for _, name := range files {
+		b, err := os.ReadFile(name)
 		if err != nil {
 			return err
 		}
-		for _, base := range bases {
-			name := k.Dir() + "/" + base
-			target := filepath.Join(dir, k.Dir(), base+expectationExt(k))
-			if hand[name] {
-				continue
-			}
-			if _, err := os.Stat(target); err == nil && !update {
-				continue
-			}
-			out, err := expectation(dir, k, base)
-			if err != nil {
-				return fmt.Errorf("%s: %v", name, err)
-			}
-			old, _ := os.ReadFile(target)
-			if bytes.Equal(old, out) {
-				continue
-			}
-			if err := os.WriteFile(target, out, 0o644); err != nil {
+		f, err := conformance.ParseFile(b)
+		if err != nil {
+			return fmt.Errorf("%s: %v", name, err)
+		}
+		out, err := conformance.Format(f)
+		if err != nil {
+			return fmt.Errorf("%s: %v", name, err)
+		}
+		if string(out) != string(b) {
+			if err := os.WriteFile(name, out, 0o644); err != nil {
 				return err
 			}
-			fmt.Fprintf(w, "wrote %s\n", target)
-			written++
+			fmt.Println("formatted", name)
 		}
 	}
-	fmt.Fprintf(w, "%d expectations written\n", written)
-	return nil
+	// Load checks what one file cannot: ids unique across files, each
+	// file in its category's directory.
+	_, err = conformance.Load(os.DirFS(dir))
+	return err
 }
 
-func expectationExt(k conformance.Kind) string {
-	if k == conformance.Valid {
-		return ".json"
-	}
-	return ".error.json"
-}
-
-// vectorBases lists the base names of the vectors of kind k: the files
-// that hold a payload (or, for encoder vectors, a wire view).
-func vectorBases(dir string, k conformance.Kind) ([]string, error) {
-	entries, err := os.ReadDir(filepath.Join(dir, k.Dir()))
-	if err != nil {
-		return nil, err
-	}
-	suffix := ".gcx"
-	if k == conformance.InvalidEncoder {
-		suffix = ".json"
-	}
-	var bases []string
-	for _, e := range entries {
-		n := e.Name()
-		if strings.HasSuffix(n, suffix) && !strings.HasSuffix(n, ".error.json") && !strings.HasSuffix(n, ".limits.json") {
-			bases = append(bases, strings.TrimSuffix(n, suffix))
-		}
-	}
-	sort.Strings(bases)
-	return bases, nil
-}
-
-// expectation returns what the reference implementation makes of one
-// vector, in the vector file format.
-func expectation(dir string, k conformance.Kind, base string) ([]byte, error) {
-	path := filepath.Join(dir, k.Dir(), base)
-	if k == conformance.InvalidEncoder {
-		wire, err := os.ReadFile(path + ".json")
-		if err != nil {
-			return nil, err
-		}
-		_, err = conformance.Reference().Encode(wire)
-		if err == nil {
-			return nil, errors.New("the reference encoder accepts this wire view")
-		}
-		return expectedError(err)
-	}
-	payload, err := os.ReadFile(path + ".gcx")
-	if err != nil {
-		return nil, err
-	}
-	limits := spec.DefaultLimits
-	if b, err := os.ReadFile(path + ".limits.json"); err == nil {
-		var l conformance.Limits
-		if err := json.Unmarshal(b, &l); err != nil {
-			return nil, fmt.Errorf("limits: %v", err)
-		}
-		limits = l.Apply(limits)
-	}
-	p, err := reference.DecodeLimits(payload, limits)
-	if k == conformance.Valid {
-		if err != nil {
-			return nil, fmt.Errorf("the reference decoder rejects this valid vector: %v", err)
-		}
-		return spec.MarshalWire(p)
-	}
-	if err == nil {
-		return nil, errors.New("the reference decoder accepts this invalid vector")
-	}
-	return expectedError(err)
-}
-
-func expectedError(err error) ([]byte, error) {
-	var e *spec.Error
-	if !errors.As(err, &e) {
-		return nil, fmt.Errorf("error without class or rule: %v", err)
-	}
-	want := conformance.ExpectedError{Class: spec.ClassName(err), Rule: e.Rule, Line: e.Line, Column: e.Column, Tag: e.Tag}
-	b, err := json.Marshal(want)
-	if err != nil {
-		return nil, err
-	}
-	return append(b, '\n'), nil
-}
-
-// showVectors prints every vector for review: the payload one quoted line at
-// a time, then the expectation.
-func showVectors(w io.Writer, dir, pattern string) error {
-	re, err := regexp.Compile(pattern)
+func showVectors(w io.Writer, dir, run string) error {
+	re, err := regexp.Compile(run)
 	if err != nil {
 		return err
 	}
-	vs, err := conformance.Load(os.DirFS(dir))
+	vectors, err := conformance.Load(os.DirFS(dir))
 	if err != nil {
 		return err
 	}
-	for _, v := range vs {
-		if !re.MatchString(v.Name) {
+	for i := range vectors {
+		v := &vectors[i]
+		if !re.MatchString(v.Name()) {
 			continue
 		}
-		fmt.Fprintf(w, "== %s", v.Name)
+		fmt.Fprintf(w, "== %s [%s] op %s\n   %s\n", v.Name(), strings.Join(v.Rules, " "), v.Op, v.Description)
 		if v.Limits != nil {
-			fmt.Fprintf(w, "  limits %s", strings.Join(v.Limits.Flags(), " "))
+			fmt.Fprintf(w, "   limits %s\n", strings.Join(v.Limits.Flags(), " "))
 		}
-		fmt.Fprintln(w)
-		if v.Payload != nil || v.Kind != conformance.InvalidEncoder {
-			showQuoted(w, v.Payload)
+		if v.Tool != "" {
+			fmt.Fprintf(w, "   tool %s, mode %s\n", v.Tool, v.Mode)
 		}
-		if v.Wire != nil {
-			fmt.Fprintf(w, "   view %s\n", strings.TrimSuffix(string(v.Wire), "\n"))
+		quoted(w, "input", v.Input)
+		e := &v.Expected
+		switch {
+		case e.View != nil:
+			fmt.Fprintf(w, "   view %s\n", cut(string(e.View)))
+		case e.Error != nil:
+			fmt.Fprintf(w, "   error %s [%s]", e.Error.Class, e.Error.Rule)
+			if e.Error.Line > 0 {
+				fmt.Fprintf(w, " at line %d, column %d", e.Error.Line, e.Error.Column)
+			}
+			if e.Error.Tag != "" {
+				fmt.Fprintf(w, " tag %s", e.Error.Tag)
+			}
+			fmt.Fprintln(w)
 		}
-		if v.Want != nil {
-			b, _ := json.Marshal(v.Want)
-			fmt.Fprintf(w, "   want %s\n", b)
+		if e.Output != nil {
+			quoted(w, "output", e.Output)
+		}
+		if e.Value != nil {
+			fmt.Fprintf(w, "   value %s\n", cut(*e.Value))
 		}
 	}
 	return nil
 }
 
-// showQuoted prints a payload one quoted line at a time; long payloads are
-// cut after a few lines.
-func showQuoted(w io.Writer, b []byte) {
-	const maxLines, maxLine = 12, 160
-	if len(b) == 0 {
-		fmt.Fprintln(w, "   (empty)")
-		return
+// quoted prints b one quoted line at a time, cut after ten lines.
+func quoted(w io.Writer, what string, b []byte) {
+	lines := strings.SplitAfter(string(b), "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
 	}
-	s := string(b)
-	for n := 0; s != ""; n++ {
-		if n == maxLines {
-			fmt.Fprintf(w, "   ... %d more bytes\n", len(s))
-			return
+	fmt.Fprintf(w, "   %s, %d bytes:\n", what, len(b))
+	for i, line := range lines {
+		if i == 10 {
+			fmt.Fprintf(w, "      ... %d more lines\n", len(lines)-i)
+			break
 		}
-		i := strings.IndexByte(s, '\n')
-		if i < 0 {
-			i = len(s) - 1
-		}
-		line := strconv.Quote(s[:i+1])
-		if len(line) > maxLine {
-			line = line[:maxLine] + fmt.Sprintf("... (%d bytes)", i+1)
-		}
-		fmt.Fprintf(w, "   %s\n", line)
-		s = s[i+1:]
+		fmt.Fprintf(w, "      %s\n", cut(strconv.Quote(line)))
 	}
+}
+
+func cut(s string) string {
+	const max = 200
+	if len(s) > max {
+		return s[:max] + fmt.Sprintf("... (%d bytes)", len(s))
+	}
+	return s
 }

@@ -1,0 +1,173 @@
+package conformance
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/gcxwire/gcx/jsonmap"
+	"github.com/gcxwire/gcx/jsonmap/auto"
+	"github.com/gcxwire/gcx/reference"
+	"github.com/gcxwire/gcx/spec"
+	"github.com/gcxwire/gcx/streaming"
+)
+
+// Reference returns this repository's reference implementation, run
+// in-process: the literal parser and canonical encoder of package
+// reference, and the JSON mapping of package jsonmap on top of them.
+func Reference() Implementation {
+	return Implementation{
+		Name: "reference",
+		Decode: func(payload []byte, limits Limits) (*spec.Payload, error) {
+			return reference.DecodeLimits(payload, limits.Apply(spec.DefaultLimits))
+		},
+		Encode: func(view []byte) ([]byte, error) {
+			p, err := ReadWire(view)
+			if err != nil {
+				return nil, err
+			}
+			return reference.Encode(p)
+		},
+		EncodeJSON: encodeJSON(func(p *spec.Payload) ([]byte, error) { return reference.Encode(p) }),
+		DecodeJSON: func(result []byte) ([]byte, error) {
+			out, _, err := jsonmap.DecodeResponse(result)
+			return out, err
+		},
+	}
+}
+
+// Streaming returns the streaming implementation, run in-process: the
+// pull decoder fed one byte per read, so every line is reassembled from
+// pieces, and the stream encoder driven one call per header, row and
+// comment. The JSON mapping reads and writes its payloads through them.
+//
+// A wire view whose comments are out of order, or placed after rows that
+// do not exist, has no sequence of Encoder calls; the streaming encoder
+// skips such vectors (they are refused by the reference encoder [CAN-3]).
+func Streaming() Implementation {
+	decode := func(payload []byte, limits Limits) (*spec.Payload, error) {
+		r := oneByteReader{bytes.NewReader(payload)}
+		return streaming.Decode(r, limits.Apply(spec.DefaultLimits))
+	}
+	return Implementation{
+		Name:   "streaming",
+		Decode: decode,
+		Encode: func(view []byte) ([]byte, error) {
+			p, err := ReadWire(view)
+			if err != nil {
+				return nil, err
+			}
+			return streamEncode(p)
+		},
+		EncodeJSON: encodeJSON(streamEncode),
+		DecodeJSON: func(result []byte) ([]byte, error) {
+			if !bytes.HasPrefix(result, []byte(spec.TagPrefix)) {
+				out, _, err := jsonmap.DecodeResponse(result) // JSON text [AUTO-3]
+				return out, err
+			}
+			p, err := decode(result, nil)
+			if err != nil {
+				return nil, err
+			}
+			v, err := jsonmap.DecodePayload(p)
+			if err != nil {
+				return nil, err
+			}
+			return v.AppendCompact(nil), nil
+		},
+	}
+}
+
+// encodeJSON returns an EncodeJSON that builds the mapping's model and
+// writes it with write; in auto mode it writes what auto.Choose picks
+// [AUTO-1].
+func encodeJSON(write func(*spec.Payload) ([]byte, error)) func(text []byte, tool, mode string) ([]byte, error) {
+	return func(text []byte, tool, mode string) ([]byte, error) {
+		v, err := jsonmap.Parse(text)
+		if err != nil {
+			return nil, err
+		}
+		switch mode {
+		case "gcx":
+			p, err := jsonmap.Model(tool, v)
+			if err != nil {
+				return nil, err
+			}
+			return write(p)
+		case "auto":
+			c, err := auto.ChooseValue(tool, v)
+			if err != nil {
+				return nil, err
+			}
+			return c.Output, nil
+		}
+		return nil, fmt.Errorf("%w: mode %q", ErrSkip, mode)
+	}
+}
+
+// ReadWire reads a wire view as an encoder must [WIRE-2]: a view that is
+// not well-formed is a model error naming [WIRE-2], since it describes no
+// payload at all.
+func ReadWire(view []byte) (*spec.Payload, error) {
+	p, err := spec.UnmarshalWire(view)
+	if err != nil {
+		return nil, &spec.Error{Class: spec.ErrModel, Rule: "WIRE-2", Msg: err.Error()}
+	}
+	return p, nil
+}
+
+// errUnspellable marks a model whose comments no sequence of stream
+// Encoder calls can express.
+var errUnspellable = errors.New("comments out of order or after the last row cannot be written as a call sequence")
+
+// streamEncode writes a model through streaming.Encoder, one call per
+// header, row and comment, and returns no bytes on error, as its
+// documentation requires of a caller that must not publish a part [ERR-4].
+func streamEncode(p *spec.Payload) ([]byte, error) {
+	var out bytes.Buffer
+	enc := streaming.NewEncoder(&out)
+	for i := range p.Sections {
+		s := &p.Sections[i]
+		last := 0
+		for _, c := range s.Comments {
+			if c.Row < last || c.Row > len(s.Rows) {
+				return nil, fmt.Errorf("%w: %v", ErrSkip, errUnspellable)
+			}
+			last = c.Row
+		}
+		if err := enc.WriteHeader(&streaming.Header{Tool: s.Tool, Fields: s.Fields, Meta: s.Meta}); err != nil {
+			return nil, err
+		}
+		c := 0
+		for r, row := range s.Rows {
+			for ; c < len(s.Comments) && s.Comments[c].Row == r; c++ {
+				if err := enc.WriteComment(s.Comments[c].Text); err != nil {
+					return nil, err
+				}
+			}
+			if err := enc.WriteRow(row); err != nil {
+				return nil, err
+			}
+		}
+		for ; c < len(s.Comments); c++ {
+			if err := enc.WriteComment(s.Comments[c].Text); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// oneByteReader hands out one byte per Read, so a decoder meets every
+// line boundary and every escape split across reads.
+type oneByteReader struct{ r *bytes.Reader }
+
+func (o oneByteReader) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	return o.r.Read(p[:1])
+}
