@@ -1,0 +1,264 @@
+package conformance
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gcxwire/gcx/spec"
+)
+
+// fakeEnv selects, in a child process of this test binary, one of the
+// command-line implementations of fakeProgram.
+const fakeEnv = "GCX_CONFORMANCE_FAKE"
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(fakeEnv); mode != "" {
+		os.Exit(fakeProgram(mode, os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+// fakeProgram speaks the protocol of the gcx command with the reference
+// implementation, keeping it ("honest") or breaking it in the way mode
+// names.
+func fakeProgram(mode string, args []string) int {
+	in, _ := io.ReadAll(os.Stdin)
+	ref := Reference()
+	if len(args) == 0 {
+		return 2
+	}
+	op, args := args[0], args[1:]
+	fl := flag.NewFlagSet("fake", flag.ContinueOnError)
+	fl.SetOutput(io.Discard)
+	wire := fl.Bool("wire", false, "")
+	tool := fl.String("tool", "result", "")
+	encMode := fl.String("mode", "auto", "")
+	limits := Limits{}
+	if mode != "no-limit-flags" {
+		for name := range limitNames {
+			fl.Func(name, "", func(s string) error {
+				_, err := fmt.Sscan(s, new(int))
+				var n int
+				fmt.Sscan(s, &n)
+				limits[name] = n
+				return err
+			})
+		}
+	}
+	if err := fl.Parse(args); err != nil || fl.NArg() > 0 {
+		return 2
+	}
+	if len(limits) == 0 {
+		limits = nil
+	}
+	var out []byte
+	var err error
+	switch {
+	case mode == "decoder-only" && (op != "decode" || !*wire):
+		return 2
+	case op == "decode" && *wire:
+		if mode == "always-empty-view" {
+			fmt.Println(`{"sections":[]}`)
+			return 0
+		}
+		var p *spec.Payload
+		if p, err = ref.Decode(in, limits); err == nil {
+			if mode == "drop-hash-rows" {
+				for i := range p.Sections {
+					p.Sections[i].Rows = slices.DeleteFunc(p.Sections[i].Rows, func(r []string) bool { return strings.HasPrefix(r[0], "#") })
+				}
+			}
+			out, err = spec.MarshalWire(p)
+		}
+	case op == "encode" && *wire:
+		out, err = ref.Encode(in)
+	case op == "encode":
+		if out, err = ref.EncodeJSON(in, *tool, *encMode); err == nil && !strings.HasPrefix(string(out), "GCX") {
+			out = append(out, '\n')
+		}
+	case op == "decode":
+		if out, err = ref.DecodeJSON(in); err == nil {
+			out = append(out, '\n')
+		}
+	default:
+		return 2
+	}
+	if err == nil {
+		os.Stdout.Write(out)
+		return 0
+	}
+	switch mode {
+	case "no-rule-ids":
+		fmt.Fprintln(os.Stderr, "bad input")
+		return 1
+	case "stdout-on-error":
+		fmt.Println(`{"sections":[]}`)
+	}
+	fmt.Fprintln(os.Stderr, err)
+	if errors.Is(err, spec.ErrUnsupportedVersion) {
+		return 3
+	}
+	return 1
+}
+
+// The command adapter catches a program that breaks the protocol: wrong
+// views, no rule IDs, data on stdout with an error. It skips, rather than
+// fails, the vectors of an op the program does not offer — found by
+// exit status 2 on a trivial input — and fails exit status 2 anywhere
+// else.
+func TestCommandProtocol(t *testing.T) {
+	vs := loadVectors(t)
+	sample := regexp.MustCompile(`/(row-4-guard-hash|val-2-unknown-escape-q|ver-2-gcx2|lim-3-field-limit|row-4-encoder-guards-hash)$`)
+	opt := Options{Match: sample.MatchString}
+	cases := []struct {
+		mode                    string
+		passed, failed, skipped int
+		failDetail              string
+	}{
+		{"honest", 5, 0, 0, ""},
+		{"always-empty-view", 1, 4, 0, ""},
+		{"no-rule-ids", 2, 3, 0, "does not name rule"},
+		{"stdout-on-error", 2, 3, 0, "stdout"},
+		{"no-limit-flags", 4, 0, 1, ""},
+		{"decoder-only", 4, 0, 1, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.mode, func(t *testing.T) {
+			t.Setenv(fakeEnv, c.mode)
+			r := Check(vs, Command(time.Minute, os.Args[0]), opt)
+			if r.Passed != c.passed || r.Failed != c.failed || r.Skipped != c.skipped {
+				var b strings.Builder
+				r.WriteSummary(&b, true)
+				t.Fatalf("%d passed, %d failed, %d skipped; want %d, %d, %d\n%s",
+					r.Passed, r.Failed, r.Skipped, c.passed, c.failed, c.skipped, b.String())
+			}
+			for _, res := range r.Failures() {
+				if !strings.Contains(res.Detail, c.failDetail) {
+					t.Errorf("%s: detail %q lacks %q", res.Vector.Name(), res.Detail, c.failDetail)
+				}
+			}
+		})
+	}
+}
+
+// Driven as an external program, a decoder that drops the rows whose first
+// value begins with "#" fails exactly the vectors whose view holds one —
+// the same set as in-process [ROW-4].
+func TestCommandCatchesDroppedHashRows(t *testing.T) {
+	t.Setenv(fakeEnv, "drop-hash-rows")
+	want := predicted(t, func(v *Vector) bool {
+		return v.Op == OpDecode && v.Accepts() && firstValueBegins(v.Expected.Payload(), "#")
+	})
+	r := Check(loadVectors(t), Command(time.Minute, os.Args[0]), Options{Categories: []string{CategoryDecode}})
+	var failed []string
+	for _, res := range r.Failures() {
+		failed = append(failed, res.Vector.Name())
+	}
+	requireSameSet(t, failed, want, 3)
+}
+
+// buildCommand builds a command of this module into dir and returns its
+// path.
+func buildCommand(t *testing.T, dir, pkg string) string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go command is not on PATH")
+	}
+	out := filepath.Join(dir, filepath.Base(pkg))
+	cmd := exec.Command(goTool, "build", "-o", out, pkg)
+	cmd.Dir = ".."
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+	}
+	return out
+}
+
+// runGCX runs the gcx binary and returns its exit status and output.
+func runGCX(t *testing.T, gcx string, args ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command(gcx, args...)
+	out, err := cmd.CombinedOutput()
+	if exit, ok := err.(*exec.ExitError); ok {
+		return exit.ExitCode(), string(out)
+	}
+	if err != nil {
+		t.Fatalf("gcx: %v", err)
+	}
+	return 0, string(out)
+}
+
+var lastLine = regexp.MustCompile(`(?m)^([0-9]+) passed, ([0-9]+) failed\n\z`)
+
+// gcx conformance passes the built-in implementations, and the gcx binary
+// itself passes as an external program, every op and position included
+// [WIRE-3] [ERR-2]; usage errors, filters and a failing program are
+// reported as documented.
+func TestGCXConformanceCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a process per vector")
+	}
+	gcx := buildCommand(t, t.TempDir(), "./cmd/gcx")
+	total := len(loadVectors(t))
+
+	t.Run("built-in", func(t *testing.T) {
+		code, out := runGCX(t, gcx, "conformance")
+		m := lastLine.FindStringSubmatch(out)
+		if code != 0 || m == nil || m[2] != "0" {
+			t.Fatalf("exit %d:\n%s", code, out)
+		}
+		t.Log(m[0])
+	})
+	t.Run("external", func(t *testing.T) {
+		code, out := runGCX(t, gcx, "conformance", "--", gcx)
+		m := lastLine.FindStringSubmatch(out)
+		if code != 0 || m == nil || m[1] != fmt.Sprint(total) || m[2] != "0" {
+			t.Fatalf("exit %d, want %d passed:\n%s", code, total, out)
+		}
+		t.Log(strings.TrimSpace(m[0]))
+	})
+	t.Run("filters", func(t *testing.T) {
+		code, out := runGCX(t, gcx, "conformance", "--category", "version", "--run", "gcx2", "-v", "--", gcx)
+		if code != 0 || !strings.Contains(out, "PASS version/tags/ver-2-gcx2\n") || strings.Contains(out, "PASS reject/") {
+			t.Fatalf("exit %d:\n%s", code, out)
+		}
+	})
+	t.Run("usage", func(t *testing.T) {
+		for _, args := range [][]string{
+			{"conformance", "--run", "("},
+			{"conformance", "--category", "nope"},
+			{"conformance", "--"},
+			{"conformance", "stray"},
+		} {
+			if code, out := runGCX(t, gcx, args...); code != 2 {
+				t.Errorf("%q: exit %d, want 2\n%s", args, code, out)
+			}
+		}
+		if code, out := runGCX(t, gcx, "conformance", "--run", "no-such-vector"); code != 1 {
+			t.Errorf("no vector selected: exit %d, want 1\n%s", code, out)
+		}
+	})
+	t.Run("failing program", func(t *testing.T) {
+		// cat echoes its input: every decode and json vector fails, and the
+		// runner says so in its exit status, its report and its last line.
+		cat, err := exec.LookPath("cat")
+		if err != nil {
+			t.Skip("no cat")
+		}
+		code, out := runGCX(t, gcx, "conformance", "--run", "hdr-1-minimal$|val-2-unknown-escape-q$", "--", cat)
+		if code != 1 || !strings.Contains(out, "FAIL decode/headers/hdr-1-minimal\n") ||
+			!regexp.MustCompile(`(?m)^0 passed, 2 failed\n\z`).MatchString(out) {
+			t.Fatalf("exit %d:\n%s", code, out)
+		}
+	})
+}
