@@ -262,3 +262,71 @@ func TestGCXConformanceCommand(t *testing.T) {
 		}
 	})
 }
+
+// pythonExample returns the command that runs the Python example adapter,
+// or skips the test when there is no Python 3. It resolves the interpreter
+// once, so a version-manager shim does not cost a process per vector.
+func pythonExample(t *testing.T) []string {
+	t.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not on PATH")
+	}
+	out, err := exec.Command(py, "-c", "import sys; print(sys.executable)").Output()
+	if err != nil {
+		t.Skipf("python3 does not run: %v", err)
+	}
+	return []string{strings.TrimSpace(string(out)), filepath.Join("examples", "python", "adapter.py")}
+}
+
+// The Python example, an implementation written from the spec alone, passes
+// the vectors of the wire ops, decode and encode, as an external program, positions and rules included,
+// and has the JSON ops it does not offer skipped rather than failed. The
+// default run takes every fourth vector (a process per step is slow); .ci/run
+// runs them all through gcx conformance.
+func TestPythonExample(t *testing.T) {
+	argv := pythonExample(t)
+	vs := loadVectors(t)
+	every := 4
+	if testing.Short() {
+		every = 16
+	}
+	picked := map[string]bool{}
+	for i, v := range vs {
+		if (v.Op == OpDecode || v.Op == OpEncode) && (i%every == 0 || strings.HasPrefix(v.ID, "lim-")) {
+			picked[v.Name()] = true
+		}
+	}
+	r := Check(vs, Command(time.Minute, argv...), Options{Match: func(name string) bool { return picked[name] }})
+	if r.Failed > 0 || r.Passed != len(picked) {
+		var b strings.Builder
+		r.WriteSummary(&b, false)
+		t.Fatalf("%d vectors picked:\n%s", len(picked), b.String())
+	}
+	json := Check(vs, Command(time.Minute, argv...), Options{Categories: []string{CategoryJSON}, Match: func(name string) bool {
+		return strings.HasSuffix(name, "/map-8-empty-array") || strings.HasPrefix(name, "json/auto/")
+	}})
+	if json.Skipped == 0 || json.Passed+json.Failed > 0 {
+		t.Errorf("JSON ops: %d passed, %d failed, %d skipped; want all skipped", json.Passed, json.Failed, json.Skipped)
+	}
+	t.Logf("%d passed of %d picked", r.Passed, len(picked))
+}
+
+// The adapter shown in docs/conformance.md is the adapter's own code.
+func TestGuideShowsTheAdapter(t *testing.T) {
+	guide, err := os.ReadFile(filepath.Join("..", "docs", "conformance.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	adapter, err := os.ReadFile(filepath.Join("examples", "python", "adapter.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)```python\n(.*?)```").FindSubmatch(guide)
+	if m == nil {
+		t.Fatal("docs/conformance.md shows no Python adapter")
+	}
+	if !strings.Contains(string(adapter), string(m[1])) {
+		t.Error("the adapter in docs/conformance.md is not the code of examples/python/adapter.py")
+	}
+}

@@ -1,0 +1,448 @@
+"""GCX1 decoder and encoder, written from docs/wire-format.md, chapters 2 to 13.
+
+    decode(data, limits=None) -> [Section, ...]   payload bytes to sections
+    encode(sections) -> bytes                      sections to canonical payload bytes
+    to_wire(sections) / from_wire(data)            the JSON wire view of chapter 13
+
+Every failure raises GCXError, whose class and rule follow [ERR-1] and [ERR-2].
+Python 3.9+, standard library only.
+"""
+
+import json
+import re
+from dataclasses import dataclass, field
+
+
+class GCXError(Exception):
+    """An error of a class of [ERR-1] naming the rule it breaks. line and column
+    (from 1, the column in bytes) say where a decoder met it [ERR-2]; they are
+    None for encoder errors. tag names the version of an unsupported-version."""
+
+    def __init__(self, cls, rule, line, column, message, tag=None):
+        super().__init__(message)
+        self.cls, self.rule, self.line, self.column = cls, rule, line, column
+        self.message, self.tag = message, tag
+
+    def __str__(self):
+        where = f"line {self.line}, column {self.column}: " if self.line else ""
+        return f"{where}{self.cls}: {self.message} [{self.rule}]"
+
+
+@dataclass
+class Section:
+    """One table: a header, its rows and its comments [PAY-2]."""
+    tool: str
+    fields: list                                  # field names, decoded [HDR-4]
+    meta: list = field(default_factory=list)      # (key, value) pairs in wire order [HDR-9]
+    rows: list = field(default_factory=list)      # lists of decoded values [ROW-1]
+    comments: list = field(default_factory=list)  # (rows before it, text) [CMT-3]
+
+
+# The decoder reads the payload as text decoded with "surrogateescape": a byte
+# that is not UTF-8 becomes a lone surrogate U+DC80..U+DCFF, which valid UTF-8
+# never yields, and is reported where the grammar meets it [ENC-1].
+BAD = "\udc80-\udcff"
+TAG = re.compile(r"GCX[A-Za-z0-9._-]*")          # [VER-1]
+NAME = re.compile(r"[A-Za-z0-9_.-]*")            # [HDR-3]
+FIELD_RUN = re.compile(f"[^ ,\t\r\\\\{BAD}]*")   # field name characters [HDR-5]
+META_RUN = re.compile(f"[^ \t\r\\\\{BAD}]*")     # meta value characters [HDR-7]
+ROW_SPECIAL = re.compile(f"[\\\\\r{BAD}]")       # what a value never holds raw [VAL-3]
+COMMENT_SPECIAL = re.compile(f"[\r{BAD}]")       # what a comment never holds [CMT-1]
+ROW_ESCAPE = re.compile(r"\\(.)")
+COUNT = re.compile(r"0|[1-9][0-9]*")             # [META-1]
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+VALUE_ESCAPES = {"\\": "\\", "t": "\t", "n": "\n", "r": "\r"}  # [VAL-1]
+META_ESCAPES = dict(VALUE_ESCAPES, s=" ")                       # [HDR-7]
+FIELD_ESCAPES = dict(META_ESCAPES, **{",": ","})                # [HDR-5]
+
+
+def reserved_value_rule(key, value):
+    """The rule a reserved meta value breaks, or None [META-1] [META-3]."""
+    if key in ("rows", "total") and not (COUNT.fullmatch(value) and int(value) < 2**63):
+        return "META-1"
+    if key == "truncated" and value not in ("true", "false"):
+        return "META-3"
+    return None
+
+
+# ---------------------------------------------------------------- decoding
+
+def decode(data, limits=None):
+    """Decode a whole payload into a list of Sections, or raise GCXError. limits
+    may set "max-line-bytes", "max-fields", "max-sections", "max-rows" [LIM-1];
+    by default there are none, which is more than [LIM-2] asks."""
+    return _Decoder(limits or {}).payload(bytes(data))
+
+
+class _Decoder:
+    """Reads lines in order and reports the first error in the order of [ERR-3]."""
+
+    def __init__(self, limits):
+        self.max_line = limits.get("max-line-bytes")
+        self.max_fields = limits.get("max-fields")
+        self.max_sections = limits.get("max-sections")
+        self.max_rows = limits.get("max-rows")
+        self.sections = []
+        self.rows_decl = None  # (line, column, count) of the open section's rows= [META-4]
+        self.number, self.line, self.terminated = 1, "", True
+
+    def fail(self, cls, rule, i, message, tag=None):
+        """Raise an error at character index i of the current line."""
+        column = len(self.line[:i].encode("utf-8", "surrogateescape")) + 1
+        raise GCXError(cls, rule, self.number, column, message, tag)
+
+    def syntax(self, rule, i, expected):
+        """The grammar cannot go on at index i. Some characters name the rule
+        themselves, wherever they stand [ERR-2]: a byte that is not UTF-8 [ENC-1],
+        a raw CR [ENC-3], the end of the input inside a line [LINE-1]."""
+        c = self.line[i:i + 1]
+        found = repr(c) if c else "LF"
+        if not c and not self.terminated:
+            rule, found = "LINE-1", "the end of the input"
+        elif c == "\r":
+            rule, found = "ENC-3", "CR"
+        elif "\udc80" <= c <= "\udcff":
+            rule, found = "ENC-1", f"byte 0x{ord(c) - 0xDC00:02x}, which is not UTF-8"
+        self.fail("syntax", rule, i, f"expected {expected}, found {found}")
+
+    def payload(self, data):
+        # [ERR-3] step 2: tell another format from a broken payload [PAY-1] [ENC-2].
+        if not data.startswith(b"GCX"):
+            if data.startswith(b"\xef\xbb\xbf"):
+                self.fail("not-gcx", "ENC-2", 0, "payload begins with a byte-order mark")
+            self.fail("not-gcx", "PAY-1", 0, "input does not begin with GCX")
+        lines = data.decode("utf-8", "surrogateescape").split("\n")
+        complete = lines[-1] == ""  # every line ends with LF [LINE-1]
+        if complete:
+            lines.pop()
+        for number, line in enumerate(lines, 1):
+            self.number, self.line = number, line
+            self.terminated = complete or number < len(lines)
+            if line.startswith("GCX"):  # the first bytes give the line's kind [LINE-2]
+                self.end_section()
+                self.header()
+            elif line.startswith("#"):
+                self.comment()
+            else:
+                self.row()
+        self.end_section()
+        return self.sections
+
+    def end_section(self):
+        """[ERR-3] step 1: rows= must equal the rows the ending section holds [META-4]."""
+        if self.rows_decl:
+            number, column, count = self.rows_decl
+            held = len(self.sections[-1].rows)
+            if held != count:
+                raise GCXError("constraint", "META-4", number, column,
+                               f"rows={count} but the section holds {held} rows")
+            self.rows_decl = None
+
+    def check_length(self):
+        """[ERR-3] step 4: the line limit, at column limit+1, LF not counted [LIM-3]."""
+        limit = self.max_line
+        if limit is not None and len(self.line.encode("utf-8", "surrogateescape")) > limit:
+            raise GCXError("limit", "LIM-3", self.number, limit + 1,
+                           f"line is longer than the limit of {limit} bytes")
+
+    def header(self):
+        line = self.line
+        # [ERR-3] step 3: the section limit [LIM-3], then the version tag [VER-1]:
+        # GCX, 1 to 29 tag characters, then SP, LF or the end of the input.
+        if len(self.sections) == self.max_sections:
+            self.fail("limit", "LIM-3", 0, f"more than the limit of {self.max_sections} sections")
+        n = TAG.match(line).end()
+        if n == 3 or n > 32 or line[n:n + 1] not in ("", " "):
+            self.fail("syntax", "VER-3", min(n, 32), "malformed version tag")
+        if line[:n] != "GCX1":  # [VER-2], or [VER-4] in a later section
+            self.fail("unsupported-version", "VER-4" if self.sections else "VER-2", 0,
+                      f"version tag {line[:n]} is not GCX1; ask again for JSON", line[:n])
+        self.check_length()
+
+        # [ERR-3] step 5, the grammar: GCX1 SP tool=NAME SP fields=LIST {SP KEY=VALUE} LF
+        # [HDR-1] [HDR-2].
+        i = self.literal(4, " ", "HDR-1")
+        i = self.literal(i, "tool=", "HDR-2")
+        tool, i = self.name(i, " ")
+        i = self.literal(i, " ", "HDR-1")
+        i = self.literal(i, "fields=", "HDR-2")
+        fields = []  # (index, name)
+        while True:
+            name, end = self.escaped(i, FIELD_RUN, FIELD_ESCAPES, "HDR-5")
+            fields.append((i, name))
+            if not line.startswith(",", end):
+                break
+            i = end + 1
+        i, metas = end, []  # (key index, key, value index, value)
+        while line.startswith(" ", i):
+            key, j = self.name(i + 1, "=")
+            j = self.literal(j, "=", "HDR-1")
+            value, end = self.escaped(j, META_RUN, META_ESCAPES, "HDR-7")
+            metas.append((i + 1, key, j, value))
+            i = end
+        if i < len(line) or not self.terminated:
+            self.syntax("HDR-1", i, "SP or LF")
+
+        # [ERR-3] step 6, Appendix B in column order; the field limit before [HDR-6].
+        seen = set()
+        for count, (at, name) in enumerate(fields):
+            if count == self.max_fields:
+                self.fail("limit", "LIM-3", at, f"more than the limit of {count} fields")
+            if name in seen:
+                self.fail("constraint", "HDR-6", at, f"field name {name!r} appears twice")
+            seen.add(name)
+        seen = set()
+        for key_at, key, value_at, value in metas:
+            if key in ("tool", "fields") or key in seen:  # [HDR-8]
+                self.fail("constraint", "HDR-8", key_at, f"meta key {key} is repeated or reserved")
+            seen.add(key)
+            rule = reserved_value_rule(key, value)
+            if rule:
+                self.fail("constraint", rule, value_at, f"{key}={value!r} is not allowed")
+            if key == "rows":
+                column = len(line[:value_at].encode("utf-8", "surrogateescape")) + 1
+                self.rows_decl = (self.number, column, int(value))
+        self.sections.append(Section(tool, [name for _, name in fields],
+                                     [(key, value) for _, key, _, value in metas]))
+
+    def literal(self, i, text, rule):
+        """Match text at i, failing at its first differing byte; a SP there is a
+        doubled SP, which [ERR-2] attributes to [HDR-1]."""
+        for k, c in enumerate(text):
+            found = self.line[i + k:i + k + 1]
+            if found != c:
+                self.syntax("HDR-1" if found == " " else rule, i + k, repr(text))
+        return i + len(text)
+
+    def name(self, i, follow):
+        """A tool name or meta key [HDR-3], followed by `follow`. A SP, TAB or LF
+        after it is left to the caller (a missing SP or '=' [HDR-1]); an empty meta
+        key before one of them is a doubled or trailing SP [HDR-1]."""
+        end = NAME.match(self.line, i).end()
+        after = self.line[end:end + 1]
+        separator = after in ("", " ", "\t")
+        if end == i:
+            self.syntax("HDR-1" if separator and follow == "=" else "HDR-3", end, "a name")
+        if after != follow and not separator:
+            self.syntax("HDR-3", end, "a name character (A-Z a-z 0-9 _ - .)")
+        return self.line[i:end], end
+
+    def escaped(self, i, run, escapes, rule):
+        """A field name [HDR-5] or meta value [HDR-7]: characters matching `run`
+        and the escapes of `escapes`. Returns the decoded text and where it ends."""
+        parts = []
+        while True:
+            end = run.match(self.line, i).end()
+            parts.append(self.line[i:end])
+            if not self.line.startswith("\\", end):
+                return "".join(parts), end
+            c = self.line[end + 1:end + 2]
+            if c not in escapes:
+                self.syntax(rule, end + 1, "an escape")
+            parts.append(escapes[c])
+            i = end + 2
+
+    def comment(self):
+        """[CMT-1]: '#', any text but CR, then LF; kept with its place [CMT-3]."""
+        self.check_length()
+        bad = COMMENT_SPECIAL.search(self.line)
+        if bad or not self.terminated:
+            self.syntax("CMT-1", bad.start() if bad else len(self.line), "LF")
+        section = self.sections[-1]
+        section.comments.append((len(section.rows), self.line[1:]))
+
+    def row(self):
+        line, section = self.line, self.sections[-1]
+        if len(section.rows) == self.max_rows:  # [ERR-3] step 3 [LIM-3]
+            self.fail("limit", "LIM-3", 0, f"more than the limit of {self.max_rows} rows")
+        self.check_length()
+        start = self.guard() if line.startswith("\\") else 0
+        special = ROW_SPECIAL.search(line, start)
+        if special or not self.terminated:
+            self.check_escapes(special)
+        # [ROW-2]: one value per field; a raw TAB always separates [VAL-3]. Too many
+        # values fail at the TAB before the first extra one, too few at the LF.
+        values, width = line[start:].split("\t"), len(section.fields)
+        if len(values) != width:
+            at = start + len("\t".join(values[:width])) if len(values) > width else len(line)
+            self.fail("constraint", "ROW-2", at, f"{len(values)} values for {width} fields")
+        if special:
+            values = [ROW_ESCAPE.sub(lambda m: VALUE_ESCAPES[m.group(1)], v) for v in values]
+        section.rows.append(values)
+
+    def guard(self):
+        """[ROW-4]: a row line beginning with a backslash may begin with the guard,
+        which protects a first value beginning with '#' or 'GCX' and is dropped.
+        Returns the index where the first value starts."""
+        if self.line.startswith("\\#"):
+            return 1
+        if self.line.startswith("\\G"):
+            for k, c in ((2, "C"), (3, "X")):
+                if self.line[k:k + 1] != c:
+                    self.syntax("ROW-4", k, "GCX after the guard")
+            return 1
+        return 0  # an ordinary escape
+
+    def check_escapes(self, special):
+        """[VAL-2]: every backslash begins one of the escapes of [VAL-1]. `special`
+        is the first match of ROW_SPECIAL; a raw CR or a byte that is not UTF-8 is
+        an error anywhere [ERR-2]. The row must also end with LF [LINE-1]."""
+        line = self.line
+        while special:
+            i = special.start()
+            if line[i] != "\\":
+                self.syntax("VAL-3", i, "a value character")  # becomes ENC-1 or ENC-3
+            if line[i + 1:i + 2] not in VALUE_ESCAPES:
+                self.syntax("VAL-2", i + 1, "one of \\ t n r after a backslash")
+            special = ROW_SPECIAL.search(line, i + 2)
+        if not self.terminated:
+            self.syntax("LINE-1", len(line), "LF")
+
+
+# ---------------------------------------------------------------- encoding
+
+# The encoder's escapes are the decoder's tables turned round.
+FIELD_SPELLING = str.maketrans({c: "\\" + e for e, c in FIELD_ESCAPES.items()})  # [HDR-5]
+META_SPELLING = str.maketrans({c: "\\" + e for e, c in META_ESCAPES.items()})    # [HDR-7]
+VALUE_SPELLING = str.maketrans({c: "\\" + e for e, c in VALUE_ESCAPES.items()})  # [VAL-1]
+
+
+def _refuse(rule, message):
+    return GCXError("model", rule, None, None, message)
+
+
+def _check(s, where):
+    """Refuse a section that has no spelling [CAN-3]."""
+    if not s.tool or not NAME.fullmatch(s.tool):
+        raise _refuse("HDR-3", f"{where}: tool name {s.tool!r} is not A-Z a-z 0-9 _ - .")
+    if not s.fields:
+        raise _refuse("HDR-4", f"{where}: a section needs at least one field")
+    if len(set(s.fields)) != len(s.fields):
+        raise _refuse("HDR-6", f"{where}: field names repeat")
+    keys = set()
+    for key, value in s.meta:
+        if not key or not NAME.fullmatch(key):
+            raise _refuse("HDR-3", f"{where}: meta key {key!r} is not A-Z a-z 0-9 _ - .")
+        if key in ("tool", "fields") or key in keys:
+            raise _refuse("HDR-8", f"{where}: meta key {key} is repeated or reserved")
+        keys.add(key)
+        rule = reserved_value_rule(key, value)
+        if rule:
+            raise _refuse(rule, f"{where}: {key}={value!r} is not allowed")
+    if any(len(row) != len(s.fields) for row in s.rows):
+        raise _refuse("ROW-2", f"{where}: a row does not have one value per field")
+    if any(key == "rows" and value != str(len(s.rows)) for key, value in s.meta):
+        raise _refuse("META-4", f"{where}: rows= disagrees with the {len(s.rows)} rows")
+    previous = 0
+    for row, text in s.comments:
+        if not previous <= row <= len(s.rows):
+            raise _refuse("CMT-3", f"{where}: a comment placed at row {row}, out of order or range")
+        if "\n" in text or "\r" in text:
+            raise _refuse("CMT-4", f"{where}: a comment holds LF or CR")
+        previous = row
+
+
+def _spell_row(row):
+    """A row line: values escaped [VAL-1] and joined by TAB, then the guard if the
+    line would begin with '#' or 'GCX' [ROW-4]."""
+    line = "\t".join([v.translate(VALUE_SPELLING) for v in row])
+    return "\\" + line if line.startswith(("#", "GCX")) else line
+
+
+def encode(sections):
+    """The canonical bytes of a list of Sections [CAN-2], or GCXError (class model)."""
+    if not sections:
+        raise _refuse("PAY-1", "a payload needs at least one section")
+    out = []  # lines without their LF
+    for number, s in enumerate(sections, 1):
+        _check(s, f"section {number}")
+        fields = ",".join(f.translate(FIELD_SPELLING) for f in s.fields)
+        meta = "".join(f" {k}={v.translate(META_SPELLING)}" for k, v in s.meta)
+        out.append(f"GCX1 tool={s.tool} fields={fields}{meta}")
+        before = {}  # row index -> the comment lines placed before that row
+        for row, text in s.comments:
+            before.setdefault(row, []).append("#" + text)
+        for index, row in enumerate(s.rows):
+            if index in before:
+                out.extend(before[index])
+            out.append(_spell_row(row))
+        out.extend(before.get(len(s.rows), ()))
+    try:
+        return ("\n".join(out) + "\n").encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate is no character [ENC-1]
+        raise _refuse("ENC-1", "a string is not valid UTF-8") from None
+
+
+# ---------------------------------------------------------------- wire view
+
+def to_wire(sections):
+    """The wire view [WIRE-1] of decoded sections, as UTF-8 JSON bytes."""
+    view = []
+    for s in sections:
+        item = {"tool": s.tool, "fields": s.fields, "meta": s.meta, "rows": s.rows}
+        if s.comments:
+            item["comments"] = s.comments
+        view.append(item)
+    text = json.dumps({"sections": view}, ensure_ascii=False, separators=(",", ":"))
+    return text.encode("utf-8") + b"\n"
+
+
+def _unique_keys(pairs):
+    if len({key for key, _ in pairs}) != len(pairs):
+        raise ValueError("an object repeats a key")
+    return dict(pairs)
+
+
+def _no_constant(name):
+    raise ValueError(f"{name} is not JSON")
+
+
+def from_wire(data):
+    """Read a wire view strictly [WIRE-2] into a list of Sections. Python's json
+    module is lenient, so repeated keys, NaN and lone surrogates are checked here."""
+    def refuse(message):
+        return _refuse("WIRE-2", "wire view: " + message)
+
+    def array(x, what):
+        if type(x) is not list:
+            raise refuse(f"{what} must be an array")
+        return x
+
+    def strings(items, what):
+        if not all(type(x) is str for x in items):
+            raise refuse(f"{what} must be strings")
+        if LONE_SURROGATE.search("".join(items)):
+            raise refuse(f"{what} hold a lone surrogate escape")
+
+    try:
+        view = json.loads(data.decode("utf-8"), object_pairs_hook=_unique_keys,
+                          parse_constant=_no_constant)
+    except UnicodeDecodeError:
+        raise refuse("not valid UTF-8") from None
+    except (ValueError, RecursionError) as e:  # also data after the view
+        raise refuse(f"not one JSON text ({e})") from None
+    if type(view) is not dict or set(view) != {"sections"}:
+        raise refuse('must be an object with the one key "sections"')
+    sections = []
+    for s in array(view["sections"], "sections"):
+        if type(s) is not dict or not {"tool", "fields"} <= set(s) <= {
+                "tool", "fields", "meta", "rows", "comments"}:
+            raise refuse("a section needs tool and fields, and may add only meta, rows, comments")
+        tool, fields = s["tool"], array(s["fields"], "fields")
+        meta, rows = array(s.get("meta", []), "meta"), array(s.get("rows", []), "rows")
+        comments = array(s.get("comments", []), "comments")
+        if not all(type(m) is list and len(m) == 2 for m in meta):
+            raise refuse("a meta entry must be a [key, value] pair")
+        if not all(type(r) is list for r in rows):
+            raise refuse("a row must be an array")
+        if not all(type(c) is list and len(c) == 2 and type(c[0]) is int for c in comments):
+            raise refuse("a comment must be [integer, text]")  # not true, 1.0 or 1e0
+        strings([tool], "tool")
+        strings(fields, "field names")
+        strings([x for m in meta for x in m], "meta keys and values")
+        strings([v for r in rows for v in r], "values")
+        strings([text for _, text in comments], "comments")
+        sections.append(Section(tool, fields, [tuple(m) for m in meta], rows,
+                                [tuple(c) for c in comments]))
+    return sections
