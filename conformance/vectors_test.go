@@ -477,3 +477,18 @@ func TestGuideMapsErrataToVectors(t *testing.T) {
 		t.Errorf("docs/conformance.md maps %d cases of the published decoder, want all 10 with a GCX1 payload", published)
 	}
 }
+
+// The README states the size of the suite; it stays true.
+func TestReadmeCountsVectors(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`conformance suite: ([0-9]+) vectors`).FindSubmatch(readme)
+	if m == nil {
+		t.Fatal("README does not state the number of conformance vectors")
+	}
+	if n := strconv.Itoa(len(loadVectors(t))); string(m[1]) != n {
+		t.Errorf("README says %s vectors, the suite has %s", m[1], n)
+	}
+}
