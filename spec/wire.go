@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
+	"regexp"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -45,6 +48,8 @@ func (m *wirePair) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+var integerLiteral = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
+
 // wireComment is a [row, text] pair.
 type wireComment struct {
 	Row  int
@@ -60,9 +65,20 @@ func (c *wireComment) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &pair); err != nil || len(pair) != 2 {
 		return fmt.Errorf("a comment is a [row, text] pair, got %s", b)
 	}
-	if err := json.Unmarshal(pair[0], &c.Row); err != nil {
-		return fmt.Errorf("comment row: %v", err)
+	// The row is a JSON integer written without fraction or exponent
+	// [WIRE-2]. One beyond int's range is still well-formed: it names a row
+	// no section has, which the model check refuses [CMT-3].
+	if !integerLiteral.Match(pair[0]) {
+		return fmt.Errorf("comment row %s is not an integer written without fraction or exponent", pair[0])
 	}
+	row, err := strconv.Atoi(string(pair[0]))
+	if err != nil {
+		row = math.MaxInt
+		if pair[0][0] == '-' {
+			row = math.MinInt
+		}
+	}
+	c.Row = row
 	if err := json.Unmarshal(pair[1], &c.Text); err != nil {
 		return fmt.Errorf("comment text: %v", err)
 	}
