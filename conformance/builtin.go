@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"testing/iotest"
 
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/jsonmap/auto"
@@ -22,7 +23,7 @@ func Reference() Implementation {
 			return reference.DecodeLimits(payload, limits.Apply(spec.DefaultLimits))
 		},
 		Encode: func(view []byte) ([]byte, error) {
-			p, err := ReadWire(view)
+			p, err := spec.UnmarshalWire(view)
 			if err != nil {
 				return nil, err
 			}
@@ -46,14 +47,14 @@ func Reference() Implementation {
 // skips such vectors (they are refused by the reference encoder [CAN-3]).
 func Streaming() Implementation {
 	decode := func(payload []byte, limits Limits) (*spec.Payload, error) {
-		r := oneByteReader{bytes.NewReader(payload)}
+		r := iotest.OneByteReader(bytes.NewReader(payload))
 		return streaming.Decode(r, limits.Apply(spec.DefaultLimits))
 	}
 	return Implementation{
 		Name:   "streaming",
 		Decode: decode,
 		Encode: func(view []byte) ([]byte, error) {
-			p, err := ReadWire(view)
+			p, err := spec.UnmarshalWire(view)
 			if err != nil {
 				return nil, err
 			}
@@ -79,8 +80,8 @@ func Streaming() Implementation {
 }
 
 // encodeJSON returns an EncodeJSON that builds the mapping's model and
-// writes it with write; in auto mode it writes what auto.Choose picks
-// [AUTO-1].
+// writes it with write. In auto mode it writes the compact JSON when
+// auto.ChooseValue picks it, and the model otherwise [AUTO-1].
 func encodeJSON(write func(*spec.Payload) ([]byte, error)) func(text []byte, tool, mode string) ([]byte, error) {
 	return func(text []byte, tool, mode string) ([]byte, error) {
 		v, err := jsonmap.Parse(text)
@@ -88,32 +89,21 @@ func encodeJSON(write func(*spec.Payload) ([]byte, error)) func(text []byte, too
 			return nil, err
 		}
 		switch mode {
-		case "gcx":
-			p, err := jsonmap.Model(tool, v)
-			if err != nil {
-				return nil, err
-			}
-			return write(p)
 		case "auto":
 			c, err := auto.ChooseValue(tool, v)
-			if err != nil {
-				return nil, err
+			if err != nil || c.Format == jsonmap.FormatJSON {
+				return c.Output, err
 			}
-			return c.Output, nil
+		case "gcx":
+		default:
+			return nil, fmt.Errorf("%w: mode %q", ErrSkip, mode)
 		}
-		return nil, fmt.Errorf("%w: mode %q", ErrSkip, mode)
+		p, err := jsonmap.Model(tool, v)
+		if err != nil {
+			return nil, err
+		}
+		return write(p)
 	}
-}
-
-// ReadWire reads a wire view as an encoder must [WIRE-2]: a view that is
-// not well-formed is a model error naming [WIRE-2], since it describes no
-// payload at all.
-func ReadWire(view []byte) (*spec.Payload, error) {
-	p, err := spec.UnmarshalWire(view)
-	if err != nil {
-		return nil, &spec.Error{Class: spec.ErrModel, Rule: "WIRE-2", Msg: err.Error()}
-	}
-	return p, nil
 }
 
 // errUnspellable marks a model whose comments no sequence of stream
@@ -159,15 +149,4 @@ func streamEncode(p *spec.Payload) ([]byte, error) {
 		return nil, err
 	}
 	return out.Bytes(), nil
-}
-
-// oneByteReader hands out one byte per Read, so a decoder meets every
-// line boundary and every escape split across reads.
-type oneByteReader struct{ r *bytes.Reader }
-
-func (o oneByteReader) Read(p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
-	}
-	return o.r.Read(p[:1])
 }

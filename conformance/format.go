@@ -14,35 +14,35 @@ import (
 func Format(f *File) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("{\n")
-	field(&b, "  ", "category", f.Category, true)
-	field(&b, "  ", "group", f.Group, true)
-	field(&b, "  ", "description", f.Description, true)
+	field(&b, "  ", "category", f.Category)
+	field(&b, "  ", "group", f.Group)
+	field(&b, "  ", "description", f.Description)
 	b.WriteString("  \"vectors\": [\n")
 	for i := range f.Vectors {
 		v := &f.Vectors[i]
 		b.WriteString("    {\n")
 		const in = "      "
-		field(&b, in, "id", v.ID, true)
-		field(&b, in, "description", v.Description, true)
-		field(&b, in, "rules", v.Rules, true)
-		field(&b, in, "op", v.Op, true)
+		field(&b, in, "id", v.ID)
+		field(&b, in, "description", v.Description)
+		field(&b, in, "rules", v.Rules)
+		field(&b, in, "op", v.Op)
 		if v.InputText != nil {
-			field(&b, in, "input", *v.InputText, true)
+			field(&b, in, "input", *v.InputText)
 		}
 		if v.InputBase64 != nil {
-			field(&b, in, "input_base64", *v.InputBase64, true)
+			field(&b, in, "input_base64", *v.InputBase64)
 		}
 		if v.Limits != nil {
-			field(&b, in, "limits", v.Limits, true)
+			field(&b, in, "limits", v.Limits)
 		}
 		if v.Tool != "" {
-			field(&b, in, "tool", v.Tool, true)
+			field(&b, in, "tool", v.Tool)
 		}
 		if v.Mode != "" {
-			field(&b, in, "mode", v.Mode, true)
+			field(&b, in, "mode", v.Mode)
 		}
 		if v.Canonical != nil {
-			field(&b, in, "canonical", *v.Canonical, true)
+			field(&b, in, "canonical", *v.Canonical)
 		}
 		exp, err := compactExpected(&v.Expected)
 		if err != nil {
@@ -60,17 +60,15 @@ func Format(f *File) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// field writes one "key": value line. Values are marshalled without HTML
-// escaping, so <, > and & stay readable.
-func field(b *bytes.Buffer, indent, key string, value any, comma bool) {
+// field writes one line `"key": value,` (the expected outcome, always
+// last, is written apart). Values are marshalled without HTML escaping, so
+// <, > and & stay readable.
+func field(b *bytes.Buffer, indent, key string, value any) {
 	b.WriteString(indent)
 	b.Write(marshal(key))
 	b.WriteString(": ")
 	b.Write(marshal(value))
-	if comma {
-		b.WriteString(",")
-	}
-	b.WriteString("\n")
+	b.WriteString(",\n")
 }
 
 func marshal(v any) []byte {

@@ -28,7 +28,7 @@ func Run(t *testing.T, impl Implementation) {
 // run in parallel, as go test -parallel allows.
 func RunWith(t *testing.T, impl Implementation, opt Options) {
 	t.Helper()
-	vectors, err := Load(Embedded())
+	vectors, err := loadEmbedded()
 	if err != nil {
 		t.Fatalf("loading the vectors: %v", err)
 	}
