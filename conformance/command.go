@@ -101,7 +101,10 @@ func (c *command) decode(payload []byte, limits Limits) (*spec.Payload, error) {
 		return nil, fmt.Errorf("%w: exits 2 on decode --wire", ErrSkip)
 	}
 	if limits != nil {
-		all := Limits{"max-line-bytes": 1 << 20, "max-fields": 1024, "max-sections": 256, "max-rows": 1 << 20}
+		all := Limits{}
+		for _, f := range spec.LimitFlags {
+			all[f.Name] = *f.Field(&spec.MinimumLimits)
+		}
 		if !c.offers("limits", probePayload, append([]string{"decode", "--wire"}, all.Flags()...)...) {
 			return nil, fmt.Errorf("%w: exits 2 on the limit flags of decode --wire", ErrSkip)
 		}

@@ -209,12 +209,14 @@ var (
 // command receives them as flags, e.g. "--max-fields 2".
 type Limits map[string]int
 
-var limitNames = map[string]func(*spec.Limits) *int{
-	"max-line-bytes": func(l *spec.Limits) *int { return &l.MaxLineBytes },
-	"max-fields":     func(l *spec.Limits) *int { return &l.MaxFields },
-	"max-sections":   func(l *spec.Limits) *int { return &l.MaxSections },
-	"max-rows":       func(l *spec.Limits) *int { return &l.MaxRows },
-}
+// limitNames maps each limit's flag name to its field.
+var limitNames = func() map[string]func(*spec.Limits) *int {
+	m := map[string]func(*spec.Limits) *int{}
+	for _, f := range spec.LimitFlags {
+		m[f.Name] = f.Field
+	}
+	return m
+}()
 
 // Flags returns the limits as command-line flags in name order.
 func (l Limits) Flags() []string {

@@ -264,8 +264,7 @@ func TestVectorFilesHaveNoRepeatedKeys(t *testing.T) {
 // conforming decoder accepts [LIM-2], so the same error comes under the
 // minimum limits.
 func TestVectorsDistinctAndWithinMinimumLimits(t *testing.T) {
-	minimum := spec.Limits{MaxLineBytes: spec.MinLineBytes, MaxFields: spec.MinFields,
-		MaxSections: spec.MinSections, MaxRows: spec.MinRows}
+	minimum := spec.MinimumLimits
 	seen := map[string]string{}
 	for _, v := range loadVectors(t) {
 		limits, _ := json.Marshal(v.Limits)

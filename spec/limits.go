@@ -37,5 +37,26 @@ const (
 	MinRows      = 1 << 20
 )
 
+// MinimumLimits are the minimums as limits: the strictest a conforming
+// decoder may be by default [LIM-2].
+var MinimumLimits = Limits{MaxLineBytes: MinLineBytes, MaxFields: MinFields, MaxSections: MinSections, MaxRows: MinRows}
+
 // Unlimited has every limit off.
 var Unlimited = Limits{}
+
+// LimitFlag names one field of Limits as the command-line flag that sets
+// it. The gcx command declares these flags and the conformance runner passes
+// a vector's limits with them, so the two cannot drift apart.
+type LimitFlag struct {
+	Name  string // the flag without dashes, e.g. "max-line-bytes"
+	Usage string
+	Field func(*Limits) *int
+}
+
+// LimitFlags lists every limit's flag, in the order of the Limits fields.
+var LimitFlags = []LimitFlag{
+	{"max-line-bytes", "longest line in bytes", func(l *Limits) *int { return &l.MaxLineBytes }},
+	{"max-fields", "most fields per section", func(l *Limits) *int { return &l.MaxFields }},
+	{"max-sections", "most sections", func(l *Limits) *int { return &l.MaxSections }},
+	{"max-rows", "most rows per section", func(l *Limits) *int { return &l.MaxRows }},
+}

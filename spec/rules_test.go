@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 )
@@ -34,56 +33,6 @@ func specRules(t *testing.T) []string {
 		t.Fatalf("found only %d rule definitions; is the **[ID]** convention still used?", len(ids))
 	}
 	return ids
-}
-
-// TestEveryRuleIsCited checks the promise of the README: every rule of the
-// specification is exercised by at least one test or conformance vector.
-// A citation is the ID as a word in a _test.go file or in a conformance
-// vector file (the lower-case vector-name form "row-4" counts too).
-func TestEveryRuleIsCited(t *testing.T) {
-	ids := specRules(t)
-	var corpus strings.Builder
-	root := ".."
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if name := d.Name(); name == "node_modules" || name == ".git" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		inVectors := strings.Contains(filepath.ToSlash(path), "conformance/vectors/")
-		if !strings.HasSuffix(path, "_test.go") && !inVectors {
-			return nil
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		corpus.WriteString(path)
-		corpus.WriteByte('\n')
-		corpus.Write(b)
-		corpus.WriteByte('\n')
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := corpus.String()
-	var missing []string
-	for _, id := range ids {
-		lower := strings.ToLower(id)
-		re := regexp.MustCompile(`\b(` + regexp.QuoteMeta(id) + `|` + regexp.QuoteMeta(lower) + `)\b`)
-		if !re.MatchString(text) {
-			missing = append(missing, id)
-		}
-	}
-	sort.Strings(missing)
-	if len(missing) > 0 {
-		t.Errorf("%d of %d rules are cited by no test or vector: %s", len(missing), len(ids), strings.Join(missing, " "))
-	}
 }
 
 // TestRuleIDsInCodeExist keeps error messages honest: every rule ID the

@@ -160,11 +160,6 @@ func UnmarshalWire(b []byte) (*Payload, error) {
 		if len(ws.Rows) > 0 {
 			s.Rows = ws.Rows
 		}
-		for r, row := range s.Rows {
-			if row == nil {
-				return nil, wireErr(fmt.Sprintf("section %d: row %d is null, not an array", i+1, r+1))
-			}
-		}
 		for _, m := range ws.Meta {
 			s.Meta = append(s.Meta, Meta{Key: m[0], Value: m[1]})
 		}

@@ -15,23 +15,29 @@ const (
 	modeGCX  = "gcx"  // always GCX1
 )
 
-// runEncodeJSON reads one JSON value on stdin and writes it as a tool
-// result: in auto mode (the default) the cheaper of its GCX1 payload and
-// its compact JSON, counted in cl100k_base tokens; in gcx mode always the
-// GCX1 payload [MAP-12] [AUTO-1]. A JSON result is followed by LF.
-func runEncodeJSON(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// runEncode is gcx encode: with --wire, a wire view to its canonical GCX1
+// bytes [CAN-2]; without, a JSON value to a tool result [MAP-12] [AUTO-1].
+func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("gcx encode", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	wire := fs.Bool("wire", false, "read a wire view [WIRE-2] and write its canonical GCX1 bytes")
 	tool := fs.String("tool", "result", "the tool `name` written as tool=; a declared tool uses its frozen layout")
 	mode := fs.String("mode", modeAuto, "`auto`: GCX1 only when it costs fewer cl100k_base tokens than compact JSON, else that JSON; gcx: always GCX1")
 	stats := fs.Bool("stats", false, "report the format written and both token counts on stderr")
 	requireLayout := fs.Bool("require-layout", false, "fail when --tool is declared and the value does not fit its layout")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: gcx encode [--tool NAME] [--mode auto|gcx] [--stats] [--require-layout] < value.json\n")
+		fmt.Fprint(stderr, "usage: gcx encode [--tool NAME] [--mode auto|gcx] [--stats] [--require-layout] < value.json\n"+
+			"       gcx encode --wire < view.json\n")
 		fs.PrintDefaults()
 	}
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
+	}
+	if *wire {
+		if code, ok := onlyFlags(fs, stderr, "wire"); !ok {
+			return code
+		}
+		return encodeWire(stdin, stdout, stderr)
 	}
 	if *mode != modeAuto && *mode != modeGCX {
 		fmt.Fprintf(stderr, "gcx encode: --mode must be auto or gcx, not %q\n", *mode)
@@ -77,18 +83,26 @@ func runEncodeJSON(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	return exitOK
 }
 
-// runDecodeJSON reads a tool result on stdin and writes the JSON value it
-// holds, compact and followed by LF. A result that begins with "GCX" is
+// runDecode is gcx decode: with --wire, a GCX1 payload to its wire view
+// [WIRE-1] under the limit flags; without, a tool result to the JSON value
+// it holds, compact and followed by LF. A result that begins with "GCX" is
 // decoded as GCX1 [MAP-7]; any other is read as the JSON an auto-mode
 // encoder writes when JSON is cheaper [AUTO-3].
-func runDecodeJSON(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("gcx decode", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs, limits := decoderFlags("decode", stderr)
+	wire := fs.Bool("wire", false, "read GCX1 only and write its wire view [WIRE-1]; the limit flags apply to it")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: gcx decode < result   (GCX1, or the JSON auto mode writes) -> the JSON value on stdout\n")
+		fmt.Fprint(stderr, "usage: gcx decode < result   (GCX1, or the JSON auto mode writes) -> the JSON value on stdout\n"+
+			"       gcx decode --wire [limits] < payload.gcx   -> the wire view on stdout\n")
 		fs.PrintDefaults()
 	}
 	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	}
+	if *wire {
+		return decodeWire(stdin, *limits, stdout, stderr)
+	}
+	if code, ok := onlyFlags(fs, stderr, "wire"); !ok {
 		return code
 	}
 	in, err := io.ReadAll(stdin)

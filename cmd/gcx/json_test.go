@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,13 +10,6 @@ import (
 
 	"github.com/gcxwire/gcx/jsonmap"
 )
-
-// runJSON runs one of the JSON commands in-process.
-func runJSON(cmd command, args []string, stdin string) (code int, stdout, stderr string) {
-	var out, errOut bytes.Buffer
-	code = cmd(args, strings.NewReader(stdin), &out, &errOut)
-	return code, out.String(), errOut.String()
-}
 
 // TestEncodeJSONCommand: gcx encode's modes, flags and exit statuses
 // [MAP-12] [AUTO-1] [WIRE-3].
@@ -52,7 +44,7 @@ func TestEncodeJSONCommand(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			code, stdout, stderr := runJSON(runEncodeJSON, c.args, c.stdin)
+			code, stdout, stderr := gcx(t, c.stdin, append([]string{"encode"}, c.args...)...)
 			checkRun(t, code, stdout, stderr, c.code, c.stdout, c.stderr)
 		})
 	}
@@ -83,7 +75,7 @@ func TestDecodeJSONCommand(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			code, stdout, stderr := runJSON(runDecodeJSON, c.args, c.stdin)
+			code, stdout, stderr := gcx(t, c.stdin, append([]string{"decode"}, c.args...)...)
 			checkRun(t, code, stdout, stderr, c.code, c.stdout, c.stderr)
 		})
 	}
@@ -107,7 +99,9 @@ func checkRun(t *testing.T, code int, stdout, stderr string, wantCode int, wantS
 
 // TestExamplesLoopInProcess: `gcx encode --mode gcx | gcx decode` gives
 // back every example's value, in both modes, under its own tool name and
-// under an undeclared one [MAP-4] [AUTO-2].
+// under an undeclared one [MAP-4] [AUTO-2]. (The built binary is driven
+// over real pipes by the conformance suite's json vectors, in
+// conformance's TestGCXConformanceCommand.)
 func TestExamplesLoopInProcess(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("..", "..", "examples", "*.json"))
 	if err != nil || len(files) == 0 {
@@ -124,11 +118,11 @@ func TestExamplesLoopInProcess(t *testing.T) {
 		}
 		tool := strings.TrimSuffix(filepath.Base(f), ".json")
 		for _, args := range [][]string{{"--mode", "gcx", "--tool", tool}, {"--tool", tool}, {"--mode", "gcx"}} {
-			code, encoded, stderr := runJSON(runEncodeJSON, args, string(in))
+			code, encoded, stderr := gcx(t, string(in), append([]string{"encode"}, args...)...)
 			if code != exitOK {
 				t.Fatalf("%s: gcx encode %v: exit %d: %s", f, args, code, stderr)
 			}
-			code, decoded, stderr := runJSON(runDecodeJSON, nil, encoded)
+			code, decoded, stderr := gcx(t, encoded, "decode")
 			if code != exitOK {
 				t.Fatalf("%s: gcx decode after encode %v: exit %d: %s", f, args, code, stderr)
 			}

@@ -27,6 +27,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/gcxwire/gcx/spec"
 )
@@ -56,15 +58,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var cmd command
 	switch name {
 	case "decode":
-		cmd = runDecodeWire
-		if !hasFlag(rest, "--wire") {
-			cmd = runDecodeJSON
-		}
+		cmd = runDecode
 	case "encode":
-		cmd = runEncodeWire
-		if !hasFlag(rest, "--wire") {
-			cmd = runEncodeJSON
-		}
+		cmd = runEncode
 	case "check":
 		cmd = runCheck
 	case "bench":
@@ -101,13 +97,20 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok
 	return exitOK, true
 }
 
-func hasFlag(args []string, flag string) bool {
-	for _, a := range args {
-		if a == flag || a == "-"+flag[2:] {
-			return true
+// onlyFlags reports a usage error when a flag other than the allowed ones
+// was set: the flags of one mode of a subcommand mean nothing in the other.
+func onlyFlags(fs *flag.FlagSet, stderr io.Writer, allowed ...string) (code int, ok bool) {
+	var stray []string
+	fs.Visit(func(f *flag.Flag) {
+		if !slices.Contains(allowed, f.Name) {
+			stray = append(stray, "--"+f.Name)
 		}
+	})
+	if len(stray) > 0 {
+		fmt.Fprintf(stderr, "%s: %s: not used in this mode\n", fs.Name(), strings.Join(stray, ", "))
+		return exitUsage, false
 	}
-	return false
+	return exitOK, true
 }
 
 func usage(w io.Writer) {

@@ -9,14 +9,9 @@ import (
 	"github.com/gcxwire/gcx/spec"
 )
 
-// runDecodeWire reads a GCX1 payload and writes its wire view [WIRE-1].
-func runDecodeWire(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs, limits := decoderFlags("decode", stderr)
-	fs.Bool("wire", true, "write the wire view (required)")
-	if code, ok := parseFlags(fs, args, stderr); !ok {
-		return code
-	}
-	p, code := decodeInput(stdin, *limits, stderr)
+// decodeWire reads a GCX1 payload and writes its wire view [WIRE-1].
+func decodeWire(stdin io.Reader, limits spec.Limits, stdout, stderr io.Writer) int {
+	p, code := decodeInput(stdin, limits, stderr)
 	if p == nil {
 		return code
 	}
@@ -28,15 +23,9 @@ func runDecodeWire(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	return exitOK
 }
 
-// runEncodeWire reads a wire view and writes the canonical GCX1 bytes of
-// the payload it describes [CAN-2].
-func runEncodeWire(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("gcx encode", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Bool("wire", true, "read the wire view (required)")
-	if code, ok := parseFlags(fs, args, stderr); !ok {
-		return code
-	}
+// encodeWire reads a wire view and writes the canonical GCX1 bytes of the
+// payload it describes [CAN-2].
+func encodeWire(stdin io.Reader, stdout, stderr io.Writer) int {
 	in, err := io.ReadAll(stdin)
 	if err != nil {
 		return fail(stderr, err)
@@ -77,10 +66,9 @@ func decoderFlags(name string, stderr io.Writer) (*flag.FlagSet, *spec.Limits) {
 	fs := flag.NewFlagSet("gcx "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	lim := spec.DefaultLimits
-	fs.IntVar(&lim.MaxLineBytes, "max-line-bytes", lim.MaxLineBytes, "longest line in bytes (0: no limit)")
-	fs.IntVar(&lim.MaxFields, "max-fields", lim.MaxFields, "most fields per section (0: no limit)")
-	fs.IntVar(&lim.MaxSections, "max-sections", lim.MaxSections, "most sections (0: no limit)")
-	fs.IntVar(&lim.MaxRows, "max-rows", lim.MaxRows, "most rows per section (0: no limit)")
+	for _, f := range spec.LimitFlags {
+		fs.IntVar(f.Field(&lim), f.Name, *f.Field(&lim), f.Usage+" (0: no limit)")
+	}
 	return fs, &lim
 }
 

@@ -93,6 +93,11 @@ func TestExitStatus(t *testing.T) {
 		{"unknown command", "", []string{"frobnicate"}, exitUsage, []string{"unknown command"}, ""},
 		{"no command", "", nil, exitUsage, []string{"usage"}, ""},
 		{"bad flag", "", []string{"check", "--max-rows", "many"}, exitUsage, nil, ""},
+		{"--wire is a flag like any other", "GCX1 tool=t fields=a\n", []string{"decode", "--wire=true"}, exitOK, nil,
+			`{"sections":[{"tool":"t","fields":["a"],"meta":[],"rows":[]}]}` + "\n"},
+		{"--wire=false decodes JSON", "[1]", []string{"decode", "--wire=false"}, exitOK, nil, "[1]\n"},
+		{"limits without --wire", "[1]", []string{"decode", "--max-rows", "3"}, exitUsage, []string{"--max-rows", "not used"}, ""},
+		{"JSON flags with --wire", `{"sections":[]}`, []string{"encode", "--wire", "--tool", "x"}, exitUsage, []string{"--tool"}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

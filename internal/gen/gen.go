@@ -22,7 +22,8 @@ import (
 
 // Check runs prop with at least min cases. The count is the larger of min and
 // -rapid.checks, so `go test -rapid.checks=100000` runs more and the default
-// run never runs fewer than the property promises.
+// run never runs fewer than the property promises (go test -short runs a
+// fifth: rapid divides every count by 5 there).
 func Check(t *testing.T, min int, prop func(*rapid.T)) {
 	t.Helper()
 	f := flag.Lookup("rapid.checks")
