@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gcxwire/gcx/reference"
@@ -410,7 +411,7 @@ func (d *decoder) layout(l Layout, part int) (Value, int, error) {
 // order [LAY-5], and cells of the declared types [LAY-3].
 func (d *decoder) part(si int, p Part) (Value, error) {
 	s := &d.p.Sections[si]
-	if names := p.FieldNames(); !equalStrings(s.Fields, names) {
+	if names := p.FieldNames(); !slices.Equal(s.Fields, names) {
 		return Value{}, d.errAtFields(si, "LAY-5", fmt.Sprintf("tool=%s has the frozen fields %s and this section declares %s; a GCX1 layout never changes (a section with other fields must carry json=)",
 			p.Tool, strings.Join(names, ","), strings.Join(s.Fields, ",")))
 	}
@@ -443,16 +444,4 @@ func (d *decoder) part(si int, p Part) (Value, error) {
 		return rows.Elems[0], nil
 	}
 	return rows, nil
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -104,6 +104,9 @@ func TestPropertyCompactIsAFixedPoint(t *testing.T) {
 		if !bytes.Equal(c, cc) {
 			t.Fatalf("Compact is not idempotent: %q then %q", c, cc)
 		}
+		if back, err := jsonmap.Parse(c); err != nil || !jsonmap.Equal(back, v) {
+			t.Fatalf("compact form %q holds %s (error %v), want %s", c, back.AppendCompact(nil), err, v.AppendCompact(nil))
+		}
 	})
 }
 

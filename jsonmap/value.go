@@ -218,6 +218,15 @@ func (p *jsonParser) fail(rule, msg string) error {
 	return p.errAt(p.pos, ErrInvalidJSON, rule, msg)
 }
 
+// failf is fail for a message that costs work to build: msg is called only
+// outside strict mode, so a cell that is not compact JSON formats nothing.
+func (p *jsonParser) failf(rule string, msg func() string) error {
+	if p.strict {
+		return errNotCompact
+	}
+	return p.errAt(p.pos, ErrInvalidJSON, rule, msg())
+}
+
 func (p *jsonParser) errAt(offset int, class error, rule, msg string) *spec.Error {
 	line, col := 1, 1
 	for i := 0; i < offset && i < len(p.src); i++ {
@@ -276,13 +285,13 @@ func (p *jsonParser) value() (Value, error) {
 	case c == 'n':
 		return Value{Kind: Null}, p.literal("null")
 	}
-	return Value{}, p.fail("MAP-1", fmt.Sprintf("expected a JSON value, found %s", p.describe()))
+	return Value{}, p.failf("MAP-1", func() string { return fmt.Sprintf("expected a JSON value, found %s", p.describe()) })
 }
 
 func (p *jsonParser) literal(word string) error {
 	for i := 0; i < len(word); i++ {
 		if p.pos >= len(p.src) || p.src[p.pos] != word[i] {
-			return p.fail("MAP-1", fmt.Sprintf("expected %q, found %s", word, p.describe()))
+			return p.failf("MAP-1", func() string { return fmt.Sprintf("expected %q, found %s", word, p.describe()) })
 		}
 		p.pos++
 	}
@@ -316,7 +325,7 @@ func (p *jsonParser) object() (Value, error) {
 	for {
 		p.skipSpace()
 		if p.pos >= len(p.src) || p.src[p.pos] != '"' {
-			return Value{}, p.fail("MAP-1", fmt.Sprintf("expected a member name in quotes, found %s", p.describe()))
+			return Value{}, p.failf("MAP-1", func() string { return fmt.Sprintf("expected a member name in quotes, found %s", p.describe()) })
 		}
 		keyAt := p.pos
 		key, err := p.str()
@@ -332,7 +341,7 @@ func (p *jsonParser) object() (Value, error) {
 		}
 		p.skipSpace()
 		if p.pos >= len(p.src) || p.src[p.pos] != ':' {
-			return Value{}, p.fail("MAP-1", fmt.Sprintf("expected ':' after a member name, found %s", p.describe()))
+			return Value{}, p.failf("MAP-1", func() string { return fmt.Sprintf("expected ':' after a member name, found %s", p.describe()) })
 		}
 		p.pos++
 		p.skipSpace()
@@ -350,7 +359,7 @@ func (p *jsonParser) object() (Value, error) {
 			p.pos++
 			return v, nil
 		}
-		return Value{}, p.fail("MAP-1", fmt.Sprintf("expected ',' or '}' in an object, found %s", p.describe()))
+		return Value{}, p.failf("MAP-1", func() string { return fmt.Sprintf("expected ',' or '}' in an object, found %s", p.describe()) })
 	}
 }
 
@@ -407,7 +416,7 @@ func (p *jsonParser) array() (Value, error) {
 			p.pos++
 			return v, nil
 		}
-		return Value{}, p.fail("MAP-1", fmt.Sprintf("expected ',' or ']' in an array, found %s", p.describe()))
+		return Value{}, p.failf("MAP-1", func() string { return fmt.Sprintf("expected ',' or ']' in an array, found %s", p.describe()) })
 	}
 }
 
@@ -427,12 +436,12 @@ func (p *jsonParser) number() (Value, error) {
 	case p.pos < len(p.src) && '1' <= p.src[p.pos] && p.src[p.pos] <= '9':
 		p.digits()
 	default:
-		return Value{}, p.fail("MAP-1", fmt.Sprintf("expected a digit in a number, found %s", p.describe()))
+		return Value{}, p.failf("MAP-1", func() string { return fmt.Sprintf("expected a digit in a number, found %s", p.describe()) })
 	}
 	if p.pos < len(p.src) && p.src[p.pos] == '.' {
 		p.pos++
 		if p.digits() == 0 {
-			return Value{}, p.fail("MAP-1", fmt.Sprintf("expected a digit after the decimal point, found %s", p.describe()))
+			return Value{}, p.failf("MAP-1", func() string { return fmt.Sprintf("expected a digit after the decimal point, found %s", p.describe()) })
 		}
 	}
 	if p.pos < len(p.src) && (p.src[p.pos] == 'e' || p.src[p.pos] == 'E') {
@@ -441,7 +450,7 @@ func (p *jsonParser) number() (Value, error) {
 			p.pos++
 		}
 		if p.digits() == 0 {
-			return Value{}, p.fail("MAP-1", fmt.Sprintf("expected a digit in the exponent, found %s", p.describe()))
+			return Value{}, p.failf("MAP-1", func() string { return fmt.Sprintf("expected a digit in the exponent, found %s", p.describe()) })
 		}
 	}
 	return Value{Kind: Number, Text: p.src[start:p.pos]}, nil
@@ -495,7 +504,7 @@ func (p *jsonParser) str() (string, error) {
 			p.pos++
 			return string(buf), nil
 		case c < 0x20:
-			return "", p.fail("MAP-1", fmt.Sprintf("control character U+%04X must be escaped in a string", c))
+			return "", p.failf("MAP-1", func() string { return fmt.Sprintf("control character U+%04X must be escaped in a string", c) })
 		case c == '\\':
 			var err error
 			if buf, err = p.escape(buf); err != nil {
@@ -574,7 +583,7 @@ func (p *jsonParser) escape(buf []byte) ([]byte, error) {
 		return utf8.AppendRune(buf, r), nil
 	}
 	p.pos = at + 1
-	return nil, p.fail("MAP-1", fmt.Sprintf("unknown escape \\%c in a string", c))
+	return nil, p.failf("MAP-1", func() string { return fmt.Sprintf("unknown escape \\%c in a string", c) })
 }
 
 func (p *jsonParser) hex4() (rune, error) {
@@ -592,7 +601,7 @@ func (p *jsonParser) hex4() (rune, error) {
 		case 'A' <= c && c <= 'F':
 			r = r<<4 | rune(c-'A'+10)
 		default:
-			return 0, p.fail("MAP-1", fmt.Sprintf("expected four hex digits after \\u, found %s", p.describe()))
+			return 0, p.failf("MAP-1", func() string { return fmt.Sprintf("expected four hex digits after \\u, found %s", p.describe()) })
 		}
 		p.pos++
 	}

@@ -79,7 +79,7 @@ func ParseCase(name string, file []byte) (Case, error) {
 	switch {
 	case f.Tool == nil || f.Description == nil || f.Response == nil:
 		return Case{}, fmt.Errorf(`a fixture needs "tool", "description" and "response"`)
-	case !validToolName(*f.Tool):
+	case !spec.IsName(*f.Tool):
 		return Case{}, fmt.Errorf("tool %q is not a GCX1 tool name (1+ of A-Z a-z 0-9 _ - .)", *f.Tool)
 	case strings.TrimSpace(*f.Description) == "" || strings.ContainsAny(*f.Description, "\r\n"):
 		return Case{}, fmt.Errorf("description must be one non-empty line")
@@ -89,19 +89,6 @@ func ParseCase(name string, file []byte) (Case, error) {
 		return Case{}, fmt.Errorf("response: %w", err)
 	}
 	return Case{Name: name, Tool: *f.Tool, Description: *f.Description, Response: compact, Pretty: pretty}, nil
-}
-
-// validToolName reports whether s may follow "tool=" in a header [HDR-3].
-func validToolName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !spec.IsNameByte(s[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // Shape names what kind of JSON value a response is. Tabular shapes are the

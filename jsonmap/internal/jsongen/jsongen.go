@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
-	"unicode/utf8"
 
 	"pgregory.net/rapid"
 
@@ -105,11 +104,6 @@ func Value() *rapid.Generator[jsonmap.Value] {
 		}
 		return value(t, depth)
 	})
-}
-
-// Scalar draws null, a boolean, a number or a string.
-func Scalar() *rapid.Generator[jsonmap.Value] {
-	return rapid.Custom(func(t *rapid.T) jsonmap.Value { return scalar(t) })
 }
 
 func scalar(t *rapid.T) jsonmap.Value {
@@ -417,23 +411,4 @@ func ofType(t *rapid.T, typ jsonmap.Type) jsonmap.Value {
 		return jsonmap.Value{Kind: rapid.SampledFrom([]jsonmap.Kind{jsonmap.True, jsonmap.False}).Draw(t, "bool")}
 	}
 	return value(t, 2)
-}
-
-// ValidUTF8 reports whether every string of v is valid UTF-8, as the
-// generators promise.
-func ValidUTF8(v jsonmap.Value) bool {
-	if !utf8.ValidString(v.Text) {
-		return false
-	}
-	for _, e := range v.Elems {
-		if !ValidUTF8(e) {
-			return false
-		}
-	}
-	for _, m := range v.Members {
-		if !utf8.ValidString(m.Key) || !ValidUTF8(m.Value) {
-			return false
-		}
-	}
-	return true
 }

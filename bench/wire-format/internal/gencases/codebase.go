@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -247,7 +248,7 @@ func goParamList(r *rand.Rand) string {
 	for len(ps) < n {
 		p := pick(r, goParams)
 		variadic := strings.Contains(p, " ...")
-		if p == "ctx context.Context" || variadic && len(ps) != n-1 || contains(ps, p) {
+		if p == "ctx context.Context" || variadic && len(ps) != n-1 || slices.Contains(ps, p) {
 			continue
 		}
 		ps = append(ps, p)
@@ -260,7 +261,7 @@ func tsParamList(r *rand.Rand) string {
 	ps := make([]string, 0, n)
 	for len(ps) < n {
 		p := pick(r, tsParams)
-		if !contains(ps, p) {
+		if !slices.Contains(ps, p) {
 			ps = append(ps, p)
 		}
 	}
@@ -284,15 +285,6 @@ func (cb *codebase) sample(r *rand.Rand, n int, keep func(symbol) bool) []symbol
 }
 
 func pick[T any](r *rand.Rand, s []T) T { return s[r.IntN(len(s))] }
-
-func contains(s []string, x string) bool {
-	for _, e := range s {
-		if e == x {
-			return true
-		}
-	}
-	return false
-}
 
 func lowerFirst(s string) string {
 	if s == "" {

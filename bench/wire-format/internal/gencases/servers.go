@@ -362,7 +362,7 @@ func listEvents12(r *rand.Rand) fixture {
 	var rows []obj
 	for range 12 {
 		start := t.Add(time.Duration(r.IntN(5*24*4)) * 15 * time.Minute)
-		var attendees []obj
+		attendees := []obj{} // [] when nobody is invited; a nil slice would be null
 		for _, i := range r.Perm(len(people) - 1)[:r.IntN(5)] {
 			attendees = append(attendees, o("email", people[i].email, "response", pick(r, []string{"accepted", "accepted", "tentative", "needsAction", "declined"})))
 		}
