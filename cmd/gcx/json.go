@@ -63,12 +63,15 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var choice auto.Choice
 	format := jsonmap.FormatGCX
 	if *mode == modeAuto || *stats {
-		choice, err = auto.ChooseValue(*tool, v)
-		out, format = choice.Output, choice.Format
-	}
-	if err == nil && *mode == modeGCX {
+		// --stats counts both formats, so the GCX1 payload is at hand.
+		if choice, err = auto.ChooseValue(*tool, v); err == nil {
+			out, format = choice.Output, choice.Format
+			if *mode == modeGCX {
+				out, format = choice.Payload, jsonmap.FormatGCX
+			}
+		}
+	} else {
 		out, err = jsonmap.EncodeValue(*tool, v)
-		format = jsonmap.FormatGCX
 	}
 	if err != nil {
 		return fail(stderr, err)

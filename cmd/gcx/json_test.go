@@ -29,6 +29,8 @@ func TestEncodeJSONCommand(t *testing.T) {
 			"GCX1 tool=t fields=name,size rows=4\nalpha\t1\nbeta\t2\ngamma\t3\ndelta\t4\n", ""},
 		{"DefaultToolName", []string{"--mode", "gcx"}, `[]`, 0, "GCX1 tool=result fields= rows=0\n", ""},
 		{"Stats", []string{"--stats"}, `1`, 0, "1\n", "wrote json; GCX1 15 tokens, compact JSON 1 tokens (cl100k_base)"},
+		{"StatsInGCXMode", []string{"--mode", "gcx", "--stats"}, `1`, 0, "GCX1 tool=result fields= json=value rows=1\n1\n",
+			"wrote gcx; GCX1 15 tokens, compact JSON 1 tokens (cl100k_base)"},
 		{"RequireLayoutFits", []string{"--mode", "gcx", "--tool", "graph_stats", "--require-layout"}, `{"nodes":1,"edges":2,"files":3,"symbols":4}`, 0,
 			"GCX1 tool=graph_stats fields=nodes,edges,files,symbols,packages,indexed rows=1\n1\t2\t3\t4\t\t\n", ""},
 		{"RequireLayoutRefuses", []string{"--mode", "gcx", "--tool", "graph_stats", "--require-layout"}, `{"nodes":1}`, 1, "", `lacks member "edges"`},

@@ -17,6 +17,7 @@ const Encoding = tokens.CL100K
 type Choice struct {
 	Output     []byte         // the GCX1 payload or the compact JSON text
 	Format     jsonmap.Format // which of the two Output is
+	Payload    []byte         // the GCX1 payload, whichever was chosen
 	GCXTokens  int            // cl100k_base tokens of the GCX1 payload
 	JSONTokens int            // cl100k_base tokens of the compact JSON text
 }
@@ -49,7 +50,7 @@ func ChooseValue(tool string, v jsonmap.Value) (Choice, error) {
 		return Choice{}, err
 	}
 	compact := v.AppendCompact(nil)
-	c := Choice{GCXTokens: count(payload), JSONTokens: count(compact)}
+	c := Choice{Payload: payload, GCXTokens: count(payload), JSONTokens: count(compact)}
 	if c.GCXTokens < c.JSONTokens {
 		c.Output, c.Format = payload, jsonmap.FormatGCX
 	} else {
