@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"testing/iotest"
 
@@ -39,12 +38,8 @@ func Reference() Implementation {
 
 // Streaming returns the streaming implementation, run in-process: the
 // pull decoder fed one byte per read, so every line is reassembled from
-// pieces, and the stream encoder driven one call per header, row and
+// pieces, and streaming.Encode, one Encoder call per header, row and
 // comment. The JSON mapping reads and writes its payloads through them.
-//
-// A wire view whose comments are out of order, or placed after rows that
-// do not exist, has no sequence of Encoder calls; the streaming encoder
-// skips such vectors (they are refused by the reference encoder [CAN-3]).
 func Streaming() Implementation {
 	decode := func(payload []byte, limits Limits) (*spec.Payload, error) {
 		r := iotest.OneByteReader(bytes.NewReader(payload))
@@ -106,46 +101,12 @@ func encodeJSON(write func(*spec.Payload) ([]byte, error)) func(text []byte, too
 	}
 }
 
-// errUnspellable marks a model whose comments no sequence of stream
-// Encoder calls can express.
-var errUnspellable = errors.New("comments out of order or after the last row cannot be written as a call sequence")
-
-// streamEncode writes a model through streaming.Encoder, one call per
-// header, row and comment, and returns no bytes on error, as its
-// documentation requires of a caller that must not publish a part [ERR-4].
+// streamEncode writes a model with streaming.Encode and returns no bytes
+// on error: a stream may have handed part of the payload over, which a
+// caller that returns the whole payload discards [ERR-4].
 func streamEncode(p *spec.Payload) ([]byte, error) {
 	var out bytes.Buffer
-	enc := streaming.NewEncoder(&out)
-	for i := range p.Sections {
-		s := &p.Sections[i]
-		last := 0
-		for _, c := range s.Comments {
-			if c.Row < last || c.Row > len(s.Rows) {
-				return nil, fmt.Errorf("%w: %v", ErrSkip, errUnspellable)
-			}
-			last = c.Row
-		}
-		if err := enc.WriteHeader(&streaming.Header{Tool: s.Tool, Fields: s.Fields, Meta: s.Meta}); err != nil {
-			return nil, err
-		}
-		c := 0
-		for r, row := range s.Rows {
-			for ; c < len(s.Comments) && s.Comments[c].Row == r; c++ {
-				if err := enc.WriteComment(s.Comments[c].Text); err != nil {
-					return nil, err
-				}
-			}
-			if err := enc.WriteRow(row); err != nil {
-				return nil, err
-			}
-		}
-		for ; c < len(s.Comments); c++ {
-			if err := enc.WriteComment(s.Comments[c].Text); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if err := enc.Close(); err != nil {
+	if err := streaming.Encode(&out, p); err != nil {
 		return nil, err
 	}
 	return out.Bytes(), nil

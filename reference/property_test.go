@@ -231,6 +231,32 @@ func checkPositioned(b []byte, p *spec.Payload, err error, rules map[string]bool
 	return ""
 }
 
+// checkUnderLimits decodes b under the default limits and under lim and
+// checks both answers with checkPositioned. lim may only refuse more, never
+// answer otherwise [LIM-1]: a success under it is a success under the
+// defaults too, with the same payload (callers pass inputs far below the
+// defaults, so lim is the stricter). It returns both errors, for the
+// caller's tallies, and a description of the first failure, or "".
+func checkUnderLimits(b []byte, lim spec.Limits, rules map[string]bool) (err, errl error, msg string) {
+	p, err := Decode(b)
+	if msg := checkPositioned(b, p, err, rules); msg != "" {
+		return err, nil, msg
+	}
+	pl, errl := DecodeLimits(b, lim)
+	if msg := checkPositioned(b, pl, errl, rules); msg != "" {
+		return err, errl, fmt.Sprintf("limits %+v: %s", lim, msg)
+	}
+	if errl == nil && err != nil {
+		return err, errl, fmt.Sprintf("limits %+v accepted what the default limits reject (%v)", lim, err)
+	}
+	if errl == nil {
+		if diff := cmp.Diff(p, pl); diff != "" {
+			return err, errl, fmt.Sprintf("limits %+v changed the payload (-default +limited):\n%s", lim, diff)
+		}
+	}
+	return err, errl, ""
+}
+
 // anyInput draws bytes a decoder may meet: mutations of valid payloads,
 // arbitrary bytes, and arbitrary bytes after a valid header.
 func anyInput() *rapid.Generator[[]byte] {
@@ -273,28 +299,14 @@ func TestPropertyErrorsArePositioned(t *testing.T) {
 	classes := map[string]int{}
 	gen.Check(t, propertyCases, func(t *rapid.T) {
 		b := anyInput().Draw(t, "input")
-		p, err := Decode(b)
-		classes[spec.ClassName(err)]++
-		if msg := checkPositioned(b, p, err, rules); msg != "" {
+		lim := smallLimits().Draw(t, "limits")
+		err, errl, msg := checkUnderLimits(b, lim, rules)
+		if msg != "" {
 			t.Fatalf("%s\ninput: %s", msg, gen.Describe(b))
 		}
-		lim := smallLimits().Draw(t, "limits")
-		pl, errl := DecodeLimits(b, lim)
+		classes[spec.ClassName(err)]++
 		if errors.Is(errl, spec.ErrLimit) {
 			classes["limit"]++
-		}
-		if msg := checkPositioned(b, pl, errl, rules); msg != "" {
-			t.Fatalf("limits %+v: %s\ninput: %s", lim, msg, gen.Describe(b))
-		}
-		// The inputs are far below the default limits, so the small limits
-		// can only be as strict or stricter.
-		if errl == nil && err != nil {
-			t.Fatalf("limits %+v accepted what the default limits reject (%v)\ninput: %s", lim, err, gen.Describe(b))
-		}
-		if errl == nil {
-			if diff := cmp.Diff(p, pl); diff != "" {
-				t.Fatalf("limits %+v changed the payload (-default +limited):\n%s", lim, diff)
-			}
 		}
 	})
 	t.Logf("results by class (\"\" is success; limit counts the small limits): %v", classes)

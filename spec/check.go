@@ -76,12 +76,12 @@ func (s *Section) Check(index int) error {
 	if err := CheckRowCount(index, s.Meta, len(s.Rows)); err != nil {
 		return err
 	}
-	last := 0
+	prev := 0
 	for c, cm := range s.Comments {
-		if cm.Row < last || cm.Row > len(s.Rows) {
-			return modelErr("CMT-3", fmt.Sprintf("section %d: comment %d is placed before row %d, outside 0..%d or before the comment ahead of it", index+1, c+1, cm.Row, len(s.Rows)))
+		if err := CheckCommentPlace(index, c, cm.Row, prev, len(s.Rows)); err != nil {
+			return err
 		}
-		last = cm.Row
+		prev = cm.Row
 		if err := CheckComment(index, cm.Text); err != nil {
 			return err
 		}
@@ -154,6 +154,16 @@ func CheckRowCount(section int, meta []Meta, rows int) error {
 		if m.Key == KeyRows && m.Value != strconv.Itoa(rows) {
 			return modelErr("META-4", fmt.Sprintf("section %d: rows=%s but the section holds %d rows", section+1, m.Value, rows))
 		}
+	}
+	return nil
+}
+
+// CheckCommentPlace checks where the c-th comment of a section stands
+// [CMT-3]: before row number row, which must lie from prev (the row of the
+// comment ahead of it, 0 for the first) to rows (the section's row count).
+func CheckCommentPlace(section, c, row, prev, rows int) error {
+	if row < prev || row > rows {
+		return modelErr("CMT-3", fmt.Sprintf("section %d: comment %d is placed before row %d, outside %d..%d or before the comment ahead of it", section+1, c+1, row, prev, rows))
 	}
 	return nil
 }

@@ -215,10 +215,11 @@ func BenchmarkEncode(b *testing.B) {
 	}
 }
 
-// baselineDecode decodes GCX1 the way the published package does (see
-// /work/shared/notes/published-decoder.md): bufio.Scanner with a 4 MiB line
-// ceiling, strings.Split on TAB, and a map from field name to value per row.
-// It is a yardstick, not a decoder: it checks almost nothing.
+// baselineDecode decodes GCX1 the way the Go package published with the
+// draft does: its Decoder is built on bufio.Scanner, with a 4 MiB line
+// ceiling, and returns a map from field name to value per row; here the
+// values come from strings.Split on TAB. It is a yardstick, not a decoder:
+// it checks almost nothing.
 func baselineDecode(r io.Reader) ([]map[string]string, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 4<<20)

@@ -17,7 +17,8 @@
 //
 // The Encoder writes the reference encoder's canonical bytes [CAN-2] and
 // refuses, with the same error class and rule, any model that has no GCX1
-// spelling [CAN-3].
+// spelling [CAN-3]. Encode writes a whole spec.Payload through one, as
+// Decode reads one.
 package streaming
 
 import (
@@ -128,9 +129,9 @@ type Decoder struct {
 	// does where there is no row scanner, so tests cover that path too.
 	portable bool
 
-	line     int  // 1-based number of the line at buf[start]
-	begun    bool // the first line has been examined
-	itemLine int  // line of the item Next last returned
+	// line is the 1-based number of the line at buf[start]; the item Next
+	// returned last stands on the line before it.
+	line int
 
 	header   *Header
 	sections int // headers read
@@ -189,7 +190,7 @@ func (d *Decoder) Row() []string { return d.record }
 func (d *Decoder) Comment() spec.Comment { return d.comment }
 
 // Line returns the 1-based line number of the item Next returned last.
-func (d *Decoder) Line() int { return d.itemLine }
+func (d *Decoder) Line() int { return d.line - 1 }
 
 // InputOffset returns the input offset just past the last line Next
 // returned: the number of bytes of the payload consumed so far.
@@ -258,11 +259,10 @@ func (d *Decoder) next() (Kind, error) {
 		return 0, err
 	}
 	line := d.buf[d.start:end]
-	if !d.begun {
-		d.begun = true
-		if !startsWithTag(line) {
-			return 0, d.notGCX(line, hasLF)
-		}
+	// Before the first header only the first line can come here: a line
+	// that does not make one is an error, and errors are sticky.
+	if d.header == nil && !startsWithTag(line) {
+		return 0, d.notGCX(line, hasLF)
 	}
 	if !hasLF && len(line) == 0 {
 		if err := d.endSection(); err != nil {
@@ -286,7 +286,6 @@ func (d *Decoder) next() (Kind, error) {
 		return 0, err
 	}
 	// Only a line that ends in LF is ever valid [LINE-1].
-	d.itemLine = d.line
 	d.start = end + 1
 	d.line++
 	return kind, nil
@@ -382,8 +381,9 @@ func (d *Decoder) errAt(col int, class error, production, rule, msg string) *spe
 
 // unexpected reports a syntax error at byte i of line: what stands there
 // cannot continue the production. As in the reference, the rule is the one
-// the character itself breaks when no production allows it anywhere
-// (invalid UTF-8, a raw CR, the end of the input), else the production's.
+// the character itself breaks when it is of a kind no production allows
+// there (invalid UTF-8, a raw CR, the end of the input, a SP where the
+// header's own text was due), else the production's [ERR-2].
 func (d *Decoder) unexpected(line []byte, hasLF bool, i int, production, rule, expected string) *spec.Error {
 	var found string
 	switch {
@@ -402,6 +402,9 @@ func (d *Decoder) unexpected(line []byte, hasLF bool, i int, production, rule, e
 			found = "TAB"
 		case r == ' ':
 			found = "SP"
+			if production == "header" {
+				rule = "HDR-1" // a doubled SP, or a SP where "=" or a key belongs
+			}
 		default:
 			found = strconv.QuoteRune(r)
 		}
@@ -596,7 +599,6 @@ func (d *Decoder) decodeRow(line []byte, hasLF bool) error {
 	text := d.rowText[:0]
 	decoding := false // text holds line[:copied], decoded
 	copied := 0
-	extra := -1 // the TAB before the first value beyond the fields
 	i := 0
 	if len(line) >= 2 && line[0] == '\\' && (line[1] == '#' || line[1] == 'G') {
 		// The guard is a lone backslash that decodes to nothing [ROW-4].
@@ -618,9 +620,6 @@ func (d *Decoder) decodeRow(line []byte, hasLF bool) error {
 	for {
 		switch {
 		case tab < backslash && tab < bad:
-			if len(ends)+1 == width {
-				extra = tab
-			}
 			if decoding {
 				ends = append(ends, len(text)+tab-copied)
 			} else {
@@ -657,11 +656,10 @@ func (d *Decoder) decodeRow(line []byte, hasLF bool) error {
 	}
 	ends = append(ends, len(src))
 	d.ends, d.rowText = ends, text
-	switch {
-	case extra >= 0:
-		return d.errAt(extra, spec.ErrConstraint, "row", "ROW-2",
-			fmt.Sprintf("row has %d values but the section declares %d fields", len(ends), width))
-	case len(ends) < width:
+	// Every TAB left in the line separates values (one after a backslash
+	// was refused above), so countError finds the right one in the raw
+	// line.
+	if len(ends) != width {
 		return d.countError(line, len(ends), width)
 	}
 

@@ -187,6 +187,59 @@ func (e *Encoder) Close() error {
 	return err
 }
 
+// Encode writes p to w through an Encoder, one call per item in wire order:
+// WriteHeader for each section, then its rows with each comment written
+// just before the row it precedes [CMT-3], then Close. It is the counterpart
+// of Decode, and writes the bytes reference.Encode returns for p [CAN-2].
+//
+// A model without a GCX1 spelling is refused with an *spec.Error of class
+// spec.ErrModel [CAN-3]. Comments out of order, or placed beyond the last
+// row, are refused with spec.CheckCommentPlace's error, not reordered: the
+// Encoder writes a comment after the rows written so far, so no sequence
+// of calls spells such a model. A model with a single defect gets the
+// class and rule reference.Encode gives; with several, Encode reports the
+// first it meets in wire order, where reference.Encode checks a section's
+// header, then its rows, then rows=, then its comments.
+//
+// Encode does not check the whole model before it writes. On error w may
+// already hold the start of the payload — whole lines before the defect,
+// handed over each time the Encoder's 64 KiB buffer filled — and the caller
+// must discard it [ERR-4]. An error from w is returned as it is.
+func Encode(w io.Writer, p *spec.Payload) error {
+	e := NewEncoder(w)
+	if p == nil {
+		return e.Close() // no sections [PAY-1]
+	}
+	for i := range p.Sections {
+		s := &p.Sections[i]
+		if err := e.WriteHeader(&Header{Tool: s.Tool, Fields: s.Fields, Meta: s.Meta}); err != nil {
+			return err
+		}
+		prev, c := 0, 0
+		for r := 0; r <= len(s.Rows); r++ {
+			for ; c < len(s.Comments) && s.Comments[c].Row <= r; c++ {
+				cm := s.Comments[c]
+				if err := spec.CheckCommentPlace(i, c, cm.Row, prev, len(s.Rows)); err != nil {
+					return err
+				}
+				prev = cm.Row
+				if err := e.WriteComment(cm.Text); err != nil {
+					return err
+				}
+			}
+			if r < len(s.Rows) {
+				if err := e.WriteRow(s.Rows[r]); err != nil {
+					return err
+				}
+			}
+		}
+		if c < len(s.Comments) { // the rest lie beyond the last row
+			return spec.CheckCommentPlace(i, c, s.Comments[c].Row, prev, len(s.Rows))
+		}
+	}
+	return e.Close()
+}
+
 func (e *Encoder) usable() error {
 	if e.err != nil {
 		return e.err
@@ -222,17 +275,18 @@ func (e *Encoder) flushIfFull() error {
 // value cannot hold raw [VAL-1].
 var valueEscapeLetter = [256]byte{'\\': '\\', '\t': 't', '\n': 'n', '\r': 'r'}
 
-// appendValue appends v with TAB, LF, CR and backslash escaped [VAL-1].
+// appendValue appends v with TAB, LF, CR and backslash escaped [VAL-1]. The
+// bytes between escapes are copied a run at a time.
 func appendValue(b []byte, v string) []byte {
-	for {
-		i := scanUnescaped(v, 0)
-		b = append(b, v[:i]...)
-		if i == len(v) {
-			return b
+	from := 0
+	for i := 0; i < len(v); i++ {
+		if letter := valueEscapeLetter[v[i]]; letter != 0 {
+			b = append(b, v[from:i]...)
+			b = append(b, '\\', letter)
+			from = i + 1
 		}
-		b = append(b, '\\', valueEscapeLetter[v[i]])
-		v = v[i+1:]
 	}
+	return append(b, v[from:]...)
 }
 
 // appendHeaderText appends a field name [HDR-5] or a meta value [HDR-7]

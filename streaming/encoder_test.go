@@ -14,34 +14,6 @@ import (
 	"github.com/gcxwire/gcx/spec"
 )
 
-// encodeStream writes p through an Encoder, comments before the row they
-// precede as the reference places them [CMT-3], and closes it.
-func encodeStream(w io.Writer, p *spec.Payload) error {
-	e := NewEncoder(w)
-	for _, s := range p.Sections {
-		if err := e.WriteHeader(&Header{Tool: s.Tool, Fields: s.Fields, Meta: s.Meta}); err != nil {
-			return err
-		}
-		c := 0
-		for r, row := range s.Rows {
-			for ; c < len(s.Comments) && s.Comments[c].Row == r; c++ {
-				if err := e.WriteComment(s.Comments[c].Text); err != nil {
-					return err
-				}
-			}
-			if err := e.WriteRow(row); err != nil {
-				return err
-			}
-		}
-		for ; c < len(s.Comments); c++ {
-			if err := e.WriteComment(s.Comments[c].Text); err != nil {
-				return err
-			}
-		}
-	}
-	return e.Close()
-}
-
 // Named cases of the encoder's output [CAN-2].
 func TestEncoderOutput(t *testing.T) {
 	cases := []struct {
@@ -83,7 +55,7 @@ func TestEncoderOutput(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var out bytes.Buffer
-			if err := encodeStream(&out, &c.p); err != nil {
+			if err := Encode(&out, &c.p); err != nil {
 				t.Fatal(err)
 			}
 			if out.String() != c.want {
@@ -128,17 +100,52 @@ func TestEncoderRefuses(t *testing.T) {
 		{"value not UTF-8 [ENC-1]", func(p *spec.Payload) { p.Sections[0].Rows[0][1] = "\xc3" }, "ENC-1"},
 		{"comment with LF [CMT-4]", func(p *spec.Payload) { p.Sections[0].Comments[0].Text = "a\nb" }, "CMT-4"},
 		{"comment with CR [CMT-4]", func(p *spec.Payload) { p.Sections[0].Comments[0].Text = "a\r" }, "CMT-4"},
+		{"comment beyond the rows [CMT-3]", func(p *spec.Payload) { p.Sections[0].Comments[0].Row = 2 }, "CMT-3"},
+		{"comment before row 0 [CMT-3]", func(p *spec.Payload) { p.Sections[0].Comments[0].Row = -1 }, "CMT-3"},
+		{"comments out of order [CMT-3]", func(p *spec.Payload) {
+			p.Sections[0].Comments = append(p.Sections[0].Comments, spec.Comment{Row: 0, Text: "d"})
+		}, "CMT-3"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := base()
 			c.edit(&p)
-			err := encodeStream(io.Discard, &p)
+			err := Encode(io.Discard, &p)
 			if !errors.Is(err, spec.ErrModel) || ruleOf(err) != c.rule {
 				t.Errorf("stream encoder: %v, want a model error [%s]", err, c.rule)
 			}
 			if _, err := reference.Encode(&p); ruleOf(err) != c.rule {
 				t.Errorf("reference.Encode: %v, want [%s]; the case itself is wrong", err, c.rule)
+			}
+		})
+	}
+}
+
+// Comments Encode cannot place are refused with reference.Encode's very
+// error [CMT-3], message included, also where valid comments come before
+// them and a later section holds the defect.
+func TestEncodeMisplacedComments(t *testing.T) {
+	section := func(places ...int) spec.Section {
+		s := spec.Section{Tool: "t", Fields: []string{"a"}, Rows: [][]string{{"1"}, {"2"}}}
+		for _, row := range places {
+			s.Comments = append(s.Comments, spec.Comment{Row: row, Text: "c"})
+		}
+		return s
+	}
+	cases := map[string]spec.Payload{
+		"out of order among rows": {Sections: []spec.Section{section(1, 0)}},
+		"out of order at the end": {Sections: []spec.Section{section(2, 1)}},
+		"beyond the rows":         {Sections: []spec.Section{section(0, 3)}},
+		"negative":                {Sections: []spec.Section{section(-1)}},
+		"in a later section":      {Sections: []spec.Section{section(0, 2), section(1, 1, 0)}},
+	}
+	for name, p := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, want := reference.Encode(&p)
+			got := Encode(io.Discard, &p)
+			var g, w *spec.Error
+			if !errors.As(got, &g) || !errors.As(want, &w) || *g != *w || w.Rule != "CMT-3" {
+				t.Errorf("Encode: %v\nreference: %v", got, want)
 			}
 		})
 	}
@@ -222,7 +229,7 @@ func TestPropertyEncodeMatchesReference(t *testing.T) {
 			t.Fatalf("reference.Encode: %v", err)
 		}
 		var got bytes.Buffer
-		if err := encodeStream(&got, p); err != nil {
+		if err := Encode(&got, p); err != nil {
 			t.Fatalf("stream encoder: %v", err)
 		}
 		if !bytes.Equal(got.Bytes(), want) {
@@ -242,7 +249,7 @@ func TestPropertyEncodeMatchesReference(t *testing.T) {
 // without a spelling.
 func breakModel(t *rapid.T, p *spec.Payload) {
 	s := &p.Sections[rapid.IntRange(0, len(p.Sections)-1).Draw(t, "section")]
-	switch rapid.IntRange(0, 13).Draw(t, "defect") {
+	switch rapid.IntRange(0, 14).Draw(t, "defect") {
 	case 0:
 		p.Sections = nil
 	case 1:
@@ -286,6 +293,15 @@ func breakModel(t *rapid.T, p *spec.Payload) {
 	case 13:
 		s.Meta = append(s.Meta, spec.Meta{Key: "rows", Value: strconv.Itoa(len(s.Rows))})
 		s.Meta = append(s.Meta, spec.Meta{Key: "rows", Value: strconv.Itoa(len(s.Rows))})
+	case 14:
+		// A comment beyond the rows, before row 0, or before the row of
+		// the comment ahead of it [CMT-3].
+		places := []int{len(s.Rows) + 1, -1}
+		if n := len(s.Comments); n > 0 && s.Comments[n-1].Row > 0 {
+			places = append(places, s.Comments[n-1].Row-1)
+		}
+		row := rapid.SampledFrom(places).Draw(t, "misplaced")
+		s.Comments = append(s.Comments, spec.Comment{Row: row, Text: "c"})
 	}
 }
 
@@ -315,7 +331,7 @@ func TestPropertyEncodeRefusesLikeReference(t *testing.T) {
 		p := gen.Payload().Draw(t, "payload")
 		breakModel(t, p)
 		_, want := reference.Encode(p)
-		got := encodeStream(io.Discard, p)
+		got := Encode(io.Discard, p)
 		if want == nil {
 			if got != nil {
 				t.Fatalf("reference encodes the model, stream encoder refuses: %v", got)

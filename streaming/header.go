@@ -34,14 +34,10 @@ func (p *headerParser) unexpected(production, rule, expected string) error {
 }
 
 // literal matches tok byte by byte, so a mismatch is reported at the first
-// byte that differs. Where a header keyword was due, a SP is a spacing
-// error [HDR-1], whatever rule the keyword carries.
+// byte that differs.
 func (p *headerParser) literal(tok, production, rule string) error {
 	for k := 0; k < len(tok); k++ {
 		if p.i == len(p.line) || p.line[p.i] != tok[k] {
-			if production == "header" && p.i < len(p.line) && p.line[p.i] == ' ' {
-				rule = "HDR-1"
-			}
 			return p.unexpected(production, rule, strconv.Quote(tok))
 		}
 		p.i++

@@ -114,7 +114,7 @@ func checkDifferential(t *rapid.T, b []byte, lim spec.Limits) {
 // deliveryPlan says how one input is handed to the decoder.
 type deliveryPlan struct {
 	reuse     bool
-	portable  bool // read rows the portable way even where scanRow exists
+	portable  bool // read rows the portable way even where the row scanner exists
 	ways      []delivery
 	failAfter int   // the failing reader delivers this many bytes
 	failSizes []int // in reads of these sizes

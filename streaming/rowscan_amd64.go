@@ -8,10 +8,10 @@ import (
 	"github.com/gcxwire/gcx/spec"
 )
 
-// haveRowScanner: rows are read by readPlainRow with scanRow where it can.
+// haveRowScanner: rows are read by readPlainRow with scanRowSSE2 where it can.
 const haveRowScanner = true
 
-// Flags scanRow reports.
+// Flags scanRowSSE2 reports.
 const (
 	rowEscape = 1 // a backslash or CR before the LF
 	rowHigh   = 2 // a byte that is not ASCII before the LF
@@ -20,18 +20,23 @@ const (
 // readPlainRow reads the next line in one step if it is a plain row: a row
 // of the current section, complete in the buffer, within the limits, with
 // one value per field, no backslash, no CR and valid UTF-8 — most rows. A
-// single pass of scanRow finds its LF and TABs and looks for the rest. For
-// any other line it returns false and changes nothing, and the line takes
-// the general path, which reports what is wrong with it in the reference's
-// order.
+// single pass of scanRowSSE2 finds its LF and TABs and looks for the rest.
+// For any other line it returns false and changes nothing, and the line
+// takes the general path, which reports what is wrong with it in the
+// reference's order.
 func (d *Decoder) readPlainRow() bool {
+	width := len(d.header.Fields)
+	if width-1 > len(d.tabs) {
+		// Too wide for d.tabs: every row of the section takes the general
+		// path, so scanning one here first would be wasted.
+		return false
+	}
 	b := d.buf[d.start:d.end]
 	if len(b) < len(spec.TagPrefix) || b[0] == '#' || b[0] == '\\' || startsWithTag(b) {
 		return false
 	}
 	lf, tabs, flags := scanRowSSE2(&b[0], len(b), &d.tabs[0], len(d.tabs))
-	width := len(d.header.Fields)
-	if lf < 0 || flags&rowEscape != 0 || tabs != width-1 || tabs > len(d.tabs) ||
+	if lf < 0 || flags&rowEscape != 0 || tabs != width-1 ||
 		d.Limits.MaxLineBytes > 0 && lf > d.Limits.MaxLineBytes ||
 		d.Limits.MaxRows > 0 && d.rows == d.Limits.MaxRows {
 		return false
@@ -60,7 +65,6 @@ func (d *Decoder) readPlainRow() bool {
 	record[tabs] = all[from:]
 	d.record = record
 	d.rows++
-	d.itemLine = d.line
 	d.start += lf + 1
 	d.line++
 	return true

@@ -4,10 +4,11 @@
 
 // func scanRowSSE2(p *byte, n int, tabs *int32, maxTabs int) (lf int, ntabs int, flags int)
 //
-// See scanRow in rowscan_amd64.go. It loads 16 bytes a step, up to 15
-// bytes past n: the caller guarantees they are readable. Blocks before the
-// one holding the LF add their backslash, CR and high bytes to two vector
-// accumulators; only the last block's are cut at the LF (or at n).
+// See scanRowSSE2 in rowscan_amd64.go. It loads 32 bytes a step while no
+// LF turns up and 32 are left, then 16 a step, the last load reaching up to
+// 15 bytes past n: the caller guarantees they are readable. Blocks before
+// the one holding the LF add their backslash, CR and high bytes to two
+// vector accumulators; only the last block's are cut at the LF (or at n).
 TEXT ·scanRowSSE2(SB), NOSPLIT, $0-56
 	MOVQ p+0(FP), SI
 	MOVQ n+8(FP), DX

@@ -2,7 +2,7 @@
 
 package streaming
 
-// haveRowScanner: there is no scanRow here.
+// haveRowScanner: there is no row scanner in assembly here.
 const haveRowScanner = false
 
 // readPlainRow reads nothing where there is no row scanner in assembly:

@@ -66,21 +66,3 @@ func notPlain(w uint64) uint64 {
 	backslash := (x - lowBits) &^ x
 	return (below | backslash | w) & highBits
 }
-
-// needsEscape marks the bytes a value cannot hold raw: TAB, LF, CR and the
-// backslash [VAL-1].
-var needsEscape = func() (t [256]bool) {
-	t['\t'], t['\n'], t['\r'], t['\\'] = true, true, true, true
-	return t
-}()
-
-// scanUnescaped returns the index of the first byte of s at or after i that
-// needsEscape marks, or len(s) if there is none.
-func scanUnescaped(s string, i int) int {
-	for ; i < len(s); i++ {
-		if needsEscape[s[i]] {
-			return i
-		}
-	}
-	return len(s)
-}
