@@ -124,7 +124,7 @@ func (d *decoder) root() (Value, int, error) {
 // pairs are not part of the value [MAP-13].
 func (d *decoder) table(si int) (Value, error) {
 	s := &d.p.Sections[si]
-	cols, err := d.columns(si)
+	cols, _, err := d.columns(si)
 	if err != nil {
 		return Value{}, err
 	}
@@ -188,36 +188,54 @@ type tableColumn struct {
 }
 
 // columns reads the nest= and str= pairs of a table section and checks
-// them [MAP-15].
-func (d *decoder) columns(si int) ([]tableColumn, error) {
+// them [MAP-15], in the order the header holds them [MAP-14]; on error it
+// also returns the key of the pair at fault.
+func (d *decoder) columns(si int) ([]tableColumn, string, error) {
 	s := &d.p.Sections[si]
 	cols := make([]tableColumn, len(s.Fields))
 	index := make(map[string]int, len(s.Fields))
 	for i, f := range s.Fields {
 		index[f] = i
 	}
-	if list, ok := s.Lookup(KeyStr); ok {
-		seen := map[string]bool{}
-		for _, name := range strings.Split(list, ",") {
-			i, ok := index[name]
-			if !ok || seen[name] {
-				return nil, d.errAtMeta(si, KeyStr, "MAP-15", fmt.Sprintf("str= names %q, which is not a field of the section or is named twice", name))
-			}
-			seen[name] = true
-			cols[i].bare = true
+	for _, m := range s.Meta {
+		var err error
+		switch m.Key {
+		case KeyStr:
+			err = d.bareColumns(si, m.Value, cols, index)
+		case KeyNest:
+			err = d.nestedColumns(si, m.Value, cols, index)
+		}
+		if err != nil {
+			return nil, m.Key, err
 		}
 	}
-	list, ok := s.Lookup(KeyNest)
-	if !ok {
-		return cols, nil
+	return cols, "", nil
+}
+
+// bareColumns marks the fields str= lists as bare [MAP-15].
+func (d *decoder) bareColumns(si int, list string, cols []tableColumn, index map[string]int) error {
+	seen := map[string]bool{}
+	for _, name := range strings.Split(list, ",") {
+		i, ok := index[name]
+		if !ok || seen[name] {
+			return d.errAtMeta(si, KeyStr, "MAP-15", fmt.Sprintf("str= names %q, which is not a field of the section or is named twice", name))
+		}
+		seen[name] = true
+		cols[i].bare = true
 	}
+	return nil
+}
+
+// nestedColumns gathers the fields of each member nest= lists [MAP-15].
+func (d *decoder) nestedColumns(si int, list string, cols []tableColumn, index map[string]int) error {
+	s := &d.p.Sections[si]
 	first := map[string]int{}
 	for _, owner := range strings.Split(list, ",") {
 		if _, dup := first[owner]; dup || owner == "" {
-			return nil, d.errAtMeta(si, KeyNest, "MAP-15", fmt.Sprintf("nest= names %q twice or names the empty member", owner))
+			return d.errAtMeta(si, KeyNest, "MAP-15", fmt.Sprintf("nest= names %q twice or names the empty member", owner))
 		}
 		if _, ok := index[owner]; ok {
-			return nil, d.errAtMeta(si, KeyNest, "MAP-15", fmt.Sprintf("nest= names %q, which is also a field, so the member would appear twice", owner))
+			return d.errAtMeta(si, KeyNest, "MAP-15", fmt.Sprintf("nest= names %q, which is also a field, so the member would appear twice", owner))
 		}
 		first[owner] = -1
 		for i, f := range s.Fields {
@@ -225,7 +243,7 @@ func (d *decoder) columns(si int) ([]tableColumn, error) {
 				continue
 			}
 			if cols[i].owner != "" {
-				return nil, d.errAtMeta(si, KeyNest, "MAP-15", fmt.Sprintf("field %q belongs to both %q and %q", f, cols[i].owner, owner))
+				return d.errAtMeta(si, KeyNest, "MAP-15", fmt.Sprintf("field %q belongs to both %q and %q", f, cols[i].owner, owner))
 			}
 			cols[i].owner = owner
 			if first[owner] < 0 {
@@ -236,10 +254,10 @@ func (d *decoder) columns(si int) ([]tableColumn, error) {
 			cols[lead].group = append(cols[lead].group, i)
 		}
 		if first[owner] < 0 {
-			return nil, d.errAtMeta(si, KeyNest, "MAP-15", fmt.Sprintf("nest= names %q, and no field begins with %q", owner, owner+"."))
+			return d.errAtMeta(si, KeyNest, "MAP-15", fmt.Sprintf("nest= names %q, and no field begins with %q", owner, owner+"."))
 		}
 	}
-	return cols, nil
+	return nil
 }
 
 // list decodes the array form: one field, one value per row [MAP-9].
@@ -284,26 +302,31 @@ func (d *decoder) cell(si, r, c int) (Value, error) {
 // object decodes the header form of an object: each meta pair but json=
 // and rows= is a member, and "@" stands for a table — the root section's
 // rows for the first, the next section, named tool.key, for each further
-// one [MAP-10] [MAP-11].
+// one [MAP-10] [MAP-11]. The header is checked first, pair by pair, then
+// the tables in payload order [MAP-14].
 func (d *decoder) object() (Value, int, error) {
 	root := &d.p.Sections[0]
+	_, badPair, colErr := d.columns(0)
 	v := Value{Kind: Object}
-	tables := 0
+	var tables []int // the members that are tables, in order
 	for _, m := range root.Meta {
 		switch m.Key {
-		case KeyJSON, spec.KeyRows, KeyNest, KeyStr:
+		case KeyJSON, spec.KeyRows:
+			continue
+		case KeyNest, KeyStr:
+			if m.Key == badPair {
+				return Value{}, 0, colErr
+			}
 			continue
 		}
 		var e Value
 		var err error
 		switch m.Value {
 		case tableMark:
-			if tables == 0 {
-				e, err = d.table(0)
-			} else {
-				e, err = d.continuation(tables, root.Tool, m.Key, func(rule, msg string) *spec.Error { return d.errAtMeta(0, m.Key, rule, msg) })
+			if n := len(tables); n > 0 {
+				err = d.needSection(n, root.Tool, m.Key, func(rule, msg string) *spec.Error { return d.errAtMeta(0, m.Key, rule, msg) })
 			}
-			tables++
+			tables = append(tables, len(v.Members))
 		case "":
 			err = d.errAtMeta(0, m.Key, "MAP-10", fmt.Sprintf("member %s= is empty; an object-form member always has a value (the empty string is written \"\")", m.Key))
 		default:
@@ -316,22 +339,35 @@ func (d *decoder) object() (Value, int, error) {
 		}
 		v.Members = append(v.Members, Member{Key: m.Key, Value: e})
 	}
-	if tables == 0 && len(root.Rows) > 0 {
+	if len(tables) == 0 && len(root.Rows) > 0 {
 		return Value{}, 0, d.errAtCell(0, 0, 0, "MAP-10", "the section has rows, but no member is \"@\" to hold them")
 	}
-	return v, max(1, tables), nil
+	for n, member := range tables {
+		var err error
+		if n == 0 {
+			v.Members[member].Value, err = d.table(0)
+		} else {
+			v.Members[member].Value, err = d.continuation(n, root.Tool, v.Members[member].Key)
+		}
+		if err != nil {
+			return Value{}, 0, err
+		}
+	}
+	return v, max(1, len(tables)), nil
 }
 
 // rowObject decodes the row form of an object: the fields are the member
 // names and the only row their values; an empty cell is an absent member
 // and "@" a table in the next section, named tool.key [MAP-10] [MAP-11].
+// The row is checked first, cell by cell, then the tables' sections
+// [MAP-14].
 func (d *decoder) rowObject() (Value, int, error) {
 	root := &d.p.Sections[0]
 	if len(root.Rows) != 1 {
 		return Value{}, 0, d.errAtHeader(0, "MAP-10", fmt.Sprintf("json=%s holds one object as one row, and the section has %d rows", FormRow, len(root.Rows)))
 	}
 	v := Value{Kind: Object}
-	used := 1
+	var tables []int // the members that are tables, in order
 	for c, cell := range root.Rows[0] {
 		key := root.Fields[c]
 		var e Value
@@ -340,11 +376,10 @@ func (d *decoder) rowObject() (Value, int, error) {
 		case "":
 			continue
 		case tableMark:
-			e, err = d.continuation(used, root.Tool, key, func(rule, msg string) *spec.Error { return d.errAtCell(0, 0, c, rule, msg) })
-			used++
+			tables = append(tables, len(v.Members))
+			err = d.needSection(len(tables), root.Tool, key, func(rule, msg string) *spec.Error { return d.errAtCell(0, 0, c, rule, msg) })
 		default:
-			e, err = unspell(cell)
-			if err != nil {
+			if e, err = unspell(cell); err != nil {
 				err = d.cellErr(0, 0, c, err)
 			}
 		}
@@ -353,15 +388,26 @@ func (d *decoder) rowObject() (Value, int, error) {
 		}
 		v.Members = append(v.Members, Member{Key: key, Value: e})
 	}
-	return v, used, nil
+	for n, member := range tables {
+		var err error
+		if v.Members[member].Value, err = d.continuation(n+1, root.Tool, v.Members[member].Key); err != nil {
+			return Value{}, 0, err
+		}
+	}
+	return v, 1 + len(tables), nil
 }
 
-// continuation decodes section si as the table of member key [MAP-11];
-// mark places an error at the member's "@".
-func (d *decoder) continuation(si int, tool, key string, mark func(rule, msg string) *spec.Error) (Value, error) {
-	if si >= len(d.p.Sections) {
-		return Value{}, mark("MAP-11", fmt.Sprintf("member %q is \"@\" and needs section %d, named %s.%s, and the payload ends after %d sections", key, si+1, tool, key, len(d.p.Sections)))
+// needSection checks that the payload has section si to hold the table of
+// member key; mark places the error at the member's "@" [MAP-11].
+func (d *decoder) needSection(si int, tool, key string, mark func(rule, msg string) *spec.Error) error {
+	if si < len(d.p.Sections) {
+		return nil
 	}
+	return mark("MAP-11", fmt.Sprintf("member %q is \"@\" and needs section %d, named %s.%s, and the payload ends after %d sections", key, si+1, tool, key, len(d.p.Sections)))
+}
+
+// continuation decodes section si as the table of member key [MAP-11].
+func (d *decoder) continuation(si int, tool, key string) (Value, error) {
 	s := &d.p.Sections[si]
 	if want := tool + "." + key; s.Tool != want {
 		return Value{}, d.errAtHeader(si, "MAP-11", fmt.Sprintf("section %d holds member %q and must be named tool=%s, not tool=%s", si+1, key, want, s.Tool))
@@ -386,11 +432,6 @@ func (d *decoder) layout(l Layout, part int) (Value, int, error) {
 		if s.Tool != p.Tool {
 			return Value{}, 0, d.errAtHeader(i, "LAY-4", fmt.Sprintf("the layout of %s needs section %d to be tool=%s, not tool=%s", l.Tool, i+1, p.Tool, s.Tool))
 		}
-		for _, key := range []string{KeyJSON, KeyNest, KeyStr} {
-			if _, ok := s.Lookup(key); ok {
-				return Value{}, 0, d.errAtMeta(i, key, "LAY-4", fmt.Sprintf("section tool=%s is part of the layout of %s and carries no %s= pair", p.Tool, l.Tool, key))
-			}
-		}
 		v, err := d.part(i, p)
 		if err != nil {
 			return Value{}, 0, err
@@ -414,6 +455,11 @@ func (d *decoder) part(si int, p Part) (Value, error) {
 	if names := p.FieldNames(); !slices.Equal(s.Fields, names) {
 		return Value{}, d.errAtFields(si, "LAY-5", fmt.Sprintf("tool=%s has the frozen fields %s and this section declares %s; a GCX1 layout never changes (a section with other fields must carry json=)",
 			p.Tool, strings.Join(names, ","), strings.Join(s.Fields, ",")))
+	}
+	for _, m := range s.Meta { // after the field list, as the header holds them [MAP-14]
+		if m.Key == KeyJSON || m.Key == KeyNest || m.Key == KeyStr {
+			return Value{}, d.errAtMeta(si, m.Key, "LAY-4", fmt.Sprintf("section tool=%s is part of a declared layout and carries no %s= pair", p.Tool, m.Key))
+		}
 	}
 	if p.Shape == ShapeObject && len(s.Rows) != 1 {
 		return Value{}, d.errAtHeader(si, "LAY-2", fmt.Sprintf("tool=%s holds one object, as one row, and the section has %d rows", p.Tool, len(s.Rows)))
