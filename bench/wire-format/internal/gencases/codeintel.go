@@ -13,29 +13,16 @@ func symbolRow(s symbol) obj {
 	return o("id", s.id, "kind", s.kind, "name", s.name, "file_path", s.file, "start_line", s.line, "signature", s.sig)
 }
 
-func searchSymbols60(r *rand.Rand) fixture {
-	cb := newCodebase(r, 60)
-	var rows []obj
-	for _, s := range cb.sample(r, 60, nil) {
-		rows = append(rows, symbolRow(s))
-	}
-	return fixture{
-		Tool:        "search_symbols",
-		Description: "search_symbols, broad query: 60 ranked hits over Go and TypeScript (id, kind, name, file_path, start_line, signature)",
-		Response:    rows,
-	}
-}
-
-func searchSymbols500(r *rand.Rand) fixture {
-	cb := newCodebase(r, 90)
-	var rows []obj
-	for _, s := range cb.sample(r, 500, nil) {
-		rows = append(rows, symbolRow(s))
-	}
-	return fixture{
-		Tool:        "search_symbols",
-		Description: "search_symbols at its 500-hit cap: every symbol kind of a Go server with a TypeScript SDK",
-		Response:    rows,
+// searchSymbols returns the generator of a search_symbols result: hits
+// ranked hits drawn from a codebase of files files.
+func searchSymbols(files, hits int, description string) func(r *rand.Rand) fixture {
+	return func(r *rand.Rand) fixture {
+		cb := newCodebase(r, files)
+		var rows []obj
+		for _, s := range cb.sample(r, hits, nil) {
+			rows = append(rows, symbolRow(s))
+		}
+		return fixture{Tool: "search_symbols", Description: description, Response: rows}
 	}
 }
 

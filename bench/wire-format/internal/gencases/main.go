@@ -34,8 +34,10 @@ type fixture struct {
 // generators maps each generated fixture's file name (without .json) to the
 // function that builds it.
 var generators = map[string]func(r *rand.Rand) fixture{
-	"search_symbols-60":   searchSymbols60,
-	"search_symbols-500":  searchSymbols500,
+	"search_symbols-60": searchSymbols(60, 60,
+		"search_symbols, broad query: 60 ranked hits over Go and TypeScript (id, kind, name, file_path, start_line, signature)"),
+	"search_symbols-500": searchSymbols(90, 500,
+		"search_symbols at its 500-hit cap: every symbol kind of a Go server with a TypeScript SDK"),
 	"find_usages-25":      findUsages25,
 	"find_usages-300":     findUsages300,
 	"get_callers-150":     getCallers150,
