@@ -6,7 +6,8 @@
 // context-free recognizer that decides whether a byte string is a sentence
 // of the grammar. The tests of the reference parser use the Recognizer as an
 // oracle, so the parser cannot drift from the grammar the specification
-// prints.
+// prints. Like package reference, it is an oracle and nothing more: no
+// product path runs it.
 package grammar
 
 import (

@@ -2,7 +2,6 @@ package reference
 
 import (
 	"bytes"
-	"strings"
 
 	"github.com/gcxwire/gcx/spec"
 )
@@ -50,13 +49,13 @@ func writeHeader(b *bytes.Buffer, s *spec.Section) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		writeEscaped(b, f, fieldEscapes)
+		b.Write(spec.FieldEscapes.Append(b.AvailableBuffer(), f))
 	}
 	for _, m := range s.Meta {
 		b.WriteByte(' ')
 		b.WriteString(m.Key)
 		b.WriteByte('=')
-		writeEscaped(b, m.Value, metaEscapes)
+		b.Write(spec.MetaEscapes.Append(b.AvailableBuffer(), m.Value))
 	}
 	b.WriteByte('\n')
 }
@@ -67,10 +66,10 @@ func writeRow(b *bytes.Buffer, row []string) {
 	for i, v := range row {
 		if i > 0 {
 			b.WriteByte('\t')
-		} else if strings.HasPrefix(v, "#") || strings.HasPrefix(v, spec.TagPrefix) {
-			b.WriteByte('\\')
+		} else if spec.NeedsGuard(v) {
+			b.WriteByte(spec.GuardByte)
 		}
-		writeEscaped(b, v, valueEscapesOut)
+		b.Write(spec.ValueEscapes.Append(b.AvailableBuffer(), v))
 	}
 	b.WriteByte('\n')
 }
@@ -79,26 +78,4 @@ func writeComment(b *bytes.Buffer, text string) {
 	b.WriteByte('#')
 	b.WriteString(text)
 	b.WriteByte('\n')
-}
-
-// Escape tables for writing: for each byte that cannot appear raw, the
-// letter written after the backslash.
-var (
-	valueEscapesOut = escapeTable{'\\': '\\', '\t': 't', '\n': 'n', '\r': 'r'}                     // [VAL-1]
-	metaEscapes     = escapeTable{'\\': '\\', '\t': 't', '\n': 'n', '\r': 'r', ' ': 's'}           // [HDR-7]
-	fieldEscapes    = escapeTable{'\\': '\\', '\t': 't', '\n': 'n', '\r': 'r', ' ': 's', ',': ','} // [HDR-5]
-)
-
-type escapeTable [128]byte
-
-func writeEscaped(b *bytes.Buffer, s string, table escapeTable) {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 128 && table[c] != 0 {
-			b.WriteByte('\\')
-			b.WriteByte(table[c])
-			continue
-		}
-		b.WriteByte(c)
-	}
 }

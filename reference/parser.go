@@ -1,5 +1,14 @@
 // Package reference holds the literal GCX1 parser and the canonical encoder.
 //
+// It is an oracle, not a product path: nothing a user runs decodes or
+// encodes through it (package streaming does), and only the tests, the
+// conformance vectors and `gcx conformance` run it, to hold the streaming
+// codec and other implementations against a second, deliberately plain
+// reading of the grammar. It shares with streaming only the rules' data in
+// package spec — escape alphabets, tag classification, the header and limit
+// checks and their messages — so that the two parsers differ in how they
+// walk the bytes and in nothing the rules decide.
+//
 // The parser is written for truth, not speed: one method per production of
 // grammar/gcx1.ebnf, named after it, in the grammar's order, each quoting its
 // production. It reads the whole payload from a byte slice and reports the
@@ -105,45 +114,16 @@ func (p *parser) errAt(at position, class error, production, rule, msg string) *
 	}
 }
 
-// unexpected reports a syntax error at pos: the character there cannot
-// continue the production. The rule is the one the character itself breaks
-// when it is of a kind no production allows there (invalid UTF-8, a raw CR,
-// the end of the input, a SP where the header's own text was due), else the
-// production's own rule [ERR-2].
-func (p *parser) unexpected(production, rule, expected string) *spec.Error {
-	r, _ := p.peek()
-	switch {
-	case r == invalidUTF8:
-		rule = "ENC-1"
-	case r == '\r':
-		rule = "ENC-3"
-	case r == endOfInput:
-		rule = "LINE-1"
-	case r == ' ' && production == "header":
-		rule = "HDR-1" // a doubled SP, or a SP where "=" or a key belongs
-	}
-	return p.errAt(p.here(), spec.ErrSyntax, production, rule,
-		fmt.Sprintf("expected %s, found %s", expected, p.describe()))
+// fault places a fault found on the line that holds pos.
+func (p *parser) fault(f *spec.Fault) *spec.Error {
+	return f.At(p.line, int64(p.lineStart))
 }
 
-// describe names the character at pos for an error message.
-func (p *parser) describe() string {
-	r, _ := p.peek()
-	switch r {
-	case endOfInput:
-		return "end of input"
-	case invalidUTF8:
-		return fmt.Sprintf("invalid UTF-8 byte 0x%02x", p.src[p.pos])
-	case '\t':
-		return "TAB"
-	case '\n':
-		return "LF"
-	case '\r':
-		return "CR"
-	case ' ':
-		return "SP"
-	}
-	return fmt.Sprintf("%q", r)
+// unexpected reports a syntax error at pos: the character there cannot
+// continue the production [ERR-2]. spec.Unexpected decides which rule the
+// character breaks.
+func (p *parser) unexpected(production, rule, expected string) *spec.Error {
+	return p.fault(spec.Unexpected(p.pos-p.lineStart, p.src[p.pos:], production, rule, expected))
 }
 
 // literal matches the bytes of tok one by one, so a mismatch is reported at
@@ -162,22 +142,14 @@ func (p *parser) literal(tok, production, rule string) error {
 // [LIM-3]. Its length excludes the LF; an unterminated last line runs to the
 // end of the input.
 func (p *parser) checkLineLength() error {
-	max := p.limits.MaxLineBytes
-	if max <= 0 {
-		return nil
-	}
 	n := bytes.IndexByte(p.src[p.pos:], '\n')
 	if n < 0 {
 		n = len(p.src) - p.pos
 	}
-	if n <= max {
-		return nil
+	if f := p.limits.LineFault(n); f != nil {
+		return p.fault(f)
 	}
-	at := p.here()
-	at.offset += max
-	at.column += max
-	return p.errAt(at, spec.ErrLimit, "line", "LIM-3",
-		fmt.Sprintf("line is longer than the limit of %d bytes", max))
+	return nil
 }
 
 // payload parses
@@ -188,16 +160,8 @@ func (p *parser) checkLineLength() error {
 // JSON, an empty body or a byte-order mark is told apart from a broken GCX
 // payload [PAY-1] [ENC-2].
 func (p *parser) payload() (*spec.Payload, error) {
-	if _, kind, _ := spec.ReadTag(p.src); kind == spec.TagNotGCX {
-		msg := "input does not begin with GCX"
-		rule := "PAY-1"
-		switch {
-		case len(p.src) == 0:
-			msg = "empty payload"
-		case bytes.HasPrefix(p.src, []byte("\uFEFF")):
-			msg, rule = "payload begins with a byte-order mark", "ENC-2"
-		}
-		return nil, p.errAt(p.here(), spec.ErrNotGCX, "payload", rule, msg)
+	if f := spec.NotGCX(p.src); f != nil {
+		return nil, p.fault(f)
 	}
 	if err := p.section(); err != nil {
 		return nil, err
@@ -221,7 +185,7 @@ func (p *parser) section() error {
 	if err := p.header(); err != nil {
 		return err
 	}
-	for p.pos < len(p.src) && !p.hasPrefix(spec.TagPrefix) {
+	for p.pos < len(p.src) && !spec.IsHeaderLine(p.src[p.pos:]) {
 		if err := p.lineProduction(); err != nil {
 			return err
 		}
@@ -238,9 +202,8 @@ func (p *parser) endSection() error {
 		return nil
 	}
 	s := &p.sections[len(p.sections)-1]
-	if decl.value != fmt.Sprint(len(s.Rows)) {
-		return p.errAt(*decl, spec.ErrConstraint, "meta", "META-4",
-			fmt.Sprintf("rows=%s but the section holds %d rows", decl.value, len(s.Rows)))
+	if f := spec.RowCountFault(decl.value, len(s.Rows)); f != nil {
+		return p.errAt(*decl, f.Class, f.Production, f.Rule, f.Msg)
 	}
 	return nil
 }
@@ -255,15 +218,10 @@ func (p *parser) lineProduction() error {
 	return p.row()
 }
 
-// fieldMark and metaMark remember where header parts stand, for the rules
-// checked after the header's grammar.
-type fieldMark struct {
-	at   position
-	name string
-}
-
+// metaMark is a parsed meta pair and where its key and value begin, for
+// the rules checked after the header's grammar.
 type metaMark struct {
-	key, value position
+	key, value spec.Mark
 	meta       spec.Meta
 }
 
@@ -277,26 +235,11 @@ type metaMark struct {
 // headers, in column order.
 func (p *parser) header() error {
 	start := p.here()
-	if max := p.limits.MaxSections; max > 0 && len(p.sections) == max {
-		return p.errAt(start, spec.ErrLimit, "header", "LIM-3",
-			fmt.Sprintf("more than the limit of %d sections", max))
+	if f := p.limits.SectionFault(len(p.sections)); f != nil {
+		return p.fault(f)
 	}
-	tag, kind, n := spec.ReadTag(p.src[p.pos:])
-	switch kind {
-	case spec.TagOther:
-		e := p.errAt(start, spec.ErrUnsupportedVersion, "header", "VER-2",
-			fmt.Sprintf("version tag %s is not GCX1; re-issue the call without the GCX format", tag))
-		if len(p.sections) > 0 {
-			e.Rule = "VER-4"
-		}
-		e.Tag = tag
-		return e
-	case spec.TagMalformed:
-		at := start
-		at.offset += n
-		at.column += n
-		return p.errAt(at, spec.ErrSyntax, "header", "VER-3",
-			"malformed version tag: GCX must be followed by 1 to 29 of A-Z a-z 0-9 . _ - and then SP or LF")
+	if f := spec.TagFault(p.src[p.pos:], len(p.sections)); f != nil {
+		return p.fault(f)
 	}
 	if err := p.checkLineLength(); err != nil {
 		return err
@@ -344,56 +287,24 @@ func (p *parser) header() error {
 		return err
 	}
 
-	if err := p.checkHeader(fields, metas); err != nil {
-		return err
+	keys := make([]spec.Mark, len(metas))
+	values := make([]spec.Mark, len(metas))
+	for i, m := range metas {
+		keys[i], values[i] = m.key, m.value
+	}
+	if f := spec.HeaderFault(fields, keys, values, p.limits); f != nil {
+		return f.At(start.line, int64(start.offset))
 	}
 	for _, f := range fields {
-		s.Fields = append(s.Fields, f.name)
+		s.Fields = append(s.Fields, f.Text)
 	}
 	for _, m := range metas {
 		s.Meta = append(s.Meta, m.meta)
 		if m.meta.Key == spec.KeyRows {
-			decl := m.value
-			decl.value = m.meta.Value
-			p.rowsDecl = &decl
+			p.rowsDecl = &position{offset: start.offset + m.value.Col, line: start.line, column: m.value.Col + 1, value: m.meta.Value}
 		}
 	}
 	p.sections = append(p.sections, s)
-	return nil
-}
-
-// checkHeader applies the header rules outside the grammar, in column order:
-// the field limit [LIM-3], distinct field names [HDR-6], meta keys that are
-// neither structural nor repeated [HDR-8], and reserved values [META-1]
-// [META-3].
-func (p *parser) checkHeader(fields []fieldMark, metas []metaMark) error {
-	seen := make(map[string]bool, len(fields))
-	for i, f := range fields {
-		if max := p.limits.MaxFields; max > 0 && i == max {
-			return p.errAt(f.at, spec.ErrLimit, "field_list", "LIM-3",
-				fmt.Sprintf("more than the limit of %d fields", max))
-		}
-		if seen[f.name] {
-			return p.errAt(f.at, spec.ErrConstraint, "field_name", "HDR-6",
-				fmt.Sprintf("field name %q is declared twice", f.name))
-		}
-		seen[f.name] = true
-	}
-	keys := make(map[string]bool, len(metas))
-	for _, m := range metas {
-		switch k := m.meta.Key; {
-		case k == spec.KeyTool || k == spec.KeyFields:
-			return p.errAt(m.key, spec.ErrConstraint, "meta", "HDR-8",
-				fmt.Sprintf("%s= may appear only once, in its fixed place", k))
-		case keys[k]:
-			return p.errAt(m.key, spec.ErrConstraint, "meta", "HDR-8",
-				fmt.Sprintf("meta key %q appears twice", k))
-		}
-		keys[m.meta.Key] = true
-		if rule, msg := spec.CheckMeta(m.meta.Key, m.meta.Value); rule != "" {
-			return p.errAt(m.value, spec.ErrConstraint, "meta_value", rule, msg)
-		}
-	}
 	return nil
 }
 
@@ -430,15 +341,15 @@ func (p *parser) name(follow byte) (string, error) {
 // fieldList parses
 //
 //	field_list = field_name { "," field_name } .
-func (p *parser) fieldList() ([]fieldMark, error) {
-	var fields []fieldMark
+func (p *parser) fieldList() ([]spec.Mark, error) {
+	var fields []spec.Mark
 	for {
-		at := p.here()
+		col := p.pos - p.lineStart
 		name, err := p.fieldName()
 		if err != nil {
 			return nil, err
 		}
-		fields = append(fields, fieldMark{at: at, name: name})
+		fields = append(fields, spec.Mark{Col: col, Text: name})
 		if !p.hasPrefix(",") {
 			return fields, nil
 		}
@@ -486,26 +397,28 @@ func isFieldChar(r rune) bool {
 //
 // and returns the byte it stands for [HDR-5].
 func (p *parser) fieldEscape() (byte, error) {
+	return p.escapeOf(spec.FieldEscapes)
+}
+
+// escapeOf reads a backslash and the letter after it, which must be one of
+// the escapes of the alphabet, and returns the byte they stand for.
+func (p *parser) escapeOf(escapes *spec.Escapes) (byte, error) {
 	p.advance(1) // the backslash
 	if p.pos < len(p.src) {
-		if c, ok := headerEscapes[p.src[p.pos]]; ok {
+		if c, ok := escapes.Decode(p.src[p.pos]); ok {
 			p.advance(1)
 			return c, nil
 		}
 	}
-	return 0, p.unexpected("field_escape", "HDR-5", `one of \ t n r s , after "\" in a field name`)
+	return 0, p.unexpected(escapes.Production, escapes.Rule, escapes.Expected)
 }
-
-// headerEscapes maps the letter after a backslash in a field name to the byte
-// it stands for. Meta values use the same table without ','.
-var headerEscapes = map[byte]byte{'\\': '\\', 't': '\t', 'n': '\n', 'r': '\r', 's': ' ', ',': ','}
 
 // meta parses
 //
 //	meta = name "=" meta_value .
 func (p *parser) meta() (metaMark, error) {
 	var m metaMark
-	m.key = p.here()
+	m.key.Col = p.pos - p.lineStart
 	key, err := p.name('=')
 	if err != nil {
 		return m, err
@@ -513,11 +426,12 @@ func (p *parser) meta() (metaMark, error) {
 	if err := p.literal("=", "meta", "HDR-1"); err != nil {
 		return m, err
 	}
-	m.value = p.here()
+	m.value.Col = p.pos - p.lineStart
 	value, err := p.metaValue()
 	if err != nil {
 		return m, err
 	}
+	m.key.Text, m.value.Text = key, value
 	m.meta = spec.Meta{Key: key, Value: value}
 	return m, nil
 }
@@ -558,14 +472,7 @@ func isTextChar(r rune) bool {
 //
 //	text_escape = "\\" ( "\\" | "t" | "n" | "r" | "s" ) .
 func (p *parser) textEscape() (byte, error) {
-	p.advance(1) // the backslash
-	if p.pos < len(p.src) && p.src[p.pos] != ',' {
-		if c, ok := headerEscapes[p.src[p.pos]]; ok {
-			p.advance(1)
-			return c, nil
-		}
-	}
-	return 0, p.unexpected("text_escape", "HDR-7", `one of \ t n r s after "\" in a meta value`)
+	return p.escapeOf(spec.MetaEscapes)
 }
 
 // comment parses
@@ -633,13 +540,12 @@ func (p *parser) row() error {
 	if err := p.lf("row", "ROW-1", "a value character, TAB or LF"); err != nil {
 		return err
 	}
-	switch {
-	case extra != nil:
-		return p.errAt(*extra, spec.ErrConstraint, "row", "ROW-2",
-			fmt.Sprintf("row has %d values but the section declares %d fields", len(values), len(s.Fields)))
-	case len(values) < len(s.Fields):
-		return p.errAt(end, spec.ErrConstraint, "row", "ROW-2",
-			fmt.Sprintf("row has %d values but the section declares %d fields", len(values), len(s.Fields)))
+	if extra == nil && len(values) < len(s.Fields) {
+		extra = &end
+	}
+	if extra != nil {
+		f := spec.RowWidthFault(extra.column-1, len(values), len(s.Fields))
+		return f.At(extra.line, int64(extra.offset-extra.column+1))
 	}
 	s.Rows = append(s.Rows, values)
 	return nil
@@ -656,7 +562,7 @@ func (p *parser) firstValue() (string, error) {
 	var b []byte
 	r, size := p.peek()
 	switch {
-	case r == '\\' && p.pos+1 < len(p.src) && (p.src[p.pos+1] == '#' || p.src[p.pos+1] == 'G'):
+	case r == spec.GuardByte && p.pos+1 < len(p.src) && (p.src[p.pos+1] == '#' || p.src[p.pos+1] == 'G'):
 		protected, err := p.guard()
 		if err != nil {
 			return "", err
@@ -801,17 +707,8 @@ func (p *parser) value() (string, error) {
 // and returns the byte it stands for [VAL-1]. Any other character after the
 // backslash, including TAB, LF and the end of the input, is an error [VAL-2].
 func (p *parser) escape() (byte, error) {
-	p.advance(1) // the backslash
-	if p.pos < len(p.src) {
-		if c, ok := valueEscapes[p.src[p.pos]]; ok {
-			p.advance(1)
-			return c, nil
-		}
-	}
-	return 0, p.unexpected("escape", "VAL-2", `one of \ t n r after "\" in a value`)
+	return p.escapeOf(spec.ValueEscapes)
 }
-
-var valueEscapes = map[byte]byte{'\\': '\\', 't': '\t', 'n': '\n', 'r': '\r'}
 
 // isValueChar reports whether r matches
 //

@@ -34,11 +34,11 @@ func CheckMeta(key, value string) (rule, msg string) {
 	switch key {
 	case KeyRows, KeyTotal:
 		if !ValidCount(value) {
-			return "META-1", fmt.Sprintf("%s=%q is not a count (0 or a decimal without sign or leading zero)", key, value)
+			return "META-1", fmt.Sprintf("%s=%s is not a count (0 or a decimal without sign or leading zero)", key, QuoteShort(value))
 		}
 	case KeyTruncated:
 		if !ValidBool(value) {
-			return "META-3", fmt.Sprintf("truncated=%q is neither true nor false", value)
+			return "META-3", fmt.Sprintf("truncated=%s is neither true nor false", QuoteShort(value))
 		}
 	}
 	return "", ""
@@ -96,7 +96,7 @@ func (s *Section) Check(index int) error {
 func CheckHeader(index int, tool string, fields []string, meta []Meta) error {
 	where := fmt.Sprintf("section %d", index+1)
 	if !IsName(tool) {
-		return modelErr("HDR-3", fmt.Sprintf("%s: tool name %q must be one or more of A-Z a-z 0-9 _ - .", where, tool))
+		return modelErr("HDR-3", fmt.Sprintf("%s: tool name %s must be one or more of A-Z a-z 0-9 _ - .", where, QuoteShort(tool)))
 	}
 	if len(fields) == 0 {
 		return modelErr("HDR-4", where+": a section needs at least one field")
@@ -104,27 +104,27 @@ func CheckHeader(index int, tool string, fields []string, meta []Meta) error {
 	seen := make(map[string]bool, len(fields))
 	for _, f := range fields {
 		if !utf8.ValidString(f) {
-			return modelErr("ENC-1", fmt.Sprintf("%s: field name %q is not valid UTF-8", where, f))
+			return modelErr("ENC-1", fmt.Sprintf("%s: field name %s is not valid UTF-8", where, QuoteShort(f)))
 		}
 		if seen[f] {
-			return modelErr("HDR-6", fmt.Sprintf("%s: field name %q appears twice", where, f))
+			return modelErr("HDR-6", fmt.Sprintf("%s: field name %s appears twice", where, QuoteShort(f)))
 		}
 		seen[f] = true
 	}
 	keys := make(map[string]bool, len(meta))
 	for _, m := range meta {
 		if !IsName(m.Key) {
-			return modelErr("HDR-3", fmt.Sprintf("%s: meta key %q must be one or more of A-Z a-z 0-9 _ - .", where, m.Key))
+			return modelErr("HDR-3", fmt.Sprintf("%s: meta key %s must be one or more of A-Z a-z 0-9 _ - .", where, QuoteShort(m.Key)))
 		}
 		if m.Key == KeyTool || m.Key == KeyFields {
 			return modelErr("HDR-8", fmt.Sprintf("%s: %q is a structural key and cannot be a meta key", where, m.Key))
 		}
 		if keys[m.Key] {
-			return modelErr("HDR-8", fmt.Sprintf("%s: meta key %q appears twice", where, m.Key))
+			return modelErr("HDR-8", fmt.Sprintf("%s: meta key %s appears twice", where, QuoteShort(m.Key)))
 		}
 		keys[m.Key] = true
 		if !utf8.ValidString(m.Value) {
-			return modelErr("ENC-1", fmt.Sprintf("%s: value of meta key %q is not valid UTF-8", where, m.Key))
+			return modelErr("ENC-1", fmt.Sprintf("%s: value of meta key %s is not valid UTF-8", where, QuoteShort(m.Key)))
 		}
 		if rule, msg := CheckMeta(m.Key, m.Value); rule != "" {
 			return modelErr(rule, where+": "+msg)
@@ -150,9 +150,9 @@ func CheckRow(section, row, width int, values []string) error {
 // CheckRowCount checks that a rows= pair, if present, equals the number of
 // rows the section holds [META-4].
 func CheckRowCount(section int, meta []Meta, rows int) error {
-	for _, m := range meta {
-		if m.Key == KeyRows && m.Value != strconv.Itoa(rows) {
-			return modelErr("META-4", fmt.Sprintf("section %d: rows=%s but the section holds %d rows", section+1, m.Value, rows))
+	if value, ok := RowCountValue(meta); ok {
+		if f := RowCountFault(value, rows); f != nil {
+			return modelErr(f.Rule, fmt.Sprintf("section %d: %s", section+1, f.Msg))
 		}
 	}
 	return nil
@@ -172,7 +172,7 @@ func CheckCommentPlace(section, c, row, prev, rows int) error {
 // [ENC-1].
 func CheckComment(section int, text string) error {
 	if strings.ContainsAny(text, "\n\r") {
-		return modelErr("CMT-4", fmt.Sprintf("section %d: comment %q contains LF or CR", section+1, text))
+		return modelErr("CMT-4", fmt.Sprintf("section %d: comment %s contains LF or CR", section+1, QuoteShort(text)))
 	}
 	if !utf8.ValidString(text) {
 		return modelErr("ENC-1", fmt.Sprintf("section %d: comment is not valid UTF-8", section+1))

@@ -1,6 +1,13 @@
 // Package streaming reads and writes GCX1 incrementally: a pull Decoder over
 // an io.Reader and an Encoder over an io.Writer.
 //
+// It is the module's one engine: the gcx command, the JSON mapping and auto
+// mode all decode and encode through it. Packages reference and grammar are
+// oracles the tests hold it against, never product paths. The rules' data —
+// escape alphabets, the guard, tag classification, header and limit checks
+// and their messages — comes from package spec, which both this package
+// and the reference call.
+//
 // The Decoder gives exactly the answers of the reference parser (package
 // reference), however the bytes arrive: the same sections, rows and
 // comments, and the same first error with the same class, position and rule,
@@ -24,7 +31,6 @@ package streaming
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -147,11 +153,10 @@ type Decoder struct {
 // declared remembers a header's rows= value and where it stands, for the
 // check at the end of the section [META-4].
 type declared struct {
-	count  int64
-	value  string
-	line   int
-	column int
-	offset int64
+	value      string
+	line       int
+	lineOffset int64
+	col        int
 }
 
 // NewDecoder returns a Decoder that reads from r with spec.DefaultLimits.
@@ -261,8 +266,12 @@ func (d *Decoder) next() (Kind, error) {
 	line := d.buf[d.start:end]
 	// Before the first header only the first line can come here: a line
 	// that does not make one is an error, and errors are sticky.
-	if d.header == nil && !startsWithTag(line) {
-		return 0, d.notGCX(line, hasLF)
+	if d.header == nil && !spec.IsHeaderLine(line) {
+		start := line
+		if hasLF {
+			start = d.buf[d.start : end+1]
+		}
+		return 0, d.fault(spec.NotGCX(start))
 	}
 	if !hasLF && len(line) == 0 {
 		if err := d.endSection(); err != nil {
@@ -272,7 +281,7 @@ func (d *Decoder) next() (Kind, error) {
 	}
 	var kind Kind
 	switch {
-	case startsWithTag(line):
+	case spec.IsHeaderLine(line):
 		if err := d.endSection(); err != nil {
 			return 0, err
 		}
@@ -289,12 +298,6 @@ func (d *Decoder) next() (Kind, error) {
 	d.start = end + 1
 	d.line++
 	return kind, nil
-}
-
-// startsWithTag reports whether line begins with "GCX", which makes it a
-// header [LINE-2]. It runs once a line, so it spells the test out.
-func startsWithTag(line []byte) bool {
-	return len(line) >= 3 && line[0] == 'G' && line[1] == 'C' && line[2] == 'X'
 }
 
 // fillLine makes buf[start:] hold the next line up to its LF, or up to the
@@ -371,70 +374,31 @@ func (d *Decoder) read() (shift int) {
 	return shift
 }
 
-// errAt returns an error at byte col (0-based) of the line at buf[start].
-func (d *Decoder) errAt(col int, class error, production, rule, msg string) *spec.Error {
-	return &spec.Error{
-		Class: class, Line: d.line, Column: col + 1, Offset: d.base + int64(d.start) + int64(col),
-		Production: production, Rule: rule, Msg: msg,
-	}
+// fault places a fault found on the line at buf[start].
+func (d *Decoder) fault(f *spec.Fault) *spec.Error {
+	return f.At(d.line, d.base+int64(d.start))
 }
 
 // unexpected reports a syntax error at byte i of line: what stands there
-// cannot continue the production. As in the reference, the rule is the one
-// the character itself breaks when it is of a kind no production allows
-// there (invalid UTF-8, a raw CR, the end of the input, a SP where the
-// header's own text was due), else the production's [ERR-2].
+// cannot continue the production [ERR-2]. spec.Unexpected decides which
+// rule the byte breaks.
 func (d *Decoder) unexpected(line []byte, hasLF bool, i int, production, rule, expected string) *spec.Error {
-	var found string
+	var rest []byte
 	switch {
-	case i == len(line) && !hasLF:
-		rule, found = "LINE-1", "end of input"
-	case i == len(line):
-		found = "LF"
-	case line[i] == '\r':
-		rule, found = "ENC-3", "CR"
-	default:
-		r, size := utf8.DecodeRune(line[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			rule, found = "ENC-1", fmt.Sprintf("invalid UTF-8 byte 0x%02x", line[i])
-		case r == '\t':
-			found = "TAB"
-		case r == ' ':
-			found = "SP"
-			if production == "header" {
-				rule = "HDR-1" // a doubled SP, or a SP where "=" or a key belongs
-			}
-		default:
-			found = strconv.QuoteRune(r)
-		}
+	case i < len(line):
+		rest = line[i:]
+	case hasLF:
+		rest = d.buf[d.start+i : d.start+i+1] // the LF
 	}
-	return d.errAt(i, spec.ErrSyntax, production, rule, "expected "+expected+", found "+found)
+	return d.fault(spec.Unexpected(i, rest, production, rule, expected))
 }
 
-func (d *Decoder) notGCX(line []byte, hasLF bool) error {
-	rule, msg := "PAY-1", "input does not begin with GCX"
-	switch {
-	case len(line) == 0 && !hasLF:
-		msg = "empty payload"
-	case bytes.HasPrefix(line, []byte("\uFEFF")):
-		rule, msg = "ENC-2", "payload begins with a byte-order mark"
-	}
-	return d.errAt(0, spec.ErrNotGCX, "payload", rule, msg)
-}
-
-// checkLineLength applies the line limit [LIM-3]; the error points at the
-// first byte past it.
+// checkLineLength applies the line limit [LIM-3].
 func (d *Decoder) checkLineLength(line []byte) error {
-	if max := d.Limits.MaxLineBytes; max > 0 && len(line) > max {
-		return d.lineTooLong(max)
+	if f := d.Limits.LineFault(len(line)); f != nil {
+		return d.fault(f)
 	}
 	return nil
-}
-
-func (d *Decoder) lineTooLong(max int) error {
-	return d.errAt(max, spec.ErrLimit, "line", "LIM-3",
-		fmt.Sprintf("line is longer than the limit of %d bytes", max))
 }
 
 // endSection checks the closing section's rows= value against the rows it
@@ -442,14 +406,14 @@ func (d *Decoder) lineTooLong(max int) error {
 func (d *Decoder) endSection() error {
 	decl := d.rowsDecl
 	d.rowsDecl = nil
-	if decl == nil || decl.count == int64(d.rows) {
+	if decl == nil {
 		return nil
 	}
-	return &spec.Error{
-		Class: spec.ErrConstraint, Line: decl.line, Column: decl.column, Offset: decl.offset,
-		Production: "meta", Rule: "META-4",
-		Msg: fmt.Sprintf("rows=%s but the section holds %d rows", decl.value, d.rows),
+	if f := spec.RowCountFault(decl.value, d.rows); f != nil {
+		f.Col = decl.col
+		return f.At(decl.line, decl.lineOffset)
 	}
+	return nil
 }
 
 // readComment reads a comment line: "#", raw text, LF [CMT-1].
@@ -475,18 +439,13 @@ func (d *Decoder) readComment(line []byte, hasLF bool) error {
 	return nil
 }
 
-// valueEscape maps the letter after a backslash in a value to the byte it
-// stands for, or 0 where the pair is not an escape [VAL-1] [VAL-2].
-var valueEscape = [256]byte{'\\': '\\', 't': '\t', 'n': '\n', 'r': '\r'}
-
 // readRow reads a row line: values separated by TAB [ROW-1], the first one
 // possibly behind a guard [ROW-4], escapes decoded [VAL-1]. It checks the
 // row limit and the line limit first and the value count last, as the
 // reference does [ERR-3].
 func (d *Decoder) readRow(line []byte, hasLF bool) error {
-	if max := d.Limits.MaxRows; max > 0 && d.rows == max {
-		return d.errAt(0, spec.ErrLimit, "row", "LIM-3",
-			fmt.Sprintf("more than the limit of %d rows in a section", max))
+	if f := d.Limits.RowFault(d.rows); f != nil {
+		return d.fault(f)
 	}
 	if err := d.checkLineLength(line); err != nil {
 		return err
@@ -580,8 +539,7 @@ func (d *Decoder) countError(line []byte, values, width int) error {
 		}
 		at--
 	}
-	return d.errAt(at, spec.ErrConstraint, "row", "ROW-2",
-		fmt.Sprintf("row has %d values but the section declares %d fields", values, width))
+	return d.fault(spec.RowWidthFault(at, values, width))
 }
 
 // decodeRow reads a row line that needs a closer look: one with escapes, a
@@ -600,7 +558,7 @@ func (d *Decoder) decodeRow(line []byte, hasLF bool) error {
 	decoding := false // text holds line[:copied], decoded
 	copied := 0
 	i := 0
-	if len(line) >= 2 && line[0] == '\\' && (line[1] == '#' || line[1] == 'G') {
+	if len(line) >= 2 && line[0] == spec.GuardByte && (line[1] == '#' || line[1] == 'G') {
 		// The guard is a lone backslash that decodes to nothing [ROW-4].
 		i = 2
 		if line[1] == 'G' {
@@ -631,11 +589,17 @@ func (d *Decoder) decodeRow(line []byte, hasLF bool) error {
 		case backslash < bad:
 			// A TAB, CR or invalid byte after the backslash is reported
 			// here, at its own place, with its own rule.
-			if backslash+1 == len(line) || valueEscape[line[backslash+1]] == 0 {
-				return d.unexpected(line, hasLF, backslash+1, "escape", "VAL-2", `one of \ t n r after "\" in a value`)
+			var c byte
+			ok := backslash+1 < len(line)
+			if ok {
+				c, ok = spec.ValueEscapes.Decode(line[backslash+1])
+			}
+			if !ok {
+				e := spec.ValueEscapes
+				return d.unexpected(line, hasLF, backslash+1, e.Production, e.Rule, e.Expected)
 			}
 			text = append(text, line[copied:backslash]...)
-			text = append(text, valueEscape[line[backslash+1]])
+			text = append(text, c)
 			decoding, copied = true, backslash+2
 			i = backslash + 2
 			backslash = indexFrom(line[:bad], i, '\\')

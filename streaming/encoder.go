@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/gcxwire/gcx/spec"
@@ -32,10 +31,11 @@ type Encoder struct {
 	buf []byte
 	err error
 
-	sections int   // headers written
-	width    int   // fields of the current section
-	rows     int   // rows written in the current section
-	declared int64 // the current section's rows= count, or -1
+	sections int    // headers written
+	width    int    // fields of the current section
+	rows     int    // rows written in the current section
+	declared int64  // the current section's rows= count, or -1
+	rowsText string // the current section's rows= value, as written
 	closed   bool
 }
 
@@ -63,11 +63,10 @@ func (e *Encoder) WriteHeader(h *Header) error {
 	if err := spec.CheckHeader(e.sections, h.Tool, h.Fields, h.Meta); err != nil {
 		return e.fail(err)
 	}
-	e.declared = -1
-	for _, m := range h.Meta {
-		if m.Key == spec.KeyRows {
-			e.declared, _ = strconv.ParseInt(m.Value, 10, 64) // CheckHeader vouched for it [META-1]
-		}
+	e.declared, e.rowsText = -1, ""
+	if value, ok := spec.RowCountValue(h.Meta); ok {
+		e.declared, _ = strconv.ParseInt(value, 10, 64) // CheckHeader vouched for it [META-1]
+		e.rowsText = value
 	}
 	e.sections++
 	e.width = len(h.Fields)
@@ -81,13 +80,13 @@ func (e *Encoder) WriteHeader(h *Header) error {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendHeaderText(b, f, true)
+		b = spec.FieldEscapes.Append(b, f)
 	}
 	for _, m := range h.Meta {
 		b = append(b, ' ')
 		b = append(b, m.Key...)
 		b = append(b, '=')
-		b = appendHeaderText(b, m.Value, false)
+		b = spec.MetaEscapes.Append(b, m.Value)
 	}
 	e.buf = append(b, '\n')
 	return e.flushIfFull()
@@ -113,8 +112,8 @@ func (e *Encoder) WriteRow(values []string) error {
 	for i, v := range values {
 		if i > 0 {
 			b = append(b, '\t')
-		} else if strings.HasPrefix(v, "#") || strings.HasPrefix(v, spec.TagPrefix) {
-			b = append(b, '\\')
+		} else if spec.NeedsGuard(v) {
+			b = append(b, spec.GuardByte)
 		}
 		if plainASCII(v) {
 			b = append(b, v...)
@@ -123,7 +122,7 @@ func (e *Encoder) WriteRow(values []string) error {
 		if !utf8.ValidString(v) {
 			return e.fail(spec.CheckRow(e.sections-1, e.rows, e.width, values))
 		}
-		b = appendValue(b, v)
+		b = spec.ValueEscapes.Append(b, v)
 	}
 	if e.declared >= 0 && int64(e.rows) == e.declared {
 		return e.fail(&spec.Error{Class: spec.ErrModel, Rule: "META-4",
@@ -257,9 +256,11 @@ func (e *Encoder) fail(err error) error {
 
 // endSection refuses a section that ended short of its rows= count [META-4].
 func (e *Encoder) endSection() error {
-	if e.declared >= 0 && int64(e.rows) != e.declared {
-		return &spec.Error{Class: spec.ErrModel, Rule: "META-4",
-			Msg: fmt.Sprintf("section %d: rows=%d but the section holds %d rows", e.sections, e.declared, e.rows)}
+	if e.declared < 0 {
+		return nil
+	}
+	if f := spec.RowCountFault(e.rowsText, e.rows); f != nil {
+		return &spec.Error{Class: spec.ErrModel, Rule: f.Rule, Msg: fmt.Sprintf("section %d: %s", e.sections, f.Msg)}
 	}
 	return nil
 }
@@ -269,41 +270,4 @@ func (e *Encoder) flushIfFull() error {
 		return nil
 	}
 	return e.Flush()
-}
-
-// valueEscapeLetter is the letter written after a backslash for each byte a
-// value cannot hold raw [VAL-1].
-var valueEscapeLetter = [256]byte{'\\': '\\', '\t': 't', '\n': 'n', '\r': 'r'}
-
-// appendValue appends v with TAB, LF, CR and backslash escaped [VAL-1]. The
-// bytes between escapes are copied a run at a time.
-func appendValue(b []byte, v string) []byte {
-	from := 0
-	for i := 0; i < len(v); i++ {
-		if letter := valueEscapeLetter[v[i]]; letter != 0 {
-			b = append(b, v[from:i]...)
-			b = append(b, '\\', letter)
-			from = i + 1
-		}
-	}
-	return append(b, v[from:]...)
-}
-
-// appendHeaderText appends a field name [HDR-5] or a meta value [HDR-7]
-// with its escapes: those of a value, plus SP as \s, plus ',' as \, in a
-// field name.
-func appendHeaderText(b []byte, s string, field bool) []byte {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == ' ':
-			b = append(b, '\\', 's')
-		case c == ',' && field:
-			b = append(b, '\\', ',')
-		case valueEscapeLetter[c] != 0:
-			b = append(b, '\\', valueEscapeLetter[c])
-		default:
-			b = append(b, c)
-		}
-	}
-	return b
 }

@@ -8,18 +8,6 @@ import (
 	"github.com/gcxwire/gcx/spec"
 )
 
-// headerEscape maps the letter after a backslash in a field name to the byte
-// it stands for, or 0 where the pair is not an escape [HDR-5]. Meta values
-// use the same table without ',' [HDR-7].
-var headerEscape = [256]byte{'\\': '\\', 't': '\t', 'n': '\n', 'r': '\r', 's': ' ', ',': ','}
-
-// mark is a header part and the 0-based column where it starts, for the rules
-// checked after the header's grammar.
-type mark struct {
-	col  int
-	text string
-}
-
 // headerParser walks one header line. Headers are rare next to rows, so it
 // goes byte by byte and favours plainness over speed.
 type headerParser struct {
@@ -72,26 +60,25 @@ func (p *headerParser) name(follow byte) (string, error) {
 }
 
 // escapedText reads a field name or meta value: any character but TAB, LF,
-// CR, SP, backslash and (for a field name) ',', or an escape. It stops at
-// the first byte that can do neither and leaves it to the caller.
-func (p *headerParser) escapedText(field bool) (string, error) {
+// CR, SP, backslash and (for a field name) ',', or an escape of its
+// alphabet [HDR-5] [HDR-7]. It stops at the first byte that can do neither
+// and leaves it to the caller.
+func (p *headerParser) escapedText(escapes *spec.Escapes) (string, error) {
+	field := escapes == spec.FieldEscapes
 	var b []byte
 	for p.i < len(p.line) {
 		c := p.line[p.i]
 		switch {
 		case c == '\\':
-			if p.i+1 < len(p.line) && (field || p.line[p.i+1] != ',') {
-				if e := headerEscape[p.line[p.i+1]]; e != 0 {
+			if p.i+1 < len(p.line) {
+				if e, ok := escapes.Decode(p.line[p.i+1]); ok {
 					b = append(b, e)
 					p.i += 2
 					continue
 				}
 			}
 			p.i++
-			if field {
-				return "", p.unexpected("field_escape", "HDR-5", `one of \ t n r s , after "\" in a field name`)
-			}
-			return "", p.unexpected("text_escape", "HDR-7", `one of \ t n r s after "\" in a meta value`)
+			return "", p.unexpected(escapes.Production, escapes.Rule, escapes.Expected)
 		case c == '\t' || c == '\r' || c == ' ' || field && c == ',':
 			return string(b), nil
 		case c < utf8.RuneSelf:
@@ -114,23 +101,11 @@ func (p *headerParser) escapedText(field bool) (string, error) {
 // line limit; after it, the rules the grammar cannot express, in column
 // order [ERR-3].
 func (d *Decoder) readHeader(line []byte, hasLF bool) error {
-	if max := d.Limits.MaxSections; max > 0 && d.sections == max {
-		return d.errAt(0, spec.ErrLimit, "header", "LIM-3",
-			fmt.Sprintf("more than the limit of %d sections", max))
+	if f := d.Limits.SectionFault(d.sections); f != nil {
+		return d.fault(f)
 	}
-	tag, kind, n := spec.ReadTag(line)
-	switch kind {
-	case spec.TagOther:
-		e := d.errAt(0, spec.ErrUnsupportedVersion, "header", "VER-2",
-			fmt.Sprintf("version tag %s is not GCX1; re-issue the call without the GCX format", tag))
-		if d.sections > 0 {
-			e.Rule = "VER-4"
-		}
-		e.Tag = tag
-		return e
-	case spec.TagMalformed:
-		return d.errAt(n, spec.ErrSyntax, "header", "VER-3",
-			"malformed version tag: GCX must be followed by 1 to 29 of A-Z a-z 0-9 . _ - and then SP or LF")
+	if f := spec.TagFault(line, d.sections); f != nil {
+		return d.fault(f)
 	}
 	if err := d.checkLineLength(line); err != nil {
 		return err
@@ -156,20 +131,20 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 	if err := p.literal("fields=", "header", "HDR-2"); err != nil {
 		return err
 	}
-	var fields []mark
+	var fields []spec.Mark
 	for {
 		at := p.i
-		name, err := p.escapedText(true)
+		name, err := p.escapedText(spec.FieldEscapes)
 		if err != nil {
 			return err
 		}
-		fields = append(fields, mark{at, name})
+		fields = append(fields, spec.Mark{Col: at, Text: name})
 		if p.i == len(line) || line[p.i] != ',' {
 			break
 		}
 		p.i++
 	}
-	var keys, values []mark
+	var keys, values []spec.Mark
 	for p.i < len(line) && line[p.i] == ' ' {
 		p.i++
 		keyAt := p.i
@@ -181,12 +156,12 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 			return err
 		}
 		valueAt := p.i
-		value, err := p.escapedText(false)
+		value, err := p.escapedText(spec.MetaEscapes)
 		if err != nil {
 			return err
 		}
-		keys = append(keys, mark{keyAt, key})
-		values = append(values, mark{valueAt, value})
+		keys = append(keys, spec.Mark{Col: keyAt, Text: key})
+		values = append(values, spec.Mark{Col: valueAt, Text: value})
 	}
 	if p.i < len(line) || !hasLF {
 		expected := "a field name character, \",\", SP or LF"
@@ -196,41 +171,19 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 		return p.unexpected("header", "HDR-1", expected)
 	}
 
-	seen := make(map[string]bool, len(fields))
+	if f := spec.HeaderFault(fields, keys, values, d.Limits); f != nil {
+		return d.fault(f)
+	}
+	h.Fields = make([]string, len(fields))
 	for k, f := range fields {
-		if max := d.Limits.MaxFields; max > 0 && k == max {
-			return d.errAt(f.col, spec.ErrLimit, "field_list", "LIM-3",
-				fmt.Sprintf("more than the limit of %d fields", max))
-		}
-		if seen[f.text] {
-			return d.errAt(f.col, spec.ErrConstraint, "field_name", "HDR-6",
-				fmt.Sprintf("field name %q is declared twice", f.text))
-		}
-		seen[f.text] = true
-		h.Fields = append(h.Fields, f.text)
+		h.Fields[k] = f.Text
 	}
 	var decl *declared
-	seenKeys := make(map[string]bool, len(keys))
 	for k, key := range keys {
-		switch {
-		case key.text == spec.KeyTool || key.text == spec.KeyFields:
-			return d.errAt(key.col, spec.ErrConstraint, "meta", "HDR-8",
-				fmt.Sprintf("%s= may appear only once, in its fixed place", key.text))
-		case seenKeys[key.text]:
-			return d.errAt(key.col, spec.ErrConstraint, "meta", "HDR-8",
-				fmt.Sprintf("meta key %q appears twice", key.text))
+		if key.Text == spec.KeyRows {
+			decl = &declared{value: values[k].Text, line: d.line, lineOffset: d.base + int64(d.start), col: values[k].Col}
 		}
-		seenKeys[key.text] = true
-		value := values[k]
-		if rule, msg := spec.CheckMeta(key.text, value.text); rule != "" {
-			return d.errAt(value.col, spec.ErrConstraint, "meta_value", rule, msg)
-		}
-		if key.text == spec.KeyRows {
-			count, _ := strconv.ParseInt(value.text, 10, 64) // CheckMeta vouched for it [META-1]
-			decl = &declared{count: count, value: value.text, line: d.line, column: value.col + 1,
-				offset: d.base + int64(d.start) + int64(value.col)}
-		}
-		h.Meta = append(h.Meta, spec.Meta{Key: key.text, Value: value.text})
+		h.Meta = append(h.Meta, spec.Meta{Key: key.Text, Value: values[k].Text})
 	}
 
 	d.header = &h

@@ -32,13 +32,12 @@ func (d *Decoder) readPlainRow() bool {
 		return false
 	}
 	b := d.buf[d.start:d.end]
-	if len(b) < len(spec.TagPrefix) || b[0] == '#' || b[0] == '\\' || startsWithTag(b) {
+	if len(b) < len(spec.TagPrefix) || b[0] == '#' || b[0] == spec.GuardByte || spec.IsHeaderLine(b) {
 		return false
 	}
 	lf, tabs, flags := scanRowSSE2(&b[0], len(b), &d.tabs[0], len(d.tabs))
 	if lf < 0 || flags&rowEscape != 0 || tabs != width-1 ||
-		d.Limits.MaxLineBytes > 0 && lf > d.Limits.MaxLineBytes ||
-		d.Limits.MaxRows > 0 && d.rows == d.Limits.MaxRows {
+		d.Limits.LineFault(lf) != nil || d.Limits.RowFault(d.rows) != nil {
 		return false
 	}
 	line := b[:lf]
