@@ -84,6 +84,8 @@ var oneSided = map[string]struct {
 	"ERR-4":  {reject: true, why: "it forbids data alongside an error"},
 	"WIRE-1": {accept: true, why: "it defines the view a decoder writes; a broken view given to an encoder is WIRE-2"},
 	"WIRE-3": {reject: true, why: "it fixes the exit statuses of failures; success is every other vector"},
+	"WIRE-4": {why: "it concerns a failing result past a command's hold limit, far beyond a vector; cmd/gcx's process tests check it"},
+	"WIRE-5": {why: "it concerns a stream that fails (a full disk, a closed pipe), which no vector can cause; cmd/gcx's process tests check it"},
 	"MAP-4":  {accept: true, why: "its nesting bound is any number from 1000 up, so no depth must be refused"},
 	"MAP-5":  {accept: true, why: "every non-empty text denotes a value: one that is no compact form is a string"},
 	"MAP-8":  {accept: true, why: "a table's errors belong to its columns (MAP-15) and layouts (LAY-3 to LAY-5)"},

@@ -347,6 +347,12 @@ func (d *Decoder) read() (shift int) {
 		// between.
 		grown = fullBuffer
 	}
+	if d.threshold > 0 && grown > d.threshold {
+		// A line needs no more than threshold bytes to be decided, and it
+		// starts at the front of the buffer now, so the buffer never
+		// needs to hold much more than the line limit.
+		grown = max(size, d.threshold)
+	}
 	if grown != size {
 		size = grown
 		bigger := make([]byte, size+bufferSlack)

@@ -154,11 +154,15 @@ func Command(args []string, codec Codec, stdout, stderr io.Writer) int {
 	fl.StringVar(&o.Explanations, "explanations", "", "JSON file explaining each loss (default bench/wire-format/explanations.json)")
 	check := fl.Bool("check", false, "compare with the files in -out instead of writing them; exit 1 if any differs")
 	fl.Usage = func() {
-		fmt.Fprintf(stderr, "usage: %s [flags]\n\nMeasures GCX1 against JSON and TOON on every fixture and writes\n%s, %s, %s and %s.\n\n",
+		fmt.Fprintf(stderr, "usage: gcx bench [flags]   (or: %s [flags])\n\nMeasures GCX1 against JSON and TOON on every fixture and writes\n%s, %s, %s and %s.\n\nflags:\n",
 			ReproduceCommand, MarkdownFile, JSONFile, SVGFile, SnippetFile)
 		fl.PrintDefaults()
+		fmt.Fprintf(stderr, "\nexample:\n  gcx bench -check\n")
 	}
 	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
 	}
 	if fl.NArg() > 0 {

@@ -2,23 +2,30 @@
 //
 // Usage:
 //
-//	gcx encode [--tool NAME] [--mode auto|gcx]   JSON value on stdin → GCX1 (or, in auto mode, compact JSON)
-//	gcx decode                   GCX1 (or JSON) on stdin → the JSON value
+//	gcx encode [--tool NAME] [--mode auto|gcx] [limits]   JSON value on stdin → GCX1 (or, in auto mode, compact JSON)
+//	gcx decode [limits]          GCX1 (or JSON) on stdin → the JSON value
 //	gcx decode --wire [limits]   GCX1 on stdin → wire view (JSON) on stdout
-//	gcx encode --wire            wire view on stdin → canonical GCX1 on stdout
+//	gcx encode --wire [limits]   wire view on stdin → canonical GCX1 on stdout
 //	gcx check [limits]           validate the GCX1 payload on stdin
 //	gcx bench                    the token scorecard of bench/wire-format
 //	gcx conformance [-- PROGRAM ARGS...]
 //	                             run the conformance vectors against the built-in
 //	                             implementations, or against PROGRAM
+//	gcx help [COMMAND]           this text, or a command's flags and an example
+//	gcx --version                the module version and the spec revision
 //
 // Limits: --max-line-bytes N, --max-fields N, --max-sections N, --max-rows N
 // (0 means no limit; the defaults are spec.DefaultLimits).
 //
-// Exit status [WIRE-3]: 0 ok; 1 invalid input (stderr gives line, column,
-// message and rule ID; nothing is written to stdout); 2 usage; 3 unsupported
-// version (stderr names the tag: re-issue the tool call without the GCX
-// format and read JSON).
+// Every command streams: memory stays bounded by a line of the input,
+// except where the JSON mapping needs a whole value (chapter 14 of
+// docs/wire-format.md says which).
+//
+// Exit status [WIRE-3] [WIRE-5]: 0 ok; 1 invalid input (stderr gives line,
+// column, message and rule ID; stdout holds no result [WIRE-4]); 2 usage; 3
+// unsupported version (stderr names the tag: re-issue the tool call without
+// the GCX format and read JSON); 4 the input could not be read or the output
+// not written.
 package main
 
 import (
@@ -27,62 +34,215 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"runtime/debug"
 	"slices"
 	"strings"
+	"syscall"
+
+	"golang.org/x/term"
 
 	"github.com/gcxwire/gcx/spec"
 )
 
-// Exit statuses [WIRE-3].
+// Exit statuses [WIRE-3] [WIRE-5].
 const (
 	exitOK          = 0
 	exitInvalid     = 1
 	exitUsage       = 2
 	exitUnsupported = 3
+	exitIO          = 4
 )
 
-// command runs one subcommand with its arguments and streams and returns the
-// exit status.
-type command func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+// streams are a command's standard streams.
+type streams struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// subcommand is one of gcx's commands: its help and what runs it.
+type subcommand struct {
+	name    string
+	usage   string // the usage lines, without "usage: "
+	summary string // one line for the command list
+	example string // one example, as a shell line
+	run     func(c *subcommand, args []string, s streams) int
+}
+
+// commands lists gcx's subcommands, in the order help shows them.
+var commands []*subcommand
+
+func init() {
+	commands = []*subcommand{
+		{name: "encode", run: runEncode,
+			usage:   "gcx encode [--tool NAME] [--mode auto|gcx] [--stats] [--require-layout] < value.json\n       gcx encode --wire < view.json",
+			summary: "JSON value -> GCX1 (auto: or compact JSON); --wire: wire view -> canonical GCX1",
+			example: "gcx encode --mode gcx --tool search_symbols < examples/search_symbols.json"},
+		{name: "decode", run: runDecode,
+			usage:   "gcx decode < result\n       gcx decode --wire [limits] < payload.gcx",
+			summary: "GCX1 (or JSON) result -> the JSON value; --wire: GCX1 -> wire view",
+			example: "gcx decode --wire < docs/example.gcx"},
+		{name: "check", run: runCheck,
+			usage:   "gcx check [limits] < payload.gcx",
+			summary: "validate a GCX1 payload",
+			example: "gcx check --max-line-bytes 1048576 < docs/example.gcx"},
+		{name: "bench", run: func(_ *subcommand, args []string, s streams) int { return runBench(args, s.stdin, s.stdout, s.stderr) },
+			usage:   "gcx bench [flags]",
+			summary: "measure GCX1 against JSON and TOON: the scorecard of bench/wire-format",
+			example: "gcx bench -check"},
+		{name: "conformance", run: func(_ *subcommand, args []string, s streams) int {
+			return runConformance(args, s.stdin, s.stdout, s.stderr)
+		},
+			usage:   "gcx conformance [flags] [-- PROGRAM [ARGS...]]",
+			summary: "run the conformance vectors against the built-in implementations, or PROGRAM",
+			example: "gcx conformance -- python3 conformance/examples/python/adapter.py"},
+	}
+}
 
 func main() {
+	// A closed pipe is a write error to report, like a full disk, not a
+	// signal that ends the process without a word [WIRE-5].
+	signal.Ignore(syscall.SIGPIPE)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
+// run runs gcx with the arguments after the program name and returns the
+// exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	out := &checkedWriter{w: stdout}
+	code := dispatch(args, streams{stdin, out, stderr})
+	if out.err != nil && code != exitIO {
+		// Whatever the command, a result that did not reach stdout is no
+		// result [WIRE-5].
+		fmt.Fprintf(stderr, "gcx: writing stdout: %v\n", out.err)
+		return exitIO
+	}
+	return code
+}
+
+// checkedWriter remembers the first error of the writer it wraps.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err != nil {
+		c.err = err
+	}
+	return n, err
+}
+
+func dispatch(args []string, s streams) int {
 	if len(args) == 0 {
-		usage(stderr)
+		usage(s.stderr)
 		return exitUsage
 	}
 	name, rest := args[0], args[1:]
-	var cmd command
 	switch name {
-	case "decode":
-		cmd = runDecode
-	case "encode":
-		cmd = runEncode
-	case "check":
-		cmd = runCheck
-	case "bench":
-		cmd = runBench
-	case "conformance":
-		cmd = runConformance
-	case "help", "-h", "--help":
-		usage(stdout)
+	case "help", "-h", "-help", "--help":
+		if len(rest) == 0 {
+			usage(s.stdout)
+			return exitOK
+		}
+		if c := lookup(rest[0]); c != nil {
+			c.help(s.stdout)
+			return exitOK
+		}
+		fmt.Fprintf(s.stderr, "gcx help: unknown command %q\n", rest[0])
+		return exitUsage
+	case "version", "-version", "--version":
+		fmt.Fprintln(s.stdout, version())
 		return exitOK
 	}
-	if cmd == nil {
-		fmt.Fprintf(stderr, "gcx: unknown command %q\n", name)
-		usage(stderr)
+	c := lookup(name)
+	if c == nil {
+		fmt.Fprintf(s.stderr, "gcx: unknown command %q\n", name)
+		usage(s.stderr)
 		return exitUsage
 	}
-	return cmd(rest, stdin, stdout, stderr)
+	return c.run(c, rest, s)
 }
 
-// parseFlags parses a subcommand's arguments. Every subcommand reads its
-// input from stdin, so a stray argument is a usage error rather than a file
-// name to ignore; -h prints the flags and succeeds. ok is false when the
-// command should stop and exit with code.
+func lookup(name string) *subcommand {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, "usage: gcx COMMAND [flags] < input\n\ncommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
+	}
+	fmt.Fprint(w, `  help [CMD]   this text, or a command's flags and an example
+  --version    the module version and the spec revision
+
+Each command reads stdin and writes stdout. "gcx help COMMAND" lists its flags.
+exit status: 0 ok, 1 invalid input, 2 usage, 3 unsupported version, 4 input or output failed
+`)
+}
+
+// version is what gcx --version prints: the module's version as the build
+// recorded it, and the revision of the specification it implements.
+func version() string {
+	v := "(devel)"
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
+		v = info.Main.Version
+	}
+	return fmt.Sprintf("gcx %s, GCX1 specification revision %s", v, spec.Revision)
+}
+
+// flags returns the subcommand's flag set; -h prints its help.
+func (c *subcommand) flags(stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("gcx "+c.name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { c.helpFlags(stderr, fs) }
+	return fs
+}
+
+// help prints the subcommand's usage, flags and example.
+func (c *subcommand) help(w io.Writer) {
+	fs := c.flags(w)
+	if c.name == "bench" || c.name == "conformance" {
+		// These parse their own flags: ask them for their help.
+		c.run(c, []string{"-h"}, streams{stdout: w, stderr: w})
+		return
+	}
+	c.declare(fs)
+	c.helpFlags(w, fs)
+}
+
+func (c *subcommand) helpFlags(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "usage: %s\n\n%s.\n\nflags:\n", c.usage, c.summary)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fmt.Fprintf(w, "\nexample:\n  %s\n", c.example)
+}
+
+// declare declares the subcommand's flags on fs, for help.
+func (c *subcommand) declare(fs *flag.FlagSet) {
+	switch c.name {
+	case "encode":
+		encodeFlags(fs)
+	case "decode":
+		decodeFlags(fs)
+	case "check":
+		limitFlags(fs)
+	}
+}
+
+// parseFlags parses a subcommand's arguments. Every subcommand reads its input
+// from stdin, so a stray argument is a usage error rather than a file name
+// to ignore; -h prints the help and succeeds. ok is false when the command
+// should stop and exit with code.
 func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -95,6 +255,33 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok
 		return exitUsage, false
 	}
 	return exitOK, true
+}
+
+// limitFlags declares the limit flags on fs, bound to a copy of
+// spec.DefaultLimits [LIM-1].
+func limitFlags(fs *flag.FlagSet) *spec.Limits {
+	lim := spec.DefaultLimits
+	for _, f := range spec.LimitFlags {
+		fs.Var((*limitValue)(f.Field(&lim)), f.Name, f.Usage+" is `N` (0: no limit)")
+	}
+	return &lim
+}
+
+// limitValue is a limit flag: a count, never negative.
+type limitValue int
+
+func (v *limitValue) String() string { return fmt.Sprint(int(*v)) }
+
+func (v *limitValue) Set(s string) error {
+	var n int
+	if _, err := fmt.Sscan(s, &n); err != nil || fmt.Sprint(n) != strings.TrimPrefix(s, "+") {
+		return fmt.Errorf("%q is not a whole number", s)
+	}
+	if n < 0 {
+		return fmt.Errorf("%d is negative; a limit is a count, and 0 means no limit", n)
+	}
+	*v = limitValue(n)
+	return nil
 }
 
 // onlyFlags reports a usage error when a flag other than the allowed ones
@@ -113,26 +300,24 @@ func onlyFlags(fs *flag.FlagSet, stderr io.Writer, allowed ...string) (code int,
 	return exitOK, true
 }
 
-func usage(w io.Writer) {
-	fmt.Fprint(w, `usage:
-  gcx encode [--tool NAME] [--mode auto|gcx] [--stats] [--require-layout]
-                               JSON value on stdin -> GCX1 (auto: or compact JSON)
-  gcx decode                   GCX1 (or JSON) on stdin -> the JSON value
-  gcx decode --wire [limits]   GCX1 on stdin -> wire view (JSON) on stdout
-  gcx encode --wire            wire view on stdin -> canonical GCX1 on stdout
-  gcx check [limits]           validate the GCX1 payload on stdin
-  gcx bench [-h]               the token scorecard of bench/wire-format
-  gcx conformance [--run RE] [--category LIST] [-v] [-- PROGRAM ARGS...]
-                               the conformance vectors against the built-in
-                               implementations, or against PROGRAM
-limits: --max-line-bytes N --max-fields N --max-sections N --max-rows N (0: none)
-exit status: 0 ok, 1 invalid input, 2 usage, 3 unsupported version
-`)
+// input returns stdin, first telling a person at a terminal that gcx is
+// waiting for the input there.
+func (s streams) input(command string) io.Reader {
+	if f, ok := s.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		fmt.Fprintf(s.stderr, "gcx %s: reading the input from the terminal; end it with Ctrl-D (or redirect a file: gcx %s < FILE)\n", command, command)
+	}
+	return s.stdin
 }
 
-// fail reports err on stderr and returns the matching exit status
-// [WIRE-3]: 3 for another GCX version, naming its tag, else 1.
+// fail reports err on stderr and returns the matching exit status: 3 for
+// another GCX version, naming its tag [WIRE-3]; 4 for a failure to read the
+// input or write the output [WIRE-5]; else 1.
 func fail(stderr io.Writer, err error) int {
+	var ioErr *streamError
+	if errors.As(err, &ioErr) {
+		fmt.Fprintln(stderr, "gcx:", err)
+		return exitIO
+	}
 	fmt.Fprintln(stderr, err)
 	var e *spec.Error
 	if errors.As(err, &e) && errors.Is(err, spec.ErrUnsupportedVersion) {
@@ -141,3 +326,19 @@ func fail(stderr io.Writer, err error) int {
 	}
 	return exitInvalid
 }
+
+// streamError is a failure to read stdin or write stdout [WIRE-5].
+type streamError struct {
+	stream string // "stdin" or "stdout"
+	err    error
+}
+
+func (e *streamError) Error() string {
+	verb := "reading"
+	if e.stream == "stdout" {
+		verb = "writing"
+	}
+	return fmt.Sprintf("%s %s: %v", verb, e.stream, e.err)
+}
+
+func (e *streamError) Unwrap() error { return e.err }

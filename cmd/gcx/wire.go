@@ -1,87 +1,105 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 
-	"github.com/gcxwire/gcx/reference"
 	"github.com/gcxwire/gcx/spec"
+	"github.com/gcxwire/gcx/streaming"
+	"github.com/gcxwire/gcx/wire"
 )
 
-// decodeWire reads a GCX1 payload and writes its wire view [WIRE-1].
-func decodeWire(stdin io.Reader, limits spec.Limits, stdout, stderr io.Writer) int {
-	p, code := decodeInput(stdin, limits, stderr)
-	if p == nil {
+// runCheck validates a payload and prints a one-line summary. It reads the
+// payload line by line and keeps none of it.
+func runCheck(c *subcommand, args []string, s streams) int {
+	fs := c.flags(s.stderr)
+	limits := limitFlags(fs)
+	if code, ok := parseFlags(fs, args, s.stderr); !ok {
 		return code
 	}
-	out, err := spec.MarshalWire(p)
-	if err != nil {
-		return fail(stderr, err)
+	d := streaming.NewDecoder(input{s.input(c.name)})
+	d.Limits = *limits
+	d.ReuseRecord = true
+	sections, rows := 0, 0
+	for {
+		kind, err := d.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fail(s.stderr, err)
+		}
+		switch kind {
+		case streaming.KindHeader:
+			sections++
+		case streaming.KindRow:
+			rows++
+		}
 	}
-	stdout.Write(out)
+	out := newResult(s.stdout)
+	fmt.Fprintf(out, "valid GCX1: %d sections, %d rows\n", sections, rows)
+	if err := out.Commit(); err != nil {
+		return fail(s.stderr, err)
+	}
 	return exitOK
+}
+
+// decodeWire reads a GCX1 payload and writes its wire view [WIRE-1] as the
+// lines arrive.
+func decodeWire(in io.Reader, limits spec.Limits, stdout, stderr io.Writer) int {
+	d := streaming.NewDecoder(input{in})
+	d.Limits = limits
+	d.ReuseRecord = true // the view copies each item out before the next
+	out := newResult(stdout)
+	w := wire.NewWriter(out)
+	for {
+		kind, err := d.Next()
+		if err == io.EOF {
+			err = w.Close()
+			if err == nil {
+				err = out.Commit()
+			}
+			if err != nil {
+				return fail(stderr, err)
+			}
+			return exitOK
+		}
+		switch {
+		case err != nil:
+		case kind == streaming.KindHeader:
+			h := d.Header()
+			err = w.WriteHeader(h.Tool, h.Fields, h.Meta)
+		case kind == streaming.KindRow:
+			err = w.WriteRow(d.Row())
+		case kind == streaming.KindComment:
+			err = w.WriteComment(d.Comment())
+		}
+		if err != nil {
+			w.Abandon()
+			out.Abandon(abandonedJSON)
+			return fail(stderr, err)
+		}
+	}
 }
 
 // encodeWire reads a wire view and writes the canonical GCX1 bytes of the
 // payload it describes [CAN-2].
-func encodeWire(stdin io.Reader, stdout, stderr io.Writer) int {
-	in, err := io.ReadAll(stdin)
+func encodeWire(in io.Reader, stdout, stderr io.Writer) int {
+	b, err := io.ReadAll(input{in})
 	if err != nil {
 		return fail(stderr, err)
 	}
-	p, err := spec.UnmarshalWire(in)
+	p, err := spec.UnmarshalWire(b)
 	if err != nil {
 		return fail(stderr, err)
 	}
-	out, err := reference.Encode(p)
-	if err != nil {
+	out := newResult(stdout)
+	if err := streaming.Encode(out, p); err != nil {
+		out.Abandon(abandonedGCX)
 		return fail(stderr, err)
 	}
-	stdout.Write(out)
+	if err := out.Commit(); err != nil {
+		return fail(stderr, err)
+	}
 	return exitOK
-}
-
-// runCheck validates a payload and prints a one-line summary.
-func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs, limits := decoderFlags("check", stderr)
-	if code, ok := parseFlags(fs, args, stderr); !ok {
-		return code
-	}
-	p, code := decodeInput(stdin, *limits, stderr)
-	if p == nil {
-		return code
-	}
-	rows := 0
-	for _, s := range p.Sections {
-		rows += len(s.Rows)
-	}
-	fmt.Fprintf(stdout, "valid GCX1: %d sections, %d rows\n", len(p.Sections), rows)
-	return exitOK
-}
-
-// decoderFlags returns a flag set with the limit flags bound to a copy of
-// spec.DefaultLimits.
-func decoderFlags(name string, stderr io.Writer) (*flag.FlagSet, *spec.Limits) {
-	fs := flag.NewFlagSet("gcx "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	lim := spec.DefaultLimits
-	for _, f := range spec.LimitFlags {
-		fs.IntVar(f.Field(&lim), f.Name, *f.Field(&lim), f.Usage+" (0: no limit)")
-	}
-	return fs, &lim
-}
-
-// decodeInput reads and decodes stdin with the reference parser. On failure
-// it reports on stderr and returns a nil payload and the exit status.
-func decodeInput(stdin io.Reader, limits spec.Limits, stderr io.Writer) (*spec.Payload, int) {
-	in, err := io.ReadAll(stdin)
-	if err != nil {
-		return nil, fail(stderr, err)
-	}
-	p, err := reference.DecodeLimits(in, limits)
-	if err != nil {
-		return nil, fail(stderr, err)
-	}
-	return p, exitOK
 }

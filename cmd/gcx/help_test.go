@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/gcxwire/gcx/spec"
+)
+
+// Each subcommand's help lists its own flags and an example, whether asked
+// as "gcx help CMD" (on stdout) or "gcx CMD -h" (on stderr, as flag does).
+func TestSubcommandHelp(t *testing.T) {
+	want := map[string][]string{
+		"encode":      {"-tool", "-mode", "-stats", "-require-layout", "-wire", "example:", "gcx encode "},
+		"decode":      {"-wire", "-max-line-bytes", "-max-fields", "-max-sections", "-max-rows", "example:", "gcx decode "},
+		"check":       {"-max-line-bytes", "-max-fields", "-max-sections", "-max-rows", "example:", "gcx check "},
+		"bench":       {"-cases", "-out", "-check"},
+		"conformance": {"-run", "-category", "-vectors"},
+	}
+	for _, c := range commands {
+		code, stdout, stderr := gcx(t, "", "help", c.name)
+		if code != exitOK || stderr != "" {
+			t.Errorf("gcx help %s: exit %d, stderr %q", c.name, code, stderr)
+		}
+		for _, s := range want[c.name] {
+			if !strings.Contains(stdout, s) {
+				t.Errorf("gcx help %s lacks %q:\n%s", c.name, s, stdout)
+			}
+		}
+		if strings.Contains(stdout, "Usage of") {
+			t.Errorf("gcx help %s is flag's bare default:\n%s", c.name, stdout)
+		}
+		code, _, dashH := gcx(t, "", c.name, "-h")
+		if code != exitOK || dashH != stdout {
+			t.Errorf("gcx %s -h (exit %d) differs from gcx help %s:\n%s\n---\n%s", c.name, code, c.name, dashH, stdout)
+		}
+	}
+	if code, _, stderr := gcx(t, "", "help", "frobnicate"); code != exitUsage || !strings.Contains(stderr, "frobnicate") {
+		t.Errorf("help for an unknown command: exit %d, %q", code, stderr)
+	}
+}
+
+// gcx --version names the spec revision it implements.
+func TestVersion(t *testing.T) {
+	for _, arg := range []string{"--version", "version", "-version"} {
+		code, stdout, _ := gcx(t, "", arg)
+		if code != exitOK || !strings.HasPrefix(stdout, "gcx ") || !strings.Contains(stdout, "revision "+spec.Revision) {
+			t.Errorf("gcx %s: exit %d, %q", arg, code, stdout)
+		}
+	}
+}
+
+// A limit is a count: a negative one, or one that is not a number, is a
+// usage error, never quietly taken [LIM-1].
+func TestLimitFlagsRefuseNonsense(t *testing.T) {
+	for _, v := range []string{"-1", "x", "1.5", "1e3", ""} {
+		for _, args := range [][]string{{"check"}, {"decode", "--wire"}} {
+			code, _, stderr := gcx(t, readmePayload, append(args, "--max-rows="+v)...)
+			if code != exitUsage {
+				t.Errorf("gcx %v --max-rows=%q: exit %d, stderr %q", args, v, code, stderr)
+			}
+		}
+	}
+	if code, _, stderr := gcx(t, readmePayload, "check", "--max-rows", "0"); code != exitOK {
+		t.Errorf("--max-rows 0 (no limit): exit %d, %s", code, stderr)
+	}
+}
+
+// A person who runs gcx with nothing piped in is told that it is waiting
+// for input on the terminal.
+func TestTerminalInputHint(t *testing.T) {
+	master, slave, err := openPTY()
+	if err != nil {
+		t.Skipf("no pseudo-terminal here: %v", err)
+	}
+	defer master.Close()
+	cmd := exec.Command(gcxBinary(t), "check")
+	cmd.Stdin = slave
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stderr, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	slave.Close()
+	// End the input as a person would: Ctrl-D on an empty line.
+	time.Sleep(200 * time.Millisecond)
+	master.Write([]byte{4})
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("gcx check did not end after Ctrl-D")
+	}
+	if !strings.Contains(stderr.String(), "reading the input from the terminal") || !strings.Contains(stderr.String(), "Ctrl-D") {
+		t.Errorf("stderr %q gives no hint", stderr.String())
+	}
+	// Input from a pipe or file gets no hint.
+	if _, _, stderr := gcx(t, readmePayload, "check"); strings.Contains(stderr, "terminal") {
+		t.Errorf("hint without a terminal: %q", stderr)
+	}
+}
+
+// openPTY opens a pseudo-terminal pair.
+func openPTY() (master, slave *os.File, err error) {
+	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+		m.Close()
+		return nil, nil, err
+	}
+	n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
+	if err != nil {
+		m.Close()
+		return nil, nil, err
+	}
+	s, err := os.OpenFile("/dev/pts/"+itoa(n), os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		m.Close()
+		return nil, nil, err
+	}
+	return m, s, nil
+}
+
+func itoa(n int) string {
+	var b []byte
+	for {
+		b = append([]byte{byte('0' + n%10)}, b...)
+		if n /= 10; n == 0 {
+			return string(b)
+		}
+	}
+}
