@@ -10,6 +10,7 @@ import (
 	"github.com/gcxwire/gcx/reference"
 	"github.com/gcxwire/gcx/spec"
 	"github.com/gcxwire/gcx/streaming"
+	"github.com/gcxwire/gcx/wire"
 )
 
 // Reference returns this repository's reference implementation, run
@@ -22,7 +23,7 @@ func Reference() Implementation {
 			return reference.DecodeLimits(payload, limits.Apply(spec.DefaultLimits))
 		},
 		Encode: func(view []byte) ([]byte, error) {
-			p, err := spec.UnmarshalWire(view)
+			p, err := wire.Unmarshal(view)
 			if err != nil {
 				return nil, err
 			}
@@ -49,7 +50,7 @@ func Streaming() Implementation {
 		Name:   "streaming",
 		Decode: decode,
 		Encode: func(view []byte) ([]byte, error) {
-			p, err := spec.UnmarshalWire(view)
+			p, err := wire.Unmarshal(view)
 			if err != nil {
 				return nil, err
 			}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gcxwire/gcx/spec"
+	"github.com/gcxwire/gcx/wire"
 )
 
 // Exit statuses of a command under test [WIRE-3].
@@ -114,7 +115,7 @@ func (c *command) decode(payload []byte, limits Limits) (*spec.Payload, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := spec.UnmarshalWire(out)
+	p, err := wire.Unmarshal(out)
 	if err != nil {
 		return nil, c.protocolError(args, out, fmt.Errorf("stdout is not a wire view [WIRE-1]: %v", err))
 	}

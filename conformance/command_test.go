@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gcxwire/gcx/spec"
+	wireview "github.com/gcxwire/gcx/wire"
 )
 
 // fakeEnv selects, in a child process of this test binary, one of the
@@ -76,7 +77,7 @@ func fakeProgram(mode string, args []string) int {
 					p.Sections[i].Rows = slices.DeleteFunc(p.Sections[i].Rows, func(r []string) bool { return strings.HasPrefix(r[0], "#") })
 				}
 			}
-			out, err = spec.MarshalWire(p)
+			out = wireview.Marshal(p)
 		}
 	case op == "encode" && *wire:
 		out, err = ref.Encode(in)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gcxwire/gcx/reference"
 	"github.com/gcxwire/gcx/spec"
+	"github.com/gcxwire/gcx/wire"
 )
 
 // loadVectors returns the committed vectors, read once per test binary.
@@ -265,7 +266,7 @@ func TestRunnerCatchesBrokenEncoders(t *testing.T) {
 		{
 			"writes models it should refuse [CAN-3]",
 			func(view []byte) ([]byte, error) {
-				p, err := spec.UnmarshalWire(view)
+				p, err := wire.Unmarshal(view)
 				if err != nil {
 					return nil, err
 				}

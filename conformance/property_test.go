@@ -12,6 +12,7 @@ import (
 	"github.com/gcxwire/gcx/internal/gen"
 	"github.com/gcxwire/gcx/reference"
 	"github.com/gcxwire/gcx/spec"
+	"github.com/gcxwire/gcx/wire"
 )
 
 // setInput stores b in the vector as the file format does: as text when it
@@ -62,10 +63,7 @@ func TestPropertyGeneratedVectorsPass(t *testing.T) {
 		if err != nil {
 			t.Fatalf("generated model has no spelling: %v", err)
 		}
-		view, err := spec.MarshalWire(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		view := wire.Marshal(p)
 		yes := true
 		valid := Vector{Category: CategoryDecode, ID: "gen-1-payload", Description: "generated", Rules: []string{"GEN-1"},
 			Op: OpDecode, Canonical: &yes, Expected: Expected{View: view}}

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gcxwire/gcx/spec"
+	"github.com/gcxwire/gcx/wire"
 )
 
 // embedded holds the committed vectors, so the runner works from any
@@ -374,7 +375,7 @@ func (v *Vector) check() error {
 		return v.checkError()
 	}
 	if e.View != nil {
-		p, err := spec.UnmarshalWire(e.View)
+		p, err := wire.Unmarshal(e.View)
 		if err != nil {
 			return fmt.Errorf("expected view: %v", err)
 		}

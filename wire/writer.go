@@ -17,6 +17,8 @@
 package wire
 
 import (
+	"bufio"
+	"bytes"
 	"io"
 	"os"
 	"strconv"
@@ -214,55 +216,69 @@ func (b *bytesWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// spillAt is how many bytes of comments a Writer holds in memory before it
-// moves them to a temporary file.
+// spillAt is how many bytes a spill holds in memory before it moves them
+// to a temporary file.
 const spillAt = 1 << 20
 
-// spill holds bytes in memory up to spillAt and in a temporary file beyond.
+// spill holds bytes in memory up to spillAt and in a temporary file beyond,
+// unless keepInMemory.
 type spill struct {
-	mem  []byte
-	file *os.File
-	n    int64 // elements written
+	keepInMemory bool
+	mem          []byte
+	file         *os.File
+	fileBuf      *bufio.Writer
+	n            int64 // writes
 }
 
 func (s *spill) write(b []byte) error {
 	s.n++
-	if s.file == nil && len(s.mem)+len(b) <= spillAt {
+	if s.file == nil && (s.keepInMemory || len(s.mem)+len(b) <= spillAt) {
 		s.mem = append(s.mem, b...)
 		return nil
 	}
 	if s.file == nil {
-		f, err := os.CreateTemp("", "gcx-comments-*")
+		f, err := os.CreateTemp("", "gcx-spill-*")
 		if err != nil {
 			return err
 		}
 		os.Remove(f.Name()) // unnamed: gone when closed, whatever happens
-		s.file = f
-		if _, err := f.Write(s.mem); err != nil {
+		s.file, s.fileBuf = f, bufio.NewWriterSize(f, 64<<10)
+		if _, err := s.fileBuf.Write(s.mem); err != nil {
 			return err
 		}
-		s.mem = s.mem[:0]
+		s.mem = nil
 	}
-	_, err := s.file.Write(b)
+	_, err := s.fileBuf.Write(b)
 	return err
 }
 
-func (s *spill) copyTo(w io.Writer) error {
+// open returns a reader over what was written.
+func (s *spill) open() (io.Reader, error) {
 	if s.file == nil {
-		_, err := w.Write(s.mem)
-		return err
+		return bytes.NewReader(s.mem), nil
+	}
+	if err := s.fileBuf.Flush(); err != nil {
+		return nil, err
 	}
 	if _, err := s.file.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return bufio.NewReaderSize(s.file, 64<<10), nil
+}
+
+func (s *spill) copyTo(w io.Writer) error {
+	r, err := s.open()
+	if err != nil {
 		return err
 	}
-	_, err := io.Copy(w, s.file)
+	_, err = io.Copy(w, r)
 	return err
 }
 
 func (s *spill) reset() {
 	if s.file != nil {
 		s.file.Close()
-		s.file = nil
+		s.file, s.fileBuf = nil, nil
 	}
 	s.mem = s.mem[:0]
 	s.n = 0

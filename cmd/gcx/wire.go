@@ -83,18 +83,10 @@ func decodeWire(in io.Reader, limits spec.Limits, stdout, stderr io.Writer) int 
 }
 
 // encodeWire reads a wire view and writes the canonical GCX1 bytes of the
-// payload it describes [CAN-2].
+// payload it describes [CAN-2], as the view arrives.
 func encodeWire(in io.Reader, stdout, stderr io.Writer) int {
-	b, err := io.ReadAll(input{in})
-	if err != nil {
-		return fail(stderr, err)
-	}
-	p, err := spec.UnmarshalWire(b)
-	if err != nil {
-		return fail(stderr, err)
-	}
 	out := newResult(stdout)
-	if err := streaming.Encode(out, p); err != nil {
+	if err := wire.Encode(out, input{in}); err != nil {
 		out.Abandon(abandonedGCX)
 		return fail(stderr, err)
 	}
