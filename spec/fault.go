@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/gcxwire/gcx/internal/jsontext"
 )
 
 // A Fault is a breach of a rule found at a byte of a line, before the line's
@@ -216,22 +218,11 @@ func RowCountValue(meta []Meta) (string, bool) {
 	return "", false
 }
 
-// maxQuoted bounds how much of an input a message quotes.
-const maxQuoted = 64
-
 // QuoteShort quotes s for an error message: whole when it is short, else
-// its first 64 bytes (cut at a character boundary) and its length, so a
-// message never copies a large input.
-func QuoteShort(s string) string {
-	if len(s) <= maxQuoted {
-		return strconv.Quote(s)
-	}
-	cut := maxQuoted
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(s[:cut]), len(s))
-}
+// its first bytes (cut at a character boundary) and its length, so that a
+// message never copies a large input. Every message of the module that
+// quotes an input quotes it this way.
+func QuoteShort(s string) string { return jsontext.QuotePrefix(s) }
 
 // RowWidthFault is the fault of a row that holds values values where its
 // section declares width fields [ROW-2]. It stands at col: the TAB before

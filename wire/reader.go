@@ -587,12 +587,10 @@ func Encode(w io.Writer, r io.Reader) error {
 
 // encoding hands a view's items to a streaming.Encoder.
 type encoding struct {
-	enc      *streaming.Encoder
-	sections int
+	enc *streaming.Encoder
 }
 
 func (e *encoding) section(tool string, fields []string, meta []spec.Meta, rows, comments *records) error {
-	e.sections++
 	if err := e.header(tool, fields, meta); err != nil {
 		return err
 	}

@@ -23,6 +23,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/gcxwire/gcx/internal/jsontext"
 	"github.com/gcxwire/gcx/spec"
 )
 
@@ -62,13 +63,13 @@ func (w *Writer) WriteHeader(tool string, fields []string, meta []spec.Meta) err
 	w.sections++
 	w.rows = 0
 	b := append(w.buf, `{"tool":`...)
-	b = AppendString(b, tool)
+	b = jsontext.AppendString(b, tool)
 	b = append(b, `,"fields":[`...)
 	for i, f := range fields {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = AppendString(b, f)
+		b = jsontext.AppendString(b, f)
 	}
 	b = append(b, `],"meta":[`...)
 	for i, m := range meta {
@@ -76,9 +77,9 @@ func (w *Writer) WriteHeader(tool string, fields []string, meta []spec.Meta) err
 			b = append(b, ',')
 		}
 		b = append(b, '[')
-		b = AppendString(b, m.Key)
+		b = jsontext.AppendString(b, m.Key)
 		b = append(b, ',')
-		b = AppendString(b, m.Value)
+		b = jsontext.AppendString(b, m.Value)
 		b = append(b, ']')
 	}
 	w.buf = append(b, `],"rows":[`...)
@@ -99,7 +100,7 @@ func (w *Writer) WriteRow(values []string) error {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = AppendString(b, v)
+		b = jsontext.AppendString(b, v)
 	}
 	w.buf = append(b, ']')
 	w.rows++
@@ -120,7 +121,7 @@ func (w *Writer) WriteComment(c spec.Comment) error {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(c.Row), 10)
 	b = append(b, ',')
-	b = AppendString(b, c.Text)
+	b = jsontext.AppendString(b, c.Text)
 	b = append(b, ']')
 	if err := w.comments.write(b); err != nil {
 		w.err = err
@@ -282,37 +283,4 @@ func (s *spill) reset() {
 	}
 	s.mem = s.mem[:0]
 	s.n = 0
-}
-
-const hexDigits = "0123456789abcdef"
-
-// shortEscapes maps the control characters JSON writes with a
-// two-character escape to the letter after the backslash.
-var shortEscapes = [32]byte{'\b': 'b', '\t': 't', '\n': 'n', '\f': 'f', '\r': 'r'}
-
-// AppendString appends s as a JSON string in compact form [MAP-3]: '"' and
-// '\' escaped, control characters escaped (short form where JSON has one,
-// else \u00xx in lower case), everything else as itself. s is valid UTF-8,
-// as every decoded string is.
-func AppendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case shortEscapes[c] != 0:
-			b = append(b, '\\', shortEscapes[c])
-		default:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-		}
-		start = i + 1
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

@@ -136,18 +136,3 @@ func TestWriterErrorsAreSticky(t *testing.T) {
 		t.Fatal("error not sticky")
 	}
 }
-
-// Strings are written in JSON's compact form [MAP-3].
-func TestAppendString(t *testing.T) {
-	for in, want := range map[string]string{
-		"":               `""`,
-		"a\"b\\c":        `"a\"b\\c"`,
-		"\t\n\r\b\f":     `"\t\n\r\b\f"`,
-		"\x00\x1f":       `"\u0000\u001f"`,
-		"é\u2028<>&\x7f": "\"é\u2028<>&\x7f\"",
-	} {
-		if got := string(wire.AppendString(nil, in)); got != want {
-			t.Errorf("AppendString(%q) = %s, want %s", in, got, want)
-		}
-	}
-}
