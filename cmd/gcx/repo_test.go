@@ -273,6 +273,9 @@ func (r *readmeRunner) command(file string, line int, command, comment string) {
 				r.t.Errorf("%s: %s\ndoes not give back %s byte for byte:\n%s", where, command, strings.Fields(input)[0], stdout)
 			}
 		}
+	case command == "go test ./...":
+		// The test command is what runs this test: it works if this runs.
+		r.ran[command] = true
 	case command == scorecard.ReproduceCommand:
 		r.ran[command] = true
 		r.mainJob(where)
