@@ -88,12 +88,13 @@ func (sc *Scorecard) Markdown(e Explanations) string {
 	p("- **GCX1**: `jsonmap.Encode(tool, v)`; every payload is checked with the reference decoder. *rows* is the row count of each section. **auto**: `auto.Encode(tool, v)`, which returns GCX1 or compact JSON, whichever costs fewer cl100k_base tokens; the letter after its count says which (g = GCX1, j = JSON).\n")
 	p("- **Round trip**: `jsonmap.Decode(jsonmap.Encode(v))` must give `v` back as a JSON value: same types, same object key order, number literals character for character.\n")
 	p("- **TOON**: `encode(value, {delimiter})` of %s, pinned in [bench/toon/package.json](../toon/package.json), run by node on `JSON.parse` of the compact JSON (so numbers are JavaScript doubles, as TOON's own input is). ", TOONPackage)
-	p("*TOON rt* says whether TOON's `decode` gives that JavaScript value back for both delimiters. A GCX1 payload ends with LF; TOON's output and JSON have no final newline: each is measured as its producer writes it.\n")
+	p("*TOON rt* says whether TOON's `decode` gives that JavaScript value back for both delimiters. A GCX1 payload ends with LF; TOON's output and JSON have no final newline: each is measured as its producer writes it. ")
+	p("Each case's `response_sha256` in scorecard.json names the bytes its TOON figures were measured on: a run without node or the installed encoder keeps the figures of the scorecard.json it replaces only when that version is still the pinned one and every response is byte for byte the same (the figures are then what the encoder would write again); otherwise TOON is reported as not measured.\n")
 	p("- **Tokens**: `tokens.Count` (tiktoken-go, offline BPE tables) with cl100k_base and o200k_base. **gzip**: Go's compress/gzip at the default level. Header cost counts each GCX1 header line alone.\n\n")
 
 	p("## Reproduce\n\n")
 	p("```sh\nnpm ci --prefix bench/toon   # once: installs the pinned TOON encoder\n%s   # rewrites scorecard.md, scorecard.json, scorecard.svg and README-snippet.md\n```\n\n", ReproduceCommand)
-	p("`gcx bench` does the same. `go test ./bench/...` checks that a fresh run reproduces these files and that README.md quotes the headline of README-snippet.md.\n")
+	p("`gcx bench` does the same. Without node the run keeps the TOON figures above when they still apply (see Method), so these files change only when a figure does. `go test ./bench/...` checks that a fresh run reproduces these files and that README.md quotes the headline of README-snippet.md.\n")
 	return b.String()
 }
 

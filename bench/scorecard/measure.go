@@ -3,6 +3,8 @@ package scorecard
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"runtime"
@@ -40,6 +42,11 @@ type Result struct {
 	Tool        string `json:"tool"`
 	Description string `json:"description"`
 	Shape       Shape  `json:"shape"`
+	// ResponseSHA256 is the SHA-256, in hex, of the response's compact JSON:
+	// the bytes every spelling below is made from. TOON figures belong to
+	// it, so a run that cannot run TOON can tell whether figures measured
+	// earlier still apply (see CarryTOON).
+	ResponseSHA256 string `json:"response_sha256"`
 
 	Pretty  Size `json:"json_pretty"`
 	Compact Size `json:"json_compact"`
@@ -79,6 +86,10 @@ type Scorecard struct {
 	TOONVersion string   `json:"toon_version,omitempty"`
 	TOONNote    string   `json:"toon_note,omitempty"`
 	Cases       []Result `json:"cases"`
+	// CarriedFrom names the record the TOON figures were kept from when
+	// this run could not run TOON itself (see CarryTOON). It is not
+	// written: the figures are the same either way.
+	CarriedFrom string `json:"-"`
 }
 
 // Measure measures every case. toon holds the official encoder's outputs in
@@ -140,7 +151,8 @@ func measureCase(c Case, codec Codec, toon *TOONOutput) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	r := Result{Name: c.Name, Tool: c.Tool, Description: c.Description, Shape: shape}
+	digest := sha256.Sum256(c.Response)
+	r := Result{Name: c.Name, Tool: c.Tool, Description: c.Description, Shape: shape, ResponseSHA256: hex.EncodeToString(digest[:])}
 	if r.Pretty, err = measure(c.Pretty); err != nil {
 		return Result{}, err
 	}

@@ -27,6 +27,11 @@ type Options struct {
 	Out          string // where the scorecard files go
 	TOON         string // bench/toon, with the pinned encoder installed
 	Explanations string // explanations.json; a missing file means none
+	// Previous is an earlier scorecard.json whose TOON figures a run that
+	// cannot run TOON keeps when they still apply (see CarryTOON); empty
+	// means none. Resolve leaves it alone; Command sets it to the record
+	// in Out.
+	Previous string
 }
 
 // Files are the rendered outputs, file name to contents.
@@ -57,9 +62,10 @@ func snippet(sc *Scorecard) string {
 		sc.Headline()
 }
 
-// Resolve fills in the empty paths of o. Outside the repository, -cases and
-// -out are enough: TOON then counts as not installed and no loss is
-// explained.
+// Resolve fills in the empty paths of o, relative to the working directory
+// (so that messages and the scorecard name bench/toon, not a path of this
+// machine). Outside the repository, -cases and -out are enough: TOON then
+// counts as not installed and no loss is explained.
 func (o Options) Resolve() (Options, error) {
 	if o.Cases != "" && o.Out != "" && o.TOON != "" && o.Explanations != "" {
 		return o, nil
@@ -83,14 +89,17 @@ func (o Options) Resolve() (Options, error) {
 	return o, nil
 }
 
+// findRoot returns the repository root as a path relative to the working
+// directory ("." at the root).
 func findRoot() (string, error) {
-	dir, err := os.Getwd()
+	wd, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
+	dir := wd
 	for {
 		if fi, err := os.Stat(filepath.Join(dir, "bench", "wire-format", "cases")); err == nil && fi.IsDir() {
-			return dir, nil
+			return filepath.Rel(wd, dir)
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -138,7 +147,47 @@ func Run(o Options, codec Codec, progress io.Writer) (*Scorecard, Explanations, 
 	if err != nil {
 		return nil, nil, err
 	}
+	if note != "" && o.Previous != "" {
+		// Why the earlier figures do not apply goes to progress only: the
+		// scorecard must not depend on what the run found in Out, or two
+		// runs in a row would write different files.
+		if err := carryFrom(sc, o); err != nil {
+			if progress != nil {
+				fmt.Fprintf(progress, "scorecard: TOON: the figures of %s cannot be kept: %v\n", o.Previous, err)
+			}
+		} else {
+			sc.CarriedFrom = o.Previous
+			if progress != nil {
+				fmt.Fprintf(progress, "scorecard: TOON: kept the figures of %s (%s %s, the pinned version): every response is byte for byte the one they were measured on\n",
+					o.Previous, TOONPackage, sc.TOONVersion)
+			}
+		}
+	}
 	return sc, expl, nil
+}
+
+// carryFrom gives sc the TOON figures of the record o.Previous, if they
+// apply (CarryTOON).
+func carryFrom(sc *Scorecard, o Options) error {
+	if o.TOON == "" {
+		return errors.New("no bench/toon directory says which version is pinned")
+	}
+	pinned, err := PinnedTOONVersion(o.TOON)
+	if err != nil {
+		return err
+	}
+	b, err := os.ReadFile(o.Previous)
+	if errors.Is(err, fs.ErrNotExist) {
+		return errors.New("there is no earlier scorecard")
+	}
+	if err != nil {
+		return err
+	}
+	prev, err := ParseScorecard(b)
+	if err != nil {
+		return fmt.Errorf("%s: %v", o.Previous, err)
+	}
+	return CarryTOON(sc, prev, pinned)
 }
 
 // Command is the whole command line of `go run ./bench/wire-format` and
@@ -153,6 +202,7 @@ func Command(args []string, codec Codec, stdout, stderr io.Writer) int {
 	fl.StringVar(&o.TOON, "toon", "", "directory holding the pinned TOON encoder (default bench/toon)")
 	fl.StringVar(&o.Explanations, "explanations", "", "JSON file explaining each loss (default bench/wire-format/explanations.json)")
 	check := fl.Bool("check", false, "compare with the files in -out instead of writing them; exit 1 if any differs")
+	reuse := fl.Bool("reuse-toon", true, "where TOON cannot run, keep the TOON figures of -out's "+JSONFile+" if every response is unchanged since they were measured")
 	fl.Usage = func() {
 		fmt.Fprintf(stderr, "usage: gcx bench [flags]   (or: %s [flags])\n\nMeasures GCX1 against JSON and TOON on every fixture and writes\n%s, %s, %s and %s.\n\nflags:\n",
 			ReproduceCommand, MarkdownFile, JSONFile, SVGFile, SnippetFile)
@@ -173,6 +223,9 @@ func Command(args []string, codec Codec, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
+	}
+	if *reuse {
+		o.Previous = filepath.Join(o.Out, JSONFile)
 	}
 	sc, expl, err := Run(o, codec, stderr)
 	if err != nil {
@@ -209,9 +262,12 @@ func Command(args []string, codec Codec, stdout, stderr io.Writer) int {
 	s := sc.Summarize()
 	fmt.Fprintf(stdout, "%d cases (%d tabular): GCX1 vs compact JSON, tabular median %s; auto costlier on %d; round trip %d/%d",
 		s.Cases, s.Tabular, statMedian(s.TabularVsCompact), len(s.AutoCostlier)+len(s.AutoFailed), s.RoundTrips, s.Cases)
-	if sc.TOONVersion != "" {
+	switch {
+	case sc.CarriedFrom != "":
+		fmt.Fprintf(stdout, "; vs TOON-tab, tabular median %s (TOON figures kept from %s, not re-measured)\n", statMedian(s.TabularVsTOONTab), sc.CarriedFrom)
+	case sc.TOONVersion != "":
 		fmt.Fprintf(stdout, "; vs TOON-tab, tabular median %s\n", statMedian(s.TabularVsTOONTab))
-	} else {
+	default:
 		fmt.Fprintln(stdout, "; TOON: not measured")
 	}
 	if !*check {

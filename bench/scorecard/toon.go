@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 )
 
 // TOON is measured with its official encoder, the npm package
@@ -34,9 +35,9 @@ type TOONUnavailable struct{ Reason string }
 
 func (e *TOONUnavailable) Error() string { return "TOON: not measured: " + e.Reason }
 
-// TOONVersion returns the version of the encoder installed under dir (the
-// bench/toon directory), checking that it is the pinned one.
-func TOONVersion(dir string) (string, error) {
+// PinnedTOONVersion returns the version of the encoder that dir (the
+// bench/toon directory) pins in its package.json. Reading it needs no node.
+func PinnedTOONVersion(dir string) (string, error) {
 	var pinned struct {
 		Dependencies map[string]string `json:"dependencies"`
 	}
@@ -47,14 +48,24 @@ func TOONVersion(dir string) (string, error) {
 	if want == "" {
 		return "", &TOONUnavailable{fmt.Sprintf("%s/package.json does not pin %s", dir, TOONPackage)}
 	}
+	return want, nil
+}
+
+// TOONVersion returns the version of the encoder installed under dir (the
+// bench/toon directory), checking that it is the pinned one.
+func TOONVersion(dir string) (string, error) {
+	want, err := PinnedTOONVersion(dir)
+	if err != nil {
+		return "", err
+	}
 	var installed struct {
 		Version string `json:"version"`
 	}
 	if err := readJSONFile(filepath.Join(dir, "node_modules", TOONPackage, "package.json"), &installed); err != nil {
-		return "", &TOONUnavailable{fmt.Sprintf("%s is not installed (run `npm ci --prefix %s` once)", TOONPackage, dir)}
+		return "", &TOONUnavailable{fmt.Sprintf("%s is not installed (run `npm ci --prefix %s` once)", TOONPackage, filepath.ToSlash(dir))}
 	}
 	if installed.Version != want {
-		return "", &TOONUnavailable{fmt.Sprintf("%s %s is installed but %s is pinned (run `npm ci --prefix %s`)", TOONPackage, installed.Version, want, dir)}
+		return "", &TOONUnavailable{fmt.Sprintf("%s %s is installed but %s is pinned (run `npm ci --prefix %s`)", TOONPackage, installed.Version, want, filepath.ToSlash(dir))}
 	}
 	return installed.Version, nil
 }
@@ -107,4 +118,59 @@ func readJSONFile(path string, v any) error {
 		return err
 	}
 	return json.Unmarshal(b, v)
+}
+
+// CarryTOON gives sc, measured without TOON, the TOON figures of prev, an
+// earlier scorecard, when they are exactly what the encoder would write
+// again: prev measured them with the pinned version, and every case of sc
+// is in prev with the same response bytes (by SHA-256). It is all or
+// nothing, so that a scorecard never mixes measured cases with unmeasured
+// ones; the error says why the figures cannot be kept, and sc is then
+// left as it was.
+func CarryTOON(sc, prev *Scorecard, pinned string) error {
+	switch {
+	case prev.TOONVersion == "":
+		return errors.New("it has no TOON figures")
+	case prev.TOONVersion != pinned:
+		return fmt.Errorf("its TOON figures are of %s %s, and %s is pinned", TOONPackage, prev.TOONVersion, pinned)
+	}
+	earlier := make(map[string]*Result, len(prev.Cases))
+	for i := range prev.Cases {
+		earlier[prev.Cases[i].Name] = &prev.Cases[i]
+	}
+	var changed, missing []string
+	for _, r := range sc.Cases {
+		p := earlier[r.Name]
+		switch {
+		case p == nil || p.TOONComma == nil || p.TOONTab == nil || p.TOONRoundTrip == nil || p.ResponseSHA256 == "":
+			missing = append(missing, r.Name)
+		case p.ResponseSHA256 != r.ResponseSHA256:
+			changed = append(changed, r.Name)
+		}
+	}
+	var why []string
+	if len(changed) > 0 {
+		why = append(why, fmt.Sprintf("%d changed since it was measured (%s)", len(changed), shortList(changed)))
+	}
+	if len(missing) > 0 {
+		why = append(why, fmt.Sprintf("%d have no TOON figures there tied to their SHA-256 (%s)", len(missing), shortList(missing)))
+	}
+	if len(why) > 0 {
+		return fmt.Errorf("of the %d responses, %s", len(sc.Cases), strings.Join(why, " and "))
+	}
+	for i := range sc.Cases {
+		p := earlier[sc.Cases[i].Name]
+		comma, tab, rt := *p.TOONComma, *p.TOONTab, *p.TOONRoundTrip
+		sc.Cases[i].TOONComma, sc.Cases[i].TOONTab, sc.Cases[i].TOONRoundTrip = &comma, &tab, &rt
+	}
+	sc.TOONVersion, sc.TOONNote = prev.TOONVersion, ""
+	return nil
+}
+
+// shortList names at most three cases.
+func shortList(names []string) string {
+	if len(names) > 3 {
+		return strings.Join(names[:3], ", ") + fmt.Sprintf(" and %d more", len(names)-3)
+	}
+	return strings.Join(names, ", ")
 }

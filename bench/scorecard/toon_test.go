@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 const toonDir = "../toon"
@@ -109,5 +111,65 @@ func TestMeasureRecordsCodecFailures(t *testing.T) {
 	md := sc.Markdown(nil)
 	if !strings.Contains(md, "- **one**: encode: refused; round trip: not run: the value did not encode; auto: refused;") {
 		t.Errorf("Markdown does not name the failure:\n%s", md)
+	}
+}
+
+// CarryTOON keeps earlier TOON figures only when they are exactly what the
+// encoder would write again, and then all of them; otherwise it says why and
+// leaves the scorecard as measured.
+func TestCarryTOON(t *testing.T) {
+	withDigests := func(sc *Scorecard) *Scorecard {
+		for i := range sc.Cases {
+			sc.Cases[i].ResponseSHA256 = "digest-of-" + sc.Cases[i].Name
+		}
+		return sc
+	}
+	prev := withDigests(sample(true))
+	fresh := func() *Scorecard {
+		sc := withDigests(sample(false))
+		sc.TOONNote = "node is not on PATH"
+		return sc
+	}
+
+	sc := fresh()
+	if err := CarryTOON(sc, prev, "9.9.9"); err != nil {
+		t.Fatalf("unchanged responses, pinned version: %v", err)
+	}
+	if diff := cmp.Diff(prev, sc); diff != "" {
+		t.Errorf("the carried scorecard differs from the one measured with TOON (-measured +carried):\n%s", diff)
+	}
+	sc.Cases[0].TOONTab.CL100K++
+	if prev.Cases[0].TOONTab.CL100K == sc.Cases[0].TOONTab.CL100K {
+		t.Error("the carried figures share memory with the earlier scorecard")
+	}
+
+	refusals := []struct {
+		name   string
+		change func(sc, prev *Scorecard)
+		pinned string
+		want   string
+	}{
+		{"OtherVersionPinned", func(sc, prev *Scorecard) {}, "9.9.10", "are of @toon-format/toon 9.9.9, and 9.9.10 is pinned"},
+		{"ResponseChanged", func(sc, prev *Scorecard) { sc.Cases[1].ResponseSHA256 = "new" }, "9.9.9", "of the 4 responses, 1 changed since it was measured (graph)"},
+		{"NewCase", func(sc, prev *Scorecard) {
+			sc.Cases = append(sc.Cases, Result{Name: "added", ResponseSHA256: "x"})
+		}, "9.9.9", "1 have no TOON figures there tied to their SHA-256 (added)"},
+		{"NoTOONEarlier", func(sc, prev *Scorecard) { prev.TOONVersion = "" }, "9.9.9", "it has no TOON figures"},
+		{"CaseWithoutFigures", func(sc, prev *Scorecard) { prev.Cases[2].TOONTab = nil }, "9.9.9", "1 have no TOON figures there tied to their SHA-256 (tiny-object)"},
+	}
+	for _, c := range refusals {
+		t.Run(c.name, func(t *testing.T) {
+			sc, prev := fresh(), withDigests(sample(true))
+			c.change(sc, prev)
+			before := fresh()
+			c.change(before, withDigests(sample(true)))
+			err := CarryTOON(sc, prev, c.pinned)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v, want one saying %q", err, c.want)
+			}
+			if diff := cmp.Diff(before, sc); diff != "" {
+				t.Errorf("a refused carry changed the scorecard (-before +after):\n%s", diff)
+			}
+		})
 	}
 }

@@ -200,3 +200,39 @@ func TestCommand(t *testing.T) {
 		t.Errorf("unknown flag: exit %d, want 2", code)
 	}
 }
+
+// The main job run where TOON cannot run (no node, or `npm ci` not run, as
+// on a fresh clone) must leave the committed scorecard exactly as it is:
+// the TOON figures still belong to the unchanged responses, so it keeps
+// them and says so, and the test command stays green after it [issue 12,
+// item 7].
+func TestMainJobWithoutTOONKeepsTheScorecard(t *testing.T) {
+	out, toon := t.TempDir(), t.TempDir()
+	names := []string{scorecard.JSONFile, scorecard.MarkdownFile, scorecard.SVGFile, scorecard.SnippetFile}
+	for _, name := range names {
+		if err := os.WriteFile(filepath.Join(out, name), []byte(readFile(t, name)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The pin without the installed package: what a fresh clone has.
+	pin := readFile(t, filepath.Join(opts.TOON, "package.json"))
+	if err := os.WriteFile(filepath.Join(toon, "package.json"), []byte(pin), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	args := []string{"-cases", opts.Cases, "-out", out, "-toon", toon, "-explanations", opts.Explanations}
+	if code := scorecard.Command(args, scorecard.DefaultCodec(), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
+	}
+	for _, name := range names {
+		if diff := cmp.Diff(readFile(t, name), readFile(t, filepath.Join(out, name))); diff != "" {
+			t.Errorf("the main job without TOON rewrote %s (-committed +rewritten):\n%s", name, diff)
+		}
+	}
+	if !strings.Contains(stderr.String(), "scorecard: TOON: kept the figures of") {
+		t.Errorf("stderr does not say the TOON figures were kept:\n%s", stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "TOON figures kept from") {
+		t.Errorf("the summary line does not say the TOON figures were kept:\n%s", stdout.String())
+	}
+}

@@ -1,13 +1,368 @@
 package main
 
 import (
+	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gcxwire/gcx/bench/scorecard"
 )
+
+// repoRoot is the repository root as seen from this package's directory,
+// where go test runs.
+var repoRoot = filepath.Join("..", "..")
 
 // readRepoFile reads a file relative to the repository root, two levels up
 // from this package.
 func readRepoFile(name string) (string, error) {
-	b, err := os.ReadFile(filepath.Join("..", "..", name))
+	b, err := os.ReadFile(filepath.Join(repoRoot, name))
 	return string(b), err
+}
+
+// readmePayload is docs/example.gcx, the payload README.md opens with and
+// its wire commands read: what `gcx encode --mode gcx --tool
+// search_symbols` writes for two hits, so that every command accepts it.
+const readmePayload = "GCX1 tool=search_symbols fields=id,kind,name,path,line,sig rows=2\n" +
+	"internal/mcp/server.go::NewServer\tfunction\tNewServer\tinternal/mcp/server.go\t62\tfunc NewServer(cfg Config, logger *slog.Logger) (*Server, error)\n" +
+	"internal/mcp/server.go::Server.Start\tmethod\tStart\tinternal/mcp/server.go\t118\tfunc (s *Server) Start(ctx context.Context) error\n"
+
+// The wire view round-trips the README example byte for byte [WIRE-1]
+// [CAN-1].
+func TestWireRoundTripReadmeExample(t *testing.T) {
+	code, view, stderr := gcx(t, readmePayload, "decode", "--wire")
+	if code != exitOK {
+		t.Fatalf("decode --wire: exit %d, stderr %q", code, stderr)
+	}
+	want := `{"sections":[{"tool":"search_symbols","fields":["id","kind","name","path","line","sig"],` +
+		`"meta":[["rows","2"]],"rows":[["internal/mcp/server.go::NewServer","function","NewServer","internal/mcp/server.go","62","func NewServer(cfg Config, logger *slog.Logger) (*Server, error)"],` +
+		`["internal/mcp/server.go::Server.Start","method","Start","internal/mcp/server.go","118","func (s *Server) Start(ctx context.Context) error"]]}]}` + "\n"
+	if view != want {
+		t.Fatalf("decode --wire:\n got %s\nwant %s", view, want)
+	}
+	code, back, stderr := gcx(t, view, "encode", "--wire")
+	if code != exitOK || back != readmePayload {
+		t.Fatalf("encode --wire: exit %d, stderr %q, got %q", code, stderr, back)
+	}
+}
+
+// README.md opens with docs/example.gcx, and it is a payload of the frozen
+// search_symbols layout: check, decode and encode all take it [LAY-5].
+func TestReadmeShowsExample(t *testing.T) {
+	readme, err := readRepoFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	example, err := readRepoFile(filepath.Join("docs", "example.gcx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if example != readmePayload {
+		t.Errorf("docs/example.gcx is not the README example:\n%s", example)
+	}
+	blocks := fencedBlocks(readme)
+	if len(blocks) == 0 || blocks[0].text != example {
+		t.Errorf("README.md does not open with docs/example.gcx as its first code block")
+	}
+	code, value, stderr := gcx(t, example, "decode")
+	if code != exitOK {
+		t.Fatalf("gcx decode of the README example: exit %d: %s", code, stderr)
+	}
+	code, again, stderr := gcx(t, value, "encode", "--mode", "gcx", "--tool", "search_symbols")
+	if code != exitOK || again != example {
+		t.Errorf("gcx encode of the decoded example: exit %d, stderr %q, got\n%s", code, stderr, again)
+	}
+}
+
+// A fencedBlock is one ``` block of a Markdown file.
+type fencedBlock struct {
+	line int    // of the opening fence, 1-based
+	text string // the lines between the fences, each ending with LF
+}
+
+func fencedBlocks(markdown string) []fencedBlock {
+	var blocks []fencedBlock
+	var cur *fencedBlock
+	for i, line := range strings.SplitAfter(markdown, "\n") {
+		switch {
+		case cur == nil && strings.HasPrefix(line, "```"):
+			cur = &fencedBlock{line: i + 1}
+		case cur != nil && strings.HasPrefix(line, "```"):
+			blocks = append(blocks, *cur)
+			cur = nil
+		case cur != nil:
+			cur.text += line
+		}
+	}
+	return blocks
+}
+
+// withoutFences drops the fenced blocks, leaving the prose.
+func withoutFences(markdown string) string {
+	var b strings.Builder
+	in := false
+	for _, line := range strings.SplitAfter(markdown, "\n") {
+		if strings.HasPrefix(line, "```") {
+			in = !in
+			continue
+		}
+		if !in {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}
+
+var inlineCommand = regexp.MustCompile("`((?:[A-Z_]+=\\S+ )*go (?:run|test) [^`]*)`")
+
+// readmeRunner runs the commands README.md and CONTRIBUTING.md show, as
+// written, from the repository root.
+type readmeRunner struct {
+	t   *testing.T
+	gcx string // a gcx binary built from this package
+	ran map[string]bool
+}
+
+// Every command README.md shows works as written: the shell sessions give
+// the output shown, the command lines exit 0, `go test` commands (there and
+// in CONTRIBUTING.md) are valid for every package they reach, and the main
+// job reproduces the committed scorecard. A command this test does not know
+// fails it, so a new example comes with its check.
+func TestReadmeCommandsWork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds gcx and lists every package's tests")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("the README's commands are POSIX shell")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	r := &readmeRunner{t: t, ran: map[string]bool{}}
+	r.gcx = filepath.Join(t.TempDir(), "gcx")
+	if out, err := exec.Command(goTool, "build", "-o", r.gcx, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+
+	// The commands must leave nothing behind in the repository root.
+	before := rootEntries(t)
+	defer func() {
+		for _, name := range rootEntries(t) {
+			if !slices.Contains(before, name) {
+				t.Errorf("a README command left %s in the repository root", name)
+			}
+		}
+	}()
+	readme, err := readRepoFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range fencedBlocks(readme) {
+		switch {
+		case strings.HasPrefix(b.text, "GCX1 "):
+			r.payload(b)
+		case strings.HasPrefix(b.text, "$ "):
+			r.session(b)
+		default:
+			for _, line := range strings.Split(strings.TrimSuffix(b.text, "\n"), "\n") {
+				command, comment, _ := strings.Cut(line, " #")
+				if command = strings.TrimSpace(command); command != "" {
+					r.command("README.md", b.line, command, comment)
+				}
+			}
+		}
+	}
+	for _, name := range []string{"README.md", "CONTRIBUTING.md"} {
+		text, err := readRepoFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range inlineCommand.FindAllStringSubmatch(withoutFences(text), -1) {
+			r.command(name, 0, m[1], "")
+		}
+	}
+	for _, want := range []string{"RAPID_CHECKS=100000 go test -count=1 -run Property ./...", scorecard.ReproduceCommand, "go test ./..."} {
+		if !r.ran[want] {
+			t.Errorf("README.md no longer shows %q; keep the documented command and this test in step", want)
+		}
+	}
+}
+
+// payload checks a GCX1 payload block: valid, and accepted by the JSON
+// mapping.
+func (r *readmeRunner) payload(b fencedBlock) {
+	for _, args := range [][]string{{"check"}, {"decode"}} {
+		if code, _, stderr := gcx(r.t, b.text, args...); code != exitOK {
+			r.t.Errorf("README.md:%d: gcx %s of the payload: exit %d: %s", b.line, args[0], code, stderr)
+		}
+	}
+}
+
+// session runs a block of "$ command" lines, each followed by its output; an
+// output line ending in "..." stands for any line it begins.
+func (r *readmeRunner) session(b fencedBlock) {
+	lines := strings.Split(strings.TrimSuffix(b.text, "\n"), "\n")
+	for i := 0; i < len(lines); {
+		command := strings.TrimPrefix(lines[i], "$ ")
+		i++
+		var want []string
+		for ; i < len(lines) && !strings.HasPrefix(lines[i], "$ "); i++ {
+			want = append(want, lines[i])
+		}
+		stdout, ok := r.shell(b.line, command)
+		if !ok {
+			continue
+		}
+		var got []string
+		if stdout != "" {
+			got = strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+		}
+		if len(got) != len(want) {
+			r.t.Errorf("README.md:%d: %s\nprints %d lines, the README shows %d:\n%s", b.line, command, len(got), len(want), stdout)
+			continue
+		}
+		for j := range want {
+			prefix, cut := strings.CutSuffix(want[j], "...")
+			if got[j] != want[j] && !(cut && strings.HasPrefix(got[j], prefix)) {
+				r.t.Errorf("README.md:%d: %s\nline %d is\n%s\nthe README shows\n%s", b.line, command, j+1, got[j], want[j])
+			}
+		}
+	}
+}
+
+// shell runs a command line with sh from the repository root, gcx built
+// from this package standing in for `go run ./cmd/gcx`.
+func (r *readmeRunner) shell(line int, command string) (stdout string, ok bool) {
+	r.ran[command] = true
+	cmd := exec.Command("sh", "-c", strings.ReplaceAll(command, "go run ./cmd/gcx", r.gcx))
+	cmd.Dir = repoRoot
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		r.t.Errorf("README.md:%d: %s: %v\n%s", line, command, err, errOut.String())
+		return "", false
+	}
+	return out.String(), true
+}
+
+// command checks one command line shown in file (at line, 0 when inline).
+func (r *readmeRunner) command(file string, line int, command, comment string) {
+	if r.ran[command] {
+		return
+	}
+	where := file
+	if line > 0 {
+		where += ":" + strconv.Itoa(line)
+	}
+	switch words := strings.Fields(command); {
+	case strings.HasPrefix(command, "go run ./cmd/gcx"):
+		stdout, ok := r.shell(line, command)
+		// "byte for byte": the pipeline gives back the file it reads.
+		if _, input, redirect := strings.Cut(command, "< "); ok && redirect && strings.Contains(comment, "byte for byte") {
+			want, err := readRepoFile(strings.Fields(input)[0])
+			if err != nil {
+				r.t.Error(err)
+			} else if stdout != want {
+				r.t.Errorf("%s: %s\ndoes not give back %s byte for byte:\n%s", where, command, strings.Fields(input)[0], stdout)
+			}
+		}
+	case command == "go test ./...":
+		// The test command is what runs this test: it works if this runs.
+		r.ran[command] = true
+	case command == scorecard.ReproduceCommand:
+		r.ran[command] = true
+		r.mainJob(where)
+	case slices.Contains(words, "go") && slices.Contains(words, "test"):
+		if line == 0 && !slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(w, "./") }) {
+			return // prose naming a flag, such as `go test -fuzz` targets
+		}
+		r.ran[command] = true
+		r.goTestIsValid(where, words)
+	case command == "npm ci --prefix bench/toon":
+		// It downloads, so it is not run here; it needs the lockfile.
+		r.ran[command] = true
+		if _, err := readRepoFile(filepath.Join("bench", "toon", "package-lock.json")); err != nil {
+			r.t.Errorf("%s: %s: %v", where, command, err)
+		}
+	default:
+		r.t.Errorf("%s: no check for the command %q: teach TestReadmeCommandsWork how to run it", where, command)
+	}
+}
+
+// mainJob runs the main job as `-check`: it writes nothing and fails when
+// the committed scorecard is not what the job writes (with or without
+// node: see TestMainJobWithoutTOONKeepsTheScorecard).
+func (r *readmeRunner) mainJob(where string) {
+	var stdout, stderr bytes.Buffer
+	bench := filepath.Join(repoRoot, "bench")
+	args := []string{"-check",
+		"-cases", filepath.Join(bench, "wire-format", "cases"), "-out", filepath.Join(bench, "wire-format"),
+		"-toon", filepath.Join(bench, "toon"), "-explanations", filepath.Join(bench, "wire-format", "explanations.json")}
+	if code := scorecard.Command(args, scorecard.DefaultCodec(), &stdout, &stderr); code != 0 {
+		r.t.Errorf("%s: %s would change the committed scorecard (exit %d):\n%s", where, scorecard.ReproduceCommand, code, stderr.String())
+	}
+}
+
+// goTestIsValid runs a documented `go test` command with its test pattern
+// (-run or -fuzz) turned into -list: every package it reaches must accept
+// its flags, and the pattern must name at least one test.
+func (r *readmeRunner) goTestIsValid(where string, words []string) {
+	var env, args []string
+	for len(words) > 0 && strings.Contains(words[0], "=") {
+		env, words = append(env, words[0]), words[1:]
+	}
+	if len(words) < 2 || words[0] != "go" || words[1] != "test" {
+		r.t.Errorf("%s: %q is not a go test command this test can read", where, strings.Join(words, " "))
+		return
+	}
+	pattern := ""
+	for i := 2; i < len(words); i++ {
+		w := words[i]
+		name, value, hasValue := strings.Cut(w, "=")
+		switch name {
+		case "-run", "-fuzz":
+			if !hasValue && i+1 < len(words) {
+				i++
+				value = words[i]
+			}
+			pattern = value
+		default:
+			args = append(args, w)
+		}
+	}
+	list := pattern
+	if list == "" {
+		list = "."
+	}
+	cmd := exec.Command("go", append([]string{"test", "-list", list}, args...)...)
+	cmd.Dir = repoRoot
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		r.t.Errorf("%s: %s fails in some package:\n%s", where, strings.Join(words, " "), out)
+		return
+	}
+	if pattern != "" && !regexp.MustCompile(`(?m)^(Test|Fuzz|Example|Benchmark)\S*$`).Match(out) {
+		r.t.Errorf("%s: %s matches no test:\n%s", where, strings.Join(words, " "), out)
+	}
+}
+
+func rootEntries(t *testing.T) []string {
+	t.Helper()
+	entries, err := os.ReadDir(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.Name()
+	}
+	return names
 }

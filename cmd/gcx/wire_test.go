@@ -14,43 +14,6 @@ func gcx(t *testing.T, stdin string, args ...string) (code int, stdout, stderr s
 	return code, out.String(), errOut.String()
 }
 
-// readmePayload is the example in README.md; TestReadmeExample checks the
-// README still shows it.
-const readmePayload = "GCX1 tool=search_symbols fields=id,kind,name,path,line rows=2 total=2\n" +
-	"internal/mcp/server.go::NewServer\tfunction\tNewServer\tinternal/mcp/server.go\t62\n" +
-	"internal/mcp/server.go::Server.Start\tmethod\tStart\tinternal/mcp/server.go\t118\n"
-
-// The wire view round-trips the README example byte for byte [WIRE-1]
-// [CAN-1].
-func TestWireRoundTripReadmeExample(t *testing.T) {
-	code, view, stderr := gcx(t, readmePayload, "decode", "--wire")
-	if code != exitOK {
-		t.Fatalf("decode --wire: exit %d, stderr %q", code, stderr)
-	}
-	want := `{"sections":[{"tool":"search_symbols","fields":["id","kind","name","path","line"],` +
-		`"meta":[["rows","2"],["total","2"]],"rows":[["internal/mcp/server.go::NewServer","function","NewServer","internal/mcp/server.go","62"],` +
-		`["internal/mcp/server.go::Server.Start","method","Start","internal/mcp/server.go","118"]]}]}` + "\n"
-	if view != want {
-		t.Fatalf("decode --wire:\n got %s\nwant %s", view, want)
-	}
-	code, back, stderr := gcx(t, view, "encode", "--wire")
-	if code != exitOK || back != readmePayload {
-		t.Fatalf("encode --wire: exit %d, stderr %q, got %q", code, stderr, back)
-	}
-}
-
-func TestReadmeShowsExample(t *testing.T) {
-	readme, err := readRepoFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(strings.TrimSuffix(readmePayload, "\n"), "\n") {
-		if !strings.Contains(readme, line) {
-			t.Errorf("README.md does not show the example line %q", line)
-		}
-	}
-}
-
 // Comments travel in the wire view as [row, text] pairs [CMT-3] [WIRE-1].
 func TestWireComments(t *testing.T) {
 	in := "GCX1 tool=t fields=a\n#first\nx\n#last\n"

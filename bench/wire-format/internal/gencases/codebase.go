@@ -308,3 +308,29 @@ func splitCamelSep(s, sep string) string {
 	}
 	return b.String()
 }
+
+// exported reports whether code outside the symbol's package or module can
+// use it: a Go name with a capital, outside a command, or any TypeScript
+// symbol (the generator writes them exported or as class members).
+func exported(s symbol) bool {
+	if s.lang != "go" {
+		return true
+	}
+	return s.name[:1] == strings.ToUpper(s.name[:1]) && !strings.HasPrefix(s.file, "cmd/")
+}
+
+// visibleFrom returns the files that can use s: those of its language, and
+// for an unexported Go symbol those of its package.
+func (cb *codebase) visibleFrom(s symbol) []string {
+	var files []string
+	for _, f := range cb.files {
+		goFile := strings.HasSuffix(f, ".go")
+		switch {
+		case goFile != (s.lang == "go"):
+		case !exported(s) && path.Dir(f) != path.Dir(s.file):
+		default:
+			files = append(files, f)
+		}
+	}
+	return files
+}

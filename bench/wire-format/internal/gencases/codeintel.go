@@ -26,66 +26,32 @@ func searchSymbols(files, hits int, description string) func(r *rand.Rand) fixtu
 	}
 }
 
-// goCallLines and tsCallLines are source lines that use a symbol; %s is the
-// symbol's name.
-var goCallLines = []string{
-	"\tnodes, err := s.store.%s(ctx, kind, limit)",
-	"\t\tif err := g.%s(ctx, id); err != nil {",
-	"\treturn r.%s(ctx, path, opts...)",
-	"\t\t\tedges = append(edges, w.%s(n, depth-1)...)",
-	"\tdefer c.%s()",
-	"\t\tgo func() { errs <- srv.%s(ctx, sess) }()",
-	"\tfor id, n := range idx.%s(ctx, filter) {",
-	"\t\tres, ok := p.%s(q, \"internal/graph\", 50)",
-	"\trequire.NoError(t, st.%s(ctx, []NodeID{\"a\", \"b\"}))",
-	"\t\tlog.Printf(\"planner: %%s took %%v\", \"%s\", time.Since(start))",
-	"\tvar _ = (*Store).%s // keep the method set stable for the interface check",
-}
-
-var tsCallLines = []string{
-	"    const hits = await client.%s({ query, limit: 20 });",
-	"  return %s(node, { depth: 2, signal });",
-	"      .then((res) => %s(res.items, 'callers'))",
-	"  useEffect(() => { void %s(uri, position); }, [uri, position]);",
-	"import { %s, type SearchOptions } from '@codegraph/sdk';",
-	"    expect(await %s(fixture)).toMatchSnapshot();",
-}
-
-var goContextLines = []string{
-	"\tif err != nil {",
-	"\t\treturn nil, fmt.Errorf(\"planner: %w\", err)",
-	"\t}",
-	"\tctx, cancel := context.WithTimeout(ctx, 5*time.Second)",
-	"\tdefer cancel()",
-	"\t\tcontinue",
-	"\tmu.Lock()",
-	"\t// The store is append-only here; see the note on compaction above.",
-}
-
-var tsContextLines = []string{
-	"    if (!res.ok) throw new ToolError(res.error);",
-	"  }",
-	"  const signal = AbortSignal.timeout(5_000);",
-	"    // Results are ranked server-side; keep their order.",
-	"});",
-}
-
-func usageKind(line string) string {
+func usageKind(line string, target symbol) string {
 	switch {
-	case strings.HasPrefix(line, "import"):
+	case strings.HasPrefix(strings.TrimSpace(line), "import"):
 		return "import"
-	case strings.Contains(line, "var _ ="):
+	case !strings.Contains(line, target.name+"("):
 		return "reference"
 	default:
 		return "call"
 	}
 }
 
+// usageRows returns n sites that use target: the line alone, or with the
+// line before and after it (context). Lines and snippets repeat at the
+// rates measured on the Go tree (see rates.go), no more.
 func usageRows(r *rand.Rand, cb *codebase, target symbol, n int, context bool) []obj {
 	var rows []obj
 	used := map[string]bool{}
+	files := cb.visibleFrom(target)
+	repeat := callLineRepeat
+	if context {
+		repeat = callSnippetRepeat
+	}
+	// A line repeats within its language.
+	snippetsOf := map[bool]*texts{true: newTexts(repeat), false: newTexts(repeat)}
 	for len(rows) < n {
-		f := pick(r, cb.files)
+		f := pick(r, files)
 		syms := cb.byFile[f]
 		if len(syms) == 0 {
 			continue
@@ -97,21 +63,24 @@ func usageRows(r *rand.Rand, cb *codebase, target symbol, n int, context bool) [
 			continue
 		}
 		used[key] = true
-		var text, before, after string
-		if strings.HasSuffix(f, ".go") {
-			text = fmt.Sprintf(pick(r, goCallLines), target.name)
-			before, after = pick(r, goContextLines), pick(r, []string{"\t}", "\treturn nil", "", "\t\treturn err"})
-		} else {
-			text = fmt.Sprintf(pick(r, tsCallLines), target.name)
-			before, after = pick(r, tsContextLines), pick(r, []string{"  }", "", "    return hits;"})
+		snippet := snippetsOf[strings.HasSuffix(f, ".go")].next(r, func() string {
+			text := usageLine(r, f, target)
+			if !context {
+				return text
+			}
+			depth := len(text) - len(strings.TrimLeft(text, "\t "))
+			if !strings.HasSuffix(f, ".go") {
+				depth /= 2
+			}
+			return lines(contextLine(r, cb, f, depth), text, contextLine(r, cb, f, depth))
+		})
+		text := snippet
+		if context {
+			text = strings.Split(snippet, "\n")[1]
 		}
 		col := strings.Index(text, target.name) + 1
-		snippet := text
-		if context {
-			snippet = lines(before, text, after)
-		}
 		rows = append(rows, o(
-			"file_path", f, "line", line, "column", col, "kind", usageKind(text),
+			"file_path", f, "line", line, "column", col, "kind", usageKind(text, target),
 			"caller", encl.id, "snippet", snippet))
 	}
 	return rows
@@ -119,7 +88,7 @@ func usageRows(r *rand.Rand, cb *codebase, target symbol, n int, context bool) [
 
 func findUsages25(r *rand.Rand) fixture {
 	cb := newCodebase(r, 40)
-	target := cb.sample(r, 1, func(s symbol) bool { return s.kind == "method" })[0]
+	target := cb.sample(r, 1, func(s symbol) bool { return s.kind == "method" && exported(s) })[0]
 	return fixture{
 		Tool:        "find_usages",
 		Description: "find_usages of one method: 25 sites, each with a three-line snippet keeping its tabs and newlines",
@@ -129,7 +98,7 @@ func findUsages25(r *rand.Rand) fixture {
 
 func findUsages300(r *rand.Rand) fixture {
 	cb := newCodebase(r, 90)
-	target := cb.sample(r, 1, func(s symbol) bool { return s.kind == "function" && s.lang == "go" })[0]
+	target := cb.sample(r, 1, func(s symbol) bool { return s.kind == "function" && s.lang == "go" && exported(s) })[0]
 	return fixture{
 		Tool:        "find_usages",
 		Description: "find_usages of a widely used function: 300 sites with the one source line each (file_path, line, column, kind, caller, snippet)",
@@ -356,7 +325,7 @@ func dependencies120(r *rand.Rand) fixture {
 
 func searchCode40(r *rand.Rand) fixture {
 	cb := newCodebase(r, 50)
-	target := cb.sample(r, 1, func(s symbol) bool { return s.kind == "method" && s.lang == "go" })[0]
+	target := cb.sample(r, 1, func(s symbol) bool { return s.kind == "method" && s.lang == "go" && exported(s) })[0]
 	var rows []obj
 	for _, u := range usageRows(r, cb, target, 40, false) {
 		rows = append(rows, o("path", u[0].val, "line_number", u[1].val, "line", u[5].val))

@@ -27,45 +27,36 @@ var people = []person{
 	{"dependabot[bot]", "49699333+dependabot[bot]@users.noreply.github.com", "dependabot[bot]"},
 }
 
-var commitSubjects = []string{
-	"graph: batch edge inserts, drop per-row locks (#{n})",
-	"indexer/typescript: resolve paths mappings with a trailing \"/*\"",
-	"mcp: return truncated=true when a search hits its cap",
-	"store/sqlite: use WAL mode; busy_timeout=5000",
-	"planner: don't expand callers past depth 3 (was unbounded)",
-	"fix(sdk): retry 429s with jitter, respect Retry-After",
-	"dashboard: virtualise the results list (10k rows → 60 fps)",
-	"build(deps): bump golang.org/x/tools from 0.{n}.0 to 0.{m}.1",
-	"build(deps-dev): bump vite from 7.1.{n} to 7.2.0 in /web/dashboard",
-	"watch: debounce fsnotify bursts, 50ms window",
-	"docs: explain how find_usages ranks test files",
-	"Revert \"graph: cache callee sets per session\"",
-	"lsp: map UTF-16 columns correctly for astral characters (😀, 𝔘)",
-	"wire: escape CR in values instead of dropping it",
-	"chore: gofmt, go vet ./... clean",
-}
-
-var commitBodies = []string{
-	"The old path took the store lock once per edge, so indexing a 40k-file\nrepo spent most of its time in sync.(*RWMutex).Lock. Insert in batches of\n512 under one lock instead.\n\nBefore: 48.2s, after: 11.9s on the kubernetes checkout.",
-	"Fixes #{issue}.\n\nSigned-off-by: {name} <{email}>",
-	"A search that returned exactly the cap looked complete to clients.\n\nCo-authored-by: {coname} <{coemail}>",
-	"Bumps the minor version; see the changelog for details.\n\n---\nupdated-dependencies:\n- dependency-name: golang.org/x/tools\n  dependency-type: direct:production\n...",
+// commitMessage returns a whole commit message by author: subject and body
+// as long as measured (see rates.go), or what the dependency bot writes.
+// earlier holds the subjects written so far, for the odd revert.
+func commitMessage(r *rand.Rand, author, coauthor person, earlier []string) string {
+	if strings.HasPrefix(author.login, "dependabot") {
+		subject := dependabotSubject(r)
+		name := strings.Fields(subject)[2]
+		return fmt.Sprintf("%s\n\nBumps %s from %s to %s.\n\n---\nupdated-dependencies:\n- dependency-name: %s\n  dependency-type: direct:production\n...\n\nSigned-off-by: %s <%s>",
+			subject, name, strings.Fields(subject)[4], strings.Fields(subject)[6], name, author.name, author.email)
+	}
+	if len(earlier) > 0 && r.IntN(40) == 0 {
+		return fmt.Sprintf("Revert %q\n\nThis reverts commit %016x%016x%08x.", pick(r, earlier), r.Uint64(), r.Uint64(), r.Uint32())
+	}
+	msg := closest(6, commitSubjectBytes.draw(r), func() string { return commitSubject(r) })
+	if r.Float64() < commitBodyShare {
+		msg += "\n\n" + commitBody(r, commitBodyBytes.draw(r), author, coauthor)
+	}
+	return msg
 }
 
 func gitLog100(r *rand.Rand) fixture {
 	t := time.Date(2026, 10, 30, 18, 4, 12, 0, time.FixedZone("", 2*3600))
 	var rows []obj
+	messages := newTexts(0) // a git log repeats no message (rates.go)
+	var subjects []string
 	for range 100 {
 		p := pick(r, people)
-		n := 20 + r.IntN(80)
 		co := pick(r, people[:11])
-		fill := strings.NewReplacer(
-			"{n}", fmt.Sprint(n), "{m}", fmt.Sprint(n+1), "{issue}", fmt.Sprint(100+r.IntN(400)),
-			"{name}", p.name, "{email}", p.email, "{coname}", co.name, "{coemail}", co.email)
-		msg := fill.Replace(pick(r, commitSubjects))
-		if r.IntN(3) == 0 {
-			msg += "\n\n" + fill.Replace(pick(r, commitBodies))
-		}
+		msg := messages.next(r, func() string { return commitMessage(r, p, co, subjects) })
+		subjects = append(subjects, strings.SplitN(msg, "\n", 2)[0])
 		rows = append(rows, o(
 			"hash", fmt.Sprintf("%016x%016x%08x", r.Uint64(), r.Uint64(), r.Uint32()),
 			"author", p.name, "email", p.email,
@@ -74,24 +65,9 @@ func gitLog100(r *rand.Rand) fixture {
 	}
 	return fixture{
 		Tool:        "git_log",
-		Description: "git_log, 100 commits: 40-hex hashes, non-ASCII author names, RFC 3339 dates, messages with multi-line bodies",
+		Description: "git_log, 100 commits: 40-hex hashes, non-ASCII author names, RFC 3339 dates, distinct messages as long as real ones, most with multi-line bodies",
 		Response:    rows,
 	}
-}
-
-var issueTitles = []string{
-	"find_usages misses calls through an interface value",
-	"Crash on startup: \"database is locked\" with two workspaces open",
-	"TypeScript: `paths` aliases with wildcards resolve to the wrong file",
-	"Dashboard freezes on graphs over 5k nodes",
-	"Support Windows paths (C:\\Users\\…) in get_symbol_source",
-	"search_symbols ranks test helpers above the real definition",
-	"Feature request: filter analyze findings by severity",
-	"get_callers returns duplicate edges for generic methods",
-	"Index größer als 2 GB: Speicherverbrauch explodiert",
-	"VS Code extension: hover shows stale signature after rename",
-	"Docs: example for the MCP config in Claude Desktop is out of date",
-	"Go 1.26: range-over-func iterators not recognised as callers",
 }
 
 var labelSets = [][]string{
@@ -100,18 +76,10 @@ var labelSets = [][]string{
 	{"question"}, {"windows", "bug"},
 }
 
-var issueBodies = []string{
-	"### What happened\n\nCalling `find_usages` on `Store.FindByKind` returns 3 sites; grep finds 11.\n\n### Version\n\nv0.14.2, macOS 15.1",
-	"Steps:\n1. open two workspaces\n2. run `codegraphd index`\n3. see `database is locked (5) (SQLITE_BUSY)`",
-	"```json\n{\"compilerOptions\": {\"paths\": {\"@app/*\": [\"src/*\"]}}}\n```\nresolves `@app/x` to `src/x/index.ts` instead of `src/x.ts`.",
-	"Seit dem Update auf 0.15 braucht der Indexer für unser Monorepo über 9 GB RAM.",
-	"",
-	"Would be nice to have `severity>=warning` as a filter.\n\nThanks!",
-}
-
 func listIssues30(r *rand.Rand) fixture {
 	t := time.Date(2026, 10, 29, 9, 15, 0, 0, time.UTC)
 	var rows []obj
+	titles, bodies := newTexts(0), newTexts(0) // every issue is its own (rates.go)
 	for i := range 30 {
 		p := pick(r, people[:11])
 		var assignee any
@@ -122,14 +90,20 @@ func listIssues30(r *rand.Rand) fixture {
 		if r.IntN(4) == 0 {
 			state = "closed"
 		}
+		body := ""
+		if r.Float64() >= issueNoBodyShare {
+			body = bodies.next(r, func() string { return issueBody(r, commitBodyBytes.draw(r)) })
+		}
 		created := t.Add(-time.Duration(r.IntN(90*24)) * time.Hour)
 		updated := created.Add(time.Duration(r.IntN(72*60)) * time.Minute)
 		rows = append(rows, o(
-			"number", 512-i*3-r.IntN(3), "title", pick(r, issueTitles), "state", state,
+			"number", 512-i*3-r.IntN(3), "title", titles.next(r, func() string {
+				return closest(6, commitSubjectBytes.draw(r), func() string { return issueTitle(r) })
+			}), "state", state,
 			"user", p.login, "labels", append([]string{}, pick(r, labelSets)...),
 			"assignee", assignee, "comments", r.IntN(25),
 			"created_at", created.Format(time.RFC3339), "updated_at", updated.Format(time.RFC3339),
-			"body", pick(r, issueBodies)))
+			"body", body))
 	}
 	return fixture{
 		Tool:        "list_issues",
@@ -235,19 +209,6 @@ func describeTable24(r *rand.Rand) fixture {
 	}
 }
 
-var slackTexts = []string{
-	"deploy of `codegraphd` v0.15.1 to eu-west-1 is done :rocket:",
-	"<@U04QX1B2C> can you take a look at the flaky `TestWalkRecursive`? it failed 3/20 on CI",
-	"Zusammenfassung vom Standup:\n• Indexer-Regression gefunden (paths mapping)\n• Dashboard-Freeze: Virtualisierung kommt morgen",
-	"```\npanic: runtime error: invalid memory address or nil pointer dereference\n[signal SIGSEGV: segmentation violation code=0x1 addr=0x18 pc=0x1029f3c]\n\ngoroutine 88 [running]:\ngithub.com/codegraph/codegraph/internal/graph.(*Store).FindByKind(...)\n```",
-	"ok, merging after lunch 🍜",
-	"今日のリリースノートを確認しました。問題ありません 👍",
-	"Reminder: the on-call handover is at 17:00 CET, notes in the doc",
-	"+1",
-	"I measured it: 48.2s → 11.9s on the kubernetes checkout, 2 cores, warm cache",
-	"Has anyone seen `SQLITE_BUSY` since we turned on WAL? @channel",
-}
-
 var slackReactions = []string{"+1", "eyes", "rocket", "white_check_mark", "tada", "pray", "joy"}
 
 func slackHistory50(r *rand.Rand) fixture {
@@ -257,11 +218,18 @@ func slackHistory50(r *rand.Rand) fixture {
 		{"U01T5M8RN", "timofey"}, {"U03WF0F9A", "wang.fang"}, {"U06PR4R2G", "priya"},
 	}
 	var rows []obj
+	messages := newTexts(0)
 	for range 50 {
 		u := pick(r, users)
+		// The acknowledgements repeat; every other message is written once
+		// (rates.go).
+		text := pick(r, chatAcks)
+		if r.Float64() >= chatAckShare {
+			text = messages.next(r, func() string { return chatMessage(r) })
+		}
 		row := o(
 			"ts", fmt.Sprintf("%d.%06d", ts, r.IntN(1000000)), "user", u.id,
-			"user_name", u.name, "text", pick(r, slackTexts))
+			"user_name", u.name, "text", text)
 		if r.IntN(4) == 0 {
 			row = append(row, member{"thread_ts", fmt.Sprintf("%d.%06d", ts-int64(r.IntN(3000)), r.IntN(1000000))},
 				member{"reply_count", 1 + r.IntN(12)})
@@ -353,15 +321,38 @@ func queryRange(r *rand.Rand) fixture {
 }
 
 func listEvents12(r *rand.Rand) fixture {
-	titles := []string{
-		"Weekly sync – indexer team", "1:1 Zoë / José", "Incident review: SQLITE_BUSY",
-		"Planning Q1 (Berlin, Raum „Spree“)", "Lunch & learn: tree-sitter queries",
-		"面接: フロントエンド", "Release 0.16 go/no-go", "Dentist",
+	// A week of a calendar: the daily standup recurs under one title, and
+	// the other events are each their own.
+	title := func() string {
+		a, b := pick(r, people[:11]), pick(r, people[:11])
+		switch r.IntN(8) {
+		case 0:
+			return fmt.Sprintf("1:1 %s / %s", strings.Fields(a.name)[0], strings.Fields(b.name)[0])
+		case 1:
+			return fmt.Sprintf("Incident review: %s", pick(r, errorTexts))
+		case 2:
+			return fmt.Sprintf("Planning Q%d (%s)", 1+r.IntN(4), pick(r, []string{"Berlin, Raum „Spree“", "Lisboa", "remote", "Kraków, sala 2"}))
+		case 3:
+			return fmt.Sprintf("Lunch & learn: %s", pick(r, things))
+		case 4:
+			return fmt.Sprintf("面接: %s", pick(r, []string{"フロントエンド", "バックエンド", "SRE", "デザイナー"}))
+		case 5:
+			return fmt.Sprintf("Release 0.%d go/no-go", 14+r.IntN(4))
+		case 6:
+			return fmt.Sprintf("Design review: %s %s", strings.TrimPrefix(pick(r, components), "the "), pick(r, []string{"rewrite", "v2", "caching", "limits"}))
+		default:
+			return pick(r, []string{"Dentist", "Focus time", "Offsite prep", "Customer call: " + pick(r, []string{"Acme", "Globex", "Initech"})})
+		}
 	}
+	summaries := newTexts(0)
 	t := time.Date(2026, 11, 2, 8, 0, 0, 0, time.UTC)
 	var rows []obj
 	for range 12 {
 		start := t.Add(time.Duration(r.IntN(5*24*4)) * 15 * time.Minute)
+		summary := "Daily standup – indexer team"
+		if r.IntN(4) != 0 {
+			summary = summaries.next(r, title)
+		}
 		attendees := []obj{} // [] when nobody is invited; a nil slice would be null
 		for _, i := range r.Perm(len(people) - 1)[:r.IntN(5)] {
 			attendees = append(attendees, o("email", people[i].email, "response", pick(r, []string{"accepted", "accepted", "tentative", "needsAction", "declined"})))
@@ -371,7 +362,7 @@ func listEvents12(r *rand.Rand) fixture {
 			location = pick(r, []string{"https://meet.example.com/abc-defg-hij", "Berlin HQ, 3. OG, Raum Spree", "Zoom"})
 		}
 		rows = append(rows, o(
-			"id", fmt.Sprintf("%x", r.Uint64()), "summary", pick(r, titles),
+			"id", fmt.Sprintf("%x", r.Uint64()), "summary", summary,
 			"start", start.Format(time.RFC3339), "end", start.Add(time.Duration(1+r.IntN(4))*30*time.Minute).Format(time.RFC3339),
 			"location", location, "attendees", attendees))
 	}
@@ -382,33 +373,34 @@ func listEvents12(r *rand.Rand) fixture {
 	}
 }
 
-var docChunks = []string{
-	"GCX-style formats work best when a response is a list of records of the same shape: the header names each column once and every row is one line.\n\nWhen the records nest, the saving shrinks.",
-	"Der Indexer liest jede Datei genau einmal; Änderungen werden über fsnotify erkannt und in Stapeln von 512 Kanten geschrieben. Für Monorepos über 2 GB empfiehlt sich die SQLite-Variante mit WAL.",
-	"Le planificateur de requêtes limite la profondeur des appelants à 3 par défaut ; au-delà, le graphe devient trop large pour être utile à un agent.",
-	"インデックスの再構築は通常 10 秒以内に完了します。大規模なリポジトリでは --workers オプションで並列度を上げてください。",
-	"To configure the server in an MCP client, add an entry under \"mcpServers\" with the command `codegraphd serve --stdio` and, optionally, the env var CODEGRAPH_CACHE_DIR.",
-	"Troubleshooting: if `find_usages` returns fewer sites than grep, check that the files are not excluded by .codegraphignore;\ttabs in patterns are literal.",
-}
-
 func searchDocuments20(r *rand.Rand) fixture {
-	sources := []string{
-		"docs/architecture/indexer.md", "docs/guides/mcp-clients.md", "docs/faq.md",
-		"docs/de/betrieb.md", "docs/fr/planificateur.md", "docs/ja/indexing.md",
-		"https://wiki.example.com/display/ENG/Codegraph+Runbook",
+	sources := []struct{ path, title, lang string }{
+		{"docs/architecture/indexer.md", "Indexing", "en"}, {"docs/guides/mcp-clients.md", "MCP clients", "en"},
+		{"docs/faq.md", "FAQ", "en"}, {"docs/de/betrieb.md", "Betrieb", "de"},
+		{"docs/fr/planificateur.md", "Planificateur", "fr"}, {"docs/ja/indexing.md", "インデックス", "ja"},
+		{"https://wiki.example.com/display/ENG/Codegraph+Runbook", "Runbook", "en"},
 	}
 	var rows []obj
+	chunks := newTexts(0) // a search returns each chunk once (rates.go)
 	score := 0.92
 	for range 20 {
+		src := pick(r, sources)
+		text := chunks.next(r, func() string {
+			// A chunk is one or two paragraphs as long as measured.
+			paras := []string{docParagraph(r, src.lang, docParagraphBytes.draw(r))}
+			if r.IntN(2) == 0 {
+				paras = append(paras, docParagraph(r, src.lang, docParagraphBytes.draw(r)))
+			}
+			return strings.Join(paras, "\n\n")
+		})
 		rows = append(rows, o(
 			"id", fmt.Sprintf("chunk_%05d", r.IntN(90000)), "score", num(fmt.Sprintf("%.4f", score)),
-			"source", pick(r, sources), "title", pick(r, []string{"Indexing", "MCP clients", "FAQ", "Betrieb", "Planificateur", "インデックス", "Runbook"}),
-			"text", pick(r, docChunks)))
+			"source", src.path, "title", src.title, "text", text))
 		score -= 0.005 + 0.02*r.Float64()
 	}
 	return fixture{
 		Tool:        "search_documents",
-		Description: "vector search over docs: 20 scored chunks of prose in four languages, text-dominated",
+		Description: "vector search over docs: 20 scored chunks of one or two paragraphs of prose in four languages, text-dominated",
 		Response:    rows,
 	}
 }
