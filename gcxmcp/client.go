@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -89,7 +89,8 @@ func ReadResult(res *mcp.CallToolResult) (*Result, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: _meta names %s but no text block begins with %q [MCP-8]", ErrInvalidResult, format, spec.TagPrefix)
 	}
-	value, _, err := jsonmap.DecodeResponse(payload)
+	// The payload begins with "GCX", so it is read as GCX1 [AUTO-3].
+	value, err := jsonmap.DecodeValue(payload)
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +122,7 @@ func ReadResult(res *mcp.CallToolResult) (*Result, error) {
 		}
 		r.Truncated = head.truncated
 	}
-	r.Value = value
+	r.Value = value.AppendCompact(nil)
 	return r, nil
 }
 
@@ -160,36 +161,81 @@ func jsonText(res *mcp.CallToolResult) json.RawMessage {
 	return nil
 }
 
-// sameValue reports whether the compact JSON value equals structuredContent.
+// sameValue reports whether the decoded value equals structuredContent.
 // When the caller kept structuredContent's JSON text, they are compared as
 // JSON values [MAP-2]. The SDK hands a client structuredContent already
-// decoded by encoding/json, with numbers as float64 and objects as maps;
-// then value is decoded the same way and compared in that domain, which is
-// all that is left to compare.
-func sameValue(value []byte, structured any) (bool, error) {
-	if raw, ok := structured.(json.RawMessage); ok {
-		want, err := jsonmap.Parse(raw)
+// decoded by a JSON library into maps, slices, float64, strings, booleans
+// and nil; then value is compared in those terms — numbers as the float64
+// their literals round to, objects without their order — which is all that
+// is left to compare. Other Go values are brought to those terms through
+// encoding/json first.
+func sameValue(value jsonmap.Value, structured any) (bool, error) {
+	switch x := structured.(type) {
+	case json.RawMessage:
+		want, err := jsonmap.Parse(x)
 		if err != nil {
 			return false, fmt.Errorf("%w: structuredContent: %v", ErrInvalidResult, err)
 		}
-		got, err := jsonmap.Parse(value)
-		if err != nil {
-			return false, err
-		}
-		return jsonmap.Equal(got, want), nil
+		return jsonmap.Equal(value, want), nil
+	case map[string]any, []any:
+		return sameAsDecoded(value, structured), nil
 	}
 	b, err := json.Marshal(structured)
 	if err != nil {
 		return false, fmt.Errorf("%w: structuredContent: %v", ErrInvalidResult, err)
 	}
-	var want, got any
-	if err := json.Unmarshal(b, &want); err != nil {
+	var decoded any
+	if err := json.Unmarshal(b, &decoded); err != nil {
 		return false, fmt.Errorf("%w: structuredContent: %v", ErrInvalidResult, err)
 	}
-	if err := json.Unmarshal(value, &got); err != nil {
-		return false, err
+	return sameAsDecoded(value, decoded), nil
+}
+
+// sameAsDecoded compares a value with the result of decoding JSON into an
+// any. Its recursion is as deep as the value, which the decoder bounds
+// [MAP-4]; each element and member is visited once.
+func sameAsDecoded(v jsonmap.Value, d any) bool {
+	switch v.Kind {
+	case jsonmap.Null:
+		return d == nil
+	case jsonmap.False, jsonmap.True:
+		b, ok := d.(bool)
+		return ok && b == (v.Kind == jsonmap.True)
+	case jsonmap.String:
+		s, ok := d.(string)
+		return ok && s == v.Text
+	case jsonmap.Number:
+		f, ok := d.(float64)
+		if !ok {
+			return false
+		}
+		g, err := strconv.ParseFloat(v.Text, 64)
+		return err == nil && f == g
+	case jsonmap.Array:
+		a, ok := d.([]any)
+		if !ok || len(a) != len(v.Elems) {
+			return false
+		}
+		for i := range a {
+			if !sameAsDecoded(v.Elems[i], a[i]) {
+				return false
+			}
+		}
+		return true
+	case jsonmap.Object:
+		m, ok := d.(map[string]any)
+		if !ok || len(m) != len(v.Members) {
+			return false
+		}
+		for _, member := range v.Members {
+			e, ok := m[member.Key]
+			if !ok || !sameAsDecoded(member.Value, e) {
+				return false
+			}
+		}
+		return true
 	}
-	return reflect.DeepEqual(got, want), nil
+	return false
 }
 
 // CanReissue reports whether the fallback rule lets a client repeat a call
