@@ -9,6 +9,8 @@ import (
 
 	"github.com/gcxwire/gcx/bench/scorecard"
 	"github.com/gcxwire/gcx/gcxmcp"
+	"github.com/gcxwire/gcx/jsonmap"
+	"github.com/gcxwire/gcx/jsonmap/auto"
 )
 
 // benchCases are the corpus cases the benchmarks run: tables of 60 and 500
@@ -68,6 +70,26 @@ func BenchmarkServerMiddleware(b *testing.B) {
 				b.SetBytes(int64(len(c.Response)))
 				for b.Loop() {
 					if _, err := handler(ctx, "tools/call", run.req); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+		// The mapping's own work, which the middleware cannot avoid:
+		// parsing the JSON and writing the payload, or choosing.
+		for mode, encode := range map[string]func(string, jsonmap.Value) error{
+			"gcx":  func(tool string, v jsonmap.Value) error { _, err := jsonmap.EncodeValue(tool, v); return err },
+			"auto": func(tool string, v jsonmap.Value) error { _, err := auto.ChooseValue(tool, v); return err },
+		} {
+			b.Run(name+"/mapping-"+mode, func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(c.Response)))
+				for b.Loop() {
+					v, err := jsonmap.Parse(c.Response)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if err := encode(c.Tool, v); err != nil {
 						b.Fatal(err)
 					}
 				}

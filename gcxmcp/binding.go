@@ -107,24 +107,25 @@ func (t truncation) any() bool { return t.total >= 0 || t.hasTruncated }
 
 // readTruncation reads MetaTotal and MetaTruncated from a result's _meta.
 // A total is a JSON integer from 0 to 2^53 (the integers every JSON reader
-// keeps exact); truncated is a boolean.
-func readTruncation(meta map[string]any) (truncation, error) {
-	t := truncation{total: -1}
+// keeps exact); truncated is a boolean. A key of the wrong type is left
+// out of t and reported in err; the other key is still read.
+func readTruncation(meta map[string]any) (t truncation, err error) {
+	t = truncation{total: -1}
 	if v, ok := meta[MetaTotal]; ok {
-		n, ok := readCount(v)
-		if !ok {
-			return t, fmt.Errorf("%w: _meta %q is %s, not an integer from 0 to 2^53 [MCP-7]", ErrInvalidResult, MetaTotal, describe(v))
+		if n, ok := readCount(v); ok {
+			t.total = n
+		} else {
+			err = fmt.Errorf("%w: _meta %q is %s, not an integer from 0 to 2^53 [MCP-7]", ErrInvalidResult, MetaTotal, describe(v))
 		}
-		t.total = n
 	}
 	if v, ok := meta[MetaTruncated]; ok {
-		b, ok := v.(bool)
-		if !ok {
-			return t, fmt.Errorf("%w: _meta %q is %s, not a boolean [MCP-7]", ErrInvalidResult, MetaTruncated, describe(v))
+		if b, ok := v.(bool); ok {
+			t.truncated, t.hasTruncated = b, true
+		} else if err == nil {
+			err = fmt.Errorf("%w: _meta %q is %s, not a boolean [MCP-7]", ErrInvalidResult, MetaTruncated, describe(v))
 		}
-		t.truncated, t.hasTruncated = b, true
 	}
-	return t, nil
+	return t, err
 }
 
 const maxExactInt = 1 << 53

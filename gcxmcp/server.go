@@ -186,7 +186,9 @@ func (s *server) answer(name, tag string, r *mcp.CallToolResult) *mcp.CallToolRe
 		out.Meta[MetaFormat] = FormatJSON
 		return &out
 	}
-	if cut, err := readTruncation(r.Meta); err == nil && cut.any() {
+	// A key of the wrong type stays out of the header; the client will
+	// find it in _meta and report it [MCP-7].
+	if cut, _ := readTruncation(r.Meta); cut.any() {
 		payload = withCounts(payload, cut)
 	}
 	out.Meta[MetaFormat] = tag
