@@ -15,14 +15,14 @@ import (
 	"github.com/gcxwire/gcx/spec"
 )
 
-// Accept is the list of tags this package reads [MCP-2] [MCP-3].
-var Accept = []string{spec.Version}
+// readable is the list of tags this package reads [MCP-2] [MCP-3].
+var readable = []string{spec.Version}
 
 // AdvertiseClient declares the binding in a client's capabilities, with the
 // tags it reads [MCP-2]. A server then answers every call in GCX1 without a
 // per-call opt-in; set ClientOptions.UseCapability to leave calls bare.
 func AdvertiseClient(caps *mcp.ClientCapabilities) {
-	caps.AddExtension(Extension, map[string]any{SettingAccept: append([]string(nil), Accept...)})
+	caps.AddExtension(Extension, map[string]any{SettingAccept: append([]string(nil), readable...)})
 }
 
 // ClientOptions configures CallTool and ClientMiddleware. The zero value
@@ -300,7 +300,7 @@ func ClientMiddleware(opts ClientOptions) mcp.Middleware {
 
 func call(ctx context.Context, cs *mcp.ClientSession, params *mcp.CallToolParams, opts *ClientOptions,
 	send func(context.Context, *mcp.CallToolParams) (*mcp.CallToolResult, error)) (*Result, error) {
-	tags := Accept
+	tags := readable
 	if opts.UseCapability {
 		tags = nil
 	}

@@ -1,6 +1,7 @@
 package gcxmcp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -168,7 +169,7 @@ func negotiate(offer, accept []string) string {
 // SDK's unexported fields survive.
 func (s *server) answer(name, tag string, r *mcp.CallToolResult) *mcp.CallToolResult {
 	t := s.tools[name]
-	mode := cmpOr(t.Mode, s.mode)
+	mode := cmp.Or(t.Mode, s.mode)
 	if mode == ModeOff {
 		return r
 	}
@@ -176,7 +177,7 @@ func (s *server) answer(name, tag string, r *mcp.CallToolResult) *mcp.CallToolRe
 	if !ok {
 		return r
 	}
-	payload := s.encode(cmpOr(t.Name, name), mode, value)
+	payload := s.encode(cmp.Or(t.Name, name), mode, value)
 	out := *r
 	out.Meta = maps.Clone(r.Meta)
 	if out.Meta == nil {
@@ -215,14 +216,6 @@ func (s *server) encode(tool string, mode Mode, value jsonmap.Value) []byte {
 		return nil
 	}
 	return c.Output
-}
-
-func cmpOr[T comparable](a, b T) T {
-	var zero T
-	if a != zero {
-		return a
-	}
-	return b
 }
 
 // jsonBlock finds the content block that holds the result's JSON and
