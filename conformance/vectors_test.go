@@ -85,6 +85,15 @@ var oneSided = map[string]struct {
 	"WIRE-1": {accept: true, why: "it defines the view a decoder writes; a broken view given to an encoder is WIRE-2"},
 	"WIRE-3": {reject: true, why: "it fixes the exit statuses of failures; success is every other vector"},
 	"WIRE-4": {why: "it concerns a failing result past a command's hold limit, far beyond a vector; cmd/gcx's process tests check it"},
+	"MCP-1":  {why: mcpVectors},
+	"MCP-2":  {why: mcpVectors},
+	"MCP-3":  {why: mcpVectors},
+	"MCP-4":  {why: mcpVectors},
+	"MCP-5":  {why: mcpVectors},
+	"MCP-6":  {why: mcpVectors},
+	"MCP-7":  {why: mcpVectors},
+	"MCP-8":  {why: mcpVectors},
+	"MCP-9":  {why: mcpVectors},
 	"WIRE-5": {why: "it concerns a stream that fails (a full disk, a closed pipe), which no vector can cause; cmd/gcx's process tests check it"},
 	"MAP-4":  {accept: true, why: "its nesting bound is any number from 1000 up, so no depth must be refused"},
 	"MAP-5":  {accept: true, why: "every non-empty text denotes a value: one that is no compact form is a string"},
@@ -97,6 +106,12 @@ var oneSided = map[string]struct {
 	"AUTO-1": {accept: true, why: "auto mode chooses a format; it refuses nothing"},
 	"AUTO-2": {accept: true, why: "it bounds auto mode's cost; it refuses nothing"},
 }
+
+// mcpVectors is why the MCP binding's rules have no vectors here: its
+// vectors are in gcxmcp/testdata/vectors, in a format of their own, run by
+// gcxmcp's TestVectors, and its TestBindingRulesHaveVectors checks that
+// each MCP rule is cited by them.
+const mcpVectors = "the binding's vectors are in gcxmcp/testdata/vectors, checked by gcxmcp's tests"
 
 // Every rule of docs/wire-format.md is exercised by an accepting and a
 // rejecting vector — a rule that can only be followed, or only broken, by

@@ -83,6 +83,7 @@ func TestReadmeShowsExample(t *testing.T) {
 // A fencedBlock is one ``` block of a Markdown file.
 type fencedBlock struct {
 	line int    // of the opening fence, 1-based
+	lang string // the info string after the opening fence, such as "go"
 	text string // the lines between the fences, each ending with LF
 }
 
@@ -92,7 +93,7 @@ func fencedBlocks(markdown string) []fencedBlock {
 	for i, line := range strings.SplitAfter(markdown, "\n") {
 		switch {
 		case cur == nil && strings.HasPrefix(line, "```"):
-			cur = &fencedBlock{line: i + 1}
+			cur = &fencedBlock{line: i + 1, lang: strings.TrimSpace(strings.TrimPrefix(line, "```"))}
 		case cur != nil && strings.HasPrefix(line, "```"):
 			blocks = append(blocks, *cur)
 			cur = nil
@@ -170,6 +171,8 @@ func TestReadmeCommandsWork(t *testing.T) {
 			r.payload(b)
 		case strings.HasPrefix(b.text, "$ "):
 			r.session(b)
+		case b.lang == "go":
+			r.goCode(b)
 		default:
 			for _, line := range strings.Split(strings.TrimSuffix(b.text, "\n"), "\n") {
 				command, comment, _ := strings.Cut(line, " #")
@@ -203,6 +206,39 @@ func (r *readmeRunner) payload(b fencedBlock) {
 			r.t.Errorf("README.md:%d: gcx %s of the payload: exit %d: %s", b.line, args[0], code, stderr)
 		}
 	}
+}
+
+// goExamples are the compiled examples README.md's Go blocks are copied
+// from: a Go block must be, line for line, a run of one of them.
+var goExamples = []string{"gcxmcp/example_test.go"}
+
+// goCode checks that a Go block is code that compiles: the lines of one of
+// goExamples, which go vet and go test build.
+func (r *readmeRunner) goCode(b fencedBlock) {
+	want := strings.Split(strings.TrimSuffix(b.text, "\n"), "\n")
+	for _, name := range goExamples {
+		src, err := readRepoFile(name)
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		lines := strings.Split(src, "\n")
+		for i := range lines {
+			if i+len(want) > len(lines) {
+				break
+			}
+			match := true
+			for j, w := range want {
+				if strings.TrimSpace(lines[i+j]) != strings.TrimSpace(w) {
+					match = false
+					break
+				}
+			}
+			if match {
+				return
+			}
+		}
+	}
+	r.t.Errorf("README.md:%d: the Go block is not copied from a compiled example (%s): keep them the same", b.line, strings.Join(goExamples, ", "))
 }
 
 // session runs a block of "$ command" lines, each followed by its output; an

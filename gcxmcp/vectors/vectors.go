@@ -1,0 +1,223 @@
+// Package vectors runs the MCP binding's vectors (gcxmcp/testdata/vectors,
+// section 15.8 of docs/wire-format.md) against package gcxmcp, through its
+// exported middlewares, as an SDK wrapper in another language runs them
+// against its own. Run takes a vector's op and input and returns what the
+// implementation did, in the shape of the vector's expected, so a runner
+// compares the two as JSON values.
+package vectors
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gcxwire/gcx/gcxmcp"
+	"github.com/gcxwire/gcx/spec"
+)
+
+// The ops of the binding's vectors.
+const (
+	OpServer = "mcp-server"
+	OpClient = "mcp-client"
+)
+
+// clientCapabilitiesKey is where the SDK reads a request's client
+// capabilities from protocol 2026-07-28 on; the server vectors' capabilities
+// travel there, which needs no session.
+const clientCapabilitiesKey = "io.modelcontextprotocol/clientCapabilities"
+
+// Run runs one vector's input through gcxmcp and returns the outcome as
+// JSON: for OpServer {"result": ...}, the result the server sends; for
+// OpClient {"requests": [...], ...}, the binding's _meta of each call the
+// client made and what it ended with. Its error is for an input it cannot
+// read, never for an outcome.
+func Run(op string, input []byte) (json.RawMessage, error) {
+	switch op {
+	case OpServer:
+		return runServer(input)
+	case OpClient:
+		return runClient(input)
+	}
+	return nil, fmt.Errorf("unknown op %q", op)
+}
+
+type serverInput struct {
+	Settings struct {
+		Mode  gcxmcp.Mode `json:"mode"`
+		Offer []string    `json:"offer"`
+		Tools map[string]struct {
+			Mode gcxmcp.Mode `json:"mode"`
+			Name string      `json:"name"`
+		} `json:"tools"`
+	} `json:"settings"`
+	Capabilities json.RawMessage `json:"capabilities"`
+	Request      struct {
+		Name string         `json:"name"`
+		Meta map[string]any `json:"_meta"`
+	} `json:"request"`
+	Result json.RawMessage `json:"result"`
+}
+
+func runServer(input []byte) (json.RawMessage, error) {
+	var in serverInput
+	if err := strict(input, &in); err != nil {
+		return nil, err
+	}
+	opts := gcxmcp.ServerOptions{Mode: in.Settings.Mode, Offer: in.Settings.Offer}
+	if len(in.Settings.Tools) > 0 {
+		opts.Tools = map[string]gcxmcp.ToolOptions{}
+		for name, tool := range in.Settings.Tools {
+			opts.Tools[name] = gcxmcp.ToolOptions{Mode: tool.Mode, Name: tool.Name}
+		}
+	}
+	mw, err := gcxmcp.ServerMiddleware(opts)
+	if err != nil {
+		return nil, err
+	}
+	result, err := decodeResult(in.Result)
+	if err != nil {
+		return nil, err
+	}
+	// The tool's result as a handler returns it: structuredContent keeps
+	// its own bytes, as the SDK's typed handlers keep them.
+	var sc struct {
+		StructuredContent json.RawMessage `json:"structuredContent"`
+	}
+	if err := json.Unmarshal(in.Result, &sc); err != nil {
+		return nil, err
+	}
+	if sc.StructuredContent != nil {
+		result.StructuredContent = sc.StructuredContent
+	}
+	meta := in.Request.Meta
+	if in.Capabilities != nil {
+		if meta == nil {
+			meta = map[string]any{}
+		}
+		var caps any
+		if err := json.Unmarshal(in.Capabilities, &caps); err != nil {
+			return nil, err
+		}
+		meta[clientCapabilitiesKey] = caps
+	}
+	req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: in.Request.Name, Meta: meta}}
+	handler := mw(func(context.Context, string, mcp.Request) (mcp.Result, error) { return result, nil })
+	sent, err := handler(context.Background(), "tools/call", req)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(struct {
+		Result mcp.Result `json:"result"`
+	}{sent})
+}
+
+type clientInput struct {
+	Annotations *mcp.ToolAnnotations `json:"annotations"`
+	Answers     []json.RawMessage    `json:"answers"`
+}
+
+// clientRead and clientFailed are the two shapes of a client vector's
+// expected: total is present when the result said it, truncated and
+// reissued only when true, value is null when no text block holds JSON.
+type clientRead struct {
+	Requests  []map[string]any `json:"requests"`
+	Format    string           `json:"format"`
+	Value     *string          `json:"value"`
+	Total     *int64           `json:"total,omitempty"`
+	Truncated bool             `json:"truncated,omitempty"`
+	Reissued  bool             `json:"reissued,omitempty"`
+}
+
+type clientFailed struct {
+	Requests []map[string]any `json:"requests"`
+	Error    clientError      `json:"error"`
+}
+
+type clientError struct {
+	Class string `json:"class"`
+	Rule  string `json:"rule,omitempty"`
+	Tag   string `json:"tag,omitempty"`
+}
+
+func runClient(input []byte) (json.RawMessage, error) {
+	var in clientInput
+	if err := strict(input, &in); err != nil {
+		return nil, err
+	}
+	answers := make([]*mcp.CallToolResult, len(in.Answers))
+	for i, raw := range in.Answers {
+		r, err := decodeResult(raw)
+		if err != nil {
+			return nil, err
+		}
+		answers[i] = r
+	}
+	requests := []map[string]any{}
+	next := func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		p := req.GetParams().(*mcp.CallToolParams)
+		requests = append(requests, map[string]any{gcxmcp.MetaAccept: p.Meta[gcxmcp.MetaAccept]})
+		if len(requests) > len(answers) {
+			return nil, fmt.Errorf("call %d has no answer in the vector", len(requests))
+		}
+		return answers[len(requests)-1], nil
+	}
+	mw := gcxmcp.ClientMiddleware(gcxmcp.ClientOptions{
+		Annotations: func(context.Context, *mcp.ClientSession, string) (*mcp.ToolAnnotations, error) {
+			return in.Annotations, nil
+		},
+	})
+	params := &mcp.CallToolParams{Name: "tool", Arguments: map[string]any{}}
+	res, err := mw(next)(context.Background(), "tools/call", &mcp.ClientRequest[*mcp.CallToolParams]{Params: params})
+	var r *gcxmcp.Result
+	if err == nil {
+		r, err = gcxmcp.ReadResult(res.(*mcp.CallToolResult))
+	}
+	if err != nil {
+		return json.Marshal(clientFailed{Requests: requests, Error: classify(err)})
+	}
+	out := clientRead{Requests: requests, Format: r.Format, Truncated: r.Truncated, Reissued: len(requests) == 2}
+	if r.Value != nil {
+		v := string(r.Value)
+		out.Value = &v
+	}
+	if r.Total >= 0 {
+		out.Total = &r.Total
+	}
+	return json.Marshal(out)
+}
+
+// classify names an error as the vectors do: the binding's two classes,
+// or the payload's own class, rule and tag [ERR-1].
+func classify(err error) clientError {
+	switch {
+	case errors.Is(err, gcxmcp.ErrMismatch):
+		return clientError{Class: "mismatch"}
+	case errors.Is(err, gcxmcp.ErrInvalidResult):
+		return clientError{Class: "invalid-result"}
+	}
+	e := clientError{Class: spec.ClassName(err)}
+	var se *spec.Error
+	if errors.As(err, &se) {
+		e.Rule, e.Tag = se.Rule, se.Tag
+	}
+	return e
+}
+
+// decodeResult reads a result as the SDK reads one off the wire.
+func decodeResult(raw json.RawMessage) (*mcp.CallToolResult, error) {
+	var r mcp.CallToolResult
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, fmt.Errorf("result: %v", err)
+	}
+	return &r, nil
+}
+
+func strict(raw []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
