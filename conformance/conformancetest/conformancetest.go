@@ -1,7 +1,13 @@
-package conformance
+// Package conformancetest runs the GCX1 conformance vectors from a Go test,
+// one subtest per vector. It is the only part of the suite that imports
+// package testing, so that programs built on package conformance (the gcx
+// command among them) do not link the test framework.
+package conformancetest
 
 import (
 	"testing"
+
+	"github.com/gcxwire/gcx/conformance"
 )
 
 // Run checks a Go implementation against every committed vector from its
@@ -10,42 +16,56 @@ import (
 // command's --run does:
 //
 //	func TestConformance(t *testing.T) {
-//		conformance.Run(t, conformance.Implementation{
+//		conformancetest.Run(t, conformance.Implementation{
 //			Decode: func(payload []byte, limits conformance.Limits) (*spec.Payload, error) { ... },
 //			Encode: func(view []byte) ([]byte, error) { ... },
 //		})
 //	}
 //
-// Errors are compared by class, rule and position; RunWith can relax
-// that, or select vectors. Vectors for ops the implementation leaves nil are
-// skipped.
-func Run(t *testing.T, impl Implementation) {
+// A vector fails its subtest when it fails at the diagnostic level: class,
+// line, column, offset and rule ID all compared [ERR-6]. RunWith can judge
+// at the core level instead, or select vectors. A vector that needs an op
+// the implementation leaves nil, or a step it declines with
+// conformance.ErrSkip, is skipped, never passed.
+func Run(t *testing.T, impl conformance.Implementation) {
 	t.Helper()
-	RunWith(t, impl, Options{})
+	RunWith(t, impl, conformance.Options{})
 }
 
-// RunWith is Run with options. Options.Parallel is ignored: the subtests
-// run in parallel, as go test -parallel allows.
-func RunWith(t *testing.T, impl Implementation, opt Options) {
+// RunWith is Run with options. The subtests run in parallel, as go test
+// -parallel allows, and at most opt.Parallel at once when it is positive.
+func RunWith(t *testing.T, impl conformance.Implementation, opt conformance.Options) {
 	t.Helper()
-	vectors, err := loadEmbedded()
+	vectors, err := conformance.Vectors()
 	if err != nil {
 		t.Fatalf("loading the vectors: %v", err)
+	}
+	level := opt.Level
+	if level == 0 {
+		level = conformance.Diagnostic
+	}
+	var slots chan struct{}
+	if opt.Parallel > 0 {
+		slots = make(chan struct{}, opt.Parallel)
 	}
 	ran := 0
 	for i := range vectors {
 		v := &vectors[i]
-		if !opt.selects(v) {
+		if !opt.Selects(v) {
 			continue
 		}
 		ran++
 		t.Run(v.Name(), func(t *testing.T) {
 			t.Parallel()
-			res := CheckVector(v, impl, opt)
-			switch res.Status {
-			case Fail:
+			if slots != nil {
+				slots <- struct{}{}
+				defer func() { <-slots }()
+			}
+			res := conformance.CheckVector(v, impl)
+			switch res.Status(level) {
+			case conformance.Fail:
 				t.Errorf("%s\n%s", v.Description, res.Detail)
-			case Skip:
+			case conformance.Skip:
 				t.Skip(res.Detail)
 			}
 		})
