@@ -3,7 +3,8 @@ package conformance
 import (
 	"bytes"
 	"fmt"
-	"testing/iotest"
+	"io"
+	"strings"
 
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/jsonmap/auto"
@@ -42,13 +43,50 @@ func Reference() Implementation {
 // pieces, and streaming.Encode, one Encoder call per header, row and
 // comment. The JSON mapping reads and writes its payloads through them.
 func Streaming() Implementation {
-	decode := func(payload []byte, limits Limits) (*spec.Payload, error) {
-		r := iotest.OneByteReader(bytes.NewReader(payload))
-		return streaming.Decode(r, limits.Apply(spec.DefaultLimits))
+	return streamingImplementation("streaming", func(payload []byte, limits spec.Limits) (*spec.Payload, error) {
+		return streaming.Decode(&oneByteReader{b: payload}, limits)
+	})
+}
+
+// StreamingReuse returns the streaming implementation with ReuseRecord
+// set: the decoder reads the input in large pieces, takes the fast paths
+// that need a whole line in its buffer, and hands out rows and comments
+// that share its storage until the next call; the runner copies them as
+// they come, as a caller that keeps them must.
+func StreamingReuse() Implementation {
+	return StreamingDecoder("streaming (ReuseRecord)", func(r io.Reader) *streaming.Decoder {
+		d := streaming.NewDecoder(r)
+		d.ReuseRecord = true
+		return d
+	})
+}
+
+// StreamingDecoder returns the streaming implementation decoding with the
+// decoders newDecoder makes, each given the whole input as one reader; the
+// runner sets their Limits, and copies rows and comments when they set
+// ReuseRecord. It lets the streaming package's own tests run the vectors
+// on decoders configured in ways only it can reach.
+func StreamingDecoder(name string, newDecoder func(io.Reader) *streaming.Decoder) Implementation {
+	return streamingImplementation(name, func(payload []byte, limits spec.Limits) (*spec.Payload, error) {
+		d := newDecoder(bytes.NewReader(payload))
+		d.Limits = limits
+		return drain(d)
+	})
+}
+
+// BuiltIn returns this repository's implementations in the order gcx
+// conformance checks them.
+func BuiltIn() []Implementation {
+	return []Implementation{Reference(), Streaming(), StreamingReuse()}
+}
+
+func streamingImplementation(name string, decode func([]byte, spec.Limits) (*spec.Payload, error)) Implementation {
+	decodeLimits := func(payload []byte, limits Limits) (*spec.Payload, error) {
+		return decode(payload, limits.Apply(spec.DefaultLimits))
 	}
 	return Implementation{
-		Name:   "streaming",
-		Decode: decode,
+		Name:   name,
+		Decode: decodeLimits,
 		Encode: func(view []byte) ([]byte, error) {
 			p, err := wire.Unmarshal(view)
 			if err != nil {
@@ -62,7 +100,7 @@ func Streaming() Implementation {
 				out, _, err := jsonmap.DecodeResponse(result) // JSON text [AUTO-3]
 				return out, err
 			}
-			p, err := decode(result, nil)
+			p, err := decodeLimits(result, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -73,6 +111,53 @@ func Streaming() Implementation {
 			return v.AppendCompact(nil), nil
 		},
 	}
+}
+
+// drain reads a whole payload from d, copying each row and comment
+// before the next call to Next can overwrite it.
+func drain(d *streaming.Decoder) (*spec.Payload, error) {
+	var p spec.Payload
+	for {
+		kind, err := d.Next()
+		if err == io.EOF {
+			return &p, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch kind {
+		case streaming.KindHeader:
+			h := d.Header()
+			p.Sections = append(p.Sections, spec.Section{Tool: h.Tool, Fields: h.Fields, Meta: h.Meta})
+		case streaming.KindRow:
+			s := &p.Sections[len(p.Sections)-1]
+			row := make([]string, len(d.Row()))
+			for i, v := range d.Row() {
+				row[i] = strings.Clone(v)
+			}
+			s.Rows = append(s.Rows, row)
+		case streaming.KindComment:
+			s := &p.Sections[len(p.Sections)-1]
+			c := d.Comment()
+			c.Text = strings.Clone(c.Text)
+			s.Comments = append(s.Comments, c)
+		}
+	}
+}
+
+// oneByteReader hands out its bytes one per Read, so that a decoder must
+// reassemble every line from pieces.
+type oneByteReader struct{ b []byte }
+
+func (r *oneByteReader) Read(p []byte) (int, error) {
+	if len(r.b) == 0 {
+		return 0, io.EOF
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	p[0], r.b = r.b[0], r.b[1:]
+	return 1, nil
 }
 
 // encodeJSON returns an EncodeJSON that builds the mapping's model and

@@ -96,14 +96,21 @@ func fakeProgram(mode string, args []string) int {
 		os.Stdout.Write(out)
 		return 0
 	}
+	msg := err.Error()
 	switch mode {
+	case "bare-errors":
+		msg = "bad input"
 	case "no-rule-ids":
-		fmt.Fprintln(os.Stderr, "bad input")
-		return 1
+		msg = regexp.MustCompile(` \[[A-Z]+-[0-9]+\]`).ReplaceAllString(msg, "")
+	case "no-class":
+		var e *spec.Error
+		if errors.As(err, &e) {
+			msg = fmt.Sprintf("line %d, column %d: %s [%s]", e.Line, e.Column, e.Msg, e.Rule)
+		}
 	case "stdout-on-error":
 		fmt.Println(`{"sections":[]}`)
 	}
-	fmt.Fprintln(os.Stderr, err)
+	fmt.Fprintln(os.Stderr, msg)
 	if errors.Is(err, spec.ErrUnsupportedVersion) {
 		return 3
 	}
@@ -120,26 +127,31 @@ func TestCommandProtocol(t *testing.T) {
 	sample := regexp.MustCompile(`/(row-4-guard-hash|val-2-unknown-escape-q|ver-2-gcx2|lim-3-field-limit|row-4-encoder-guards-hash)$`)
 	opt := Options{Match: sample.MatchString}
 	cases := []struct {
-		mode                    string
-		passed, failed, skipped int
-		failDetail              string
+		mode             string
+		core, diagnostic Counts
+		failDetail       string
 	}{
-		{"honest", 5, 0, 0, ""},
-		{"always-empty-view", 1, 4, 0, ""},
-		{"no-rule-ids", 2, 3, 0, "does not name rule"},
-		{"stdout-on-error", 2, 3, 0, "stdout"},
-		{"no-limit-flags", 4, 0, 1, ""},
-		{"decoder-only", 4, 0, 1, ""},
+		{"honest", Counts{5, 0, 0}, Counts{5, 0, 0}, ""},
+		{"always-empty-view", Counts{1, 4, 0}, Counts{1, 4, 0}, ""},
+		{"no-rule-ids", Counts{5, 0, 0}, Counts{2, 3, 0}, "does not name rule"},
+		// The limit error passes: its own text, "more than the limit of 2
+		// fields", names its class.
+		{"no-class", Counts{4, 1, 0}, Counts{4, 1, 0}, "does not name the error class"},
+		{"bare-errors", Counts{2, 3, 0}, Counts{2, 3, 0}, "does not"},
+		{"stdout-on-error", Counts{2, 3, 0}, Counts{2, 3, 0}, "stdout"},
+		{"no-limit-flags", Counts{4, 0, 1}, Counts{4, 0, 1}, ""},
+		// row-4-guard-hash is canonical: its view is never encoded back,
+		// so it is skipped like the encode vector, not passed.
+		{"decoder-only", Counts{3, 0, 2}, Counts{3, 0, 2}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.mode, func(t *testing.T) {
 			t.Setenv(fakeEnv, c.mode)
 			r := Check(vs, Command(time.Minute, os.Args[0]), opt)
-			if r.Passed != c.passed || r.Failed != c.failed || r.Skipped != c.skipped {
+			if r.Core != c.core || r.Diagnostic != c.diagnostic {
 				var b strings.Builder
 				r.WriteSummary(&b, true)
-				t.Fatalf("%d passed, %d failed, %d skipped; want %d, %d, %d\n%s",
-					r.Passed, r.Failed, r.Skipped, c.passed, c.failed, c.skipped, b.String())
+				t.Fatalf("core %s, diagnostic %s; want %s, %s\n%s", r.Core, r.Diagnostic, c.core, c.diagnostic, b.String())
 			}
 			for _, res := range r.Failures() {
 				if !strings.Contains(res.Detail, c.failDetail) {
@@ -197,12 +209,12 @@ func runGCX(t *testing.T, gcx string, args ...string) (int, string) {
 	return 0, string(out)
 }
 
-var lastLine = regexp.MustCompile(`(?m)^([0-9]+) passed, ([0-9]+) failed\n\z`)
+var lastLine = regexp.MustCompile(`(?m)^([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped\n\z`)
 
 // gcx conformance passes the built-in implementations, and the gcx binary
 // itself passes as an external program, every op and position included
-// [WIRE-3] [ERR-2]; usage errors, filters and a failing program are
-// reported as documented.
+// [WIRE-3] [ERR-2]; usage errors, filters, a failing program and a program
+// or vectors directory that is not there are reported as documented.
 func TestGCXConformanceCommand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a process per vector")
@@ -213,15 +225,16 @@ func TestGCXConformanceCommand(t *testing.T) {
 	t.Run("built-in", func(t *testing.T) {
 		code, out := runGCX(t, gcx, "conformance")
 		m := lastLine.FindStringSubmatch(out)
-		if code != 0 || m == nil || m[2] != "0" {
-			t.Fatalf("exit %d:\n%s", code, out)
+		want := fmt.Sprintf("== all: %d vectors × %d implementations\n", total, len(BuiltIn()))
+		if code != 0 || m == nil || m[1] != fmt.Sprint(total*len(BuiltIn())) || m[2] != "0" || m[3] != "0" || !strings.Contains(out, want) {
+			t.Fatalf("exit %d, want %q and no failure:\n%s", code, want, out)
 		}
 		t.Log(m[0])
 	})
 	t.Run("external", func(t *testing.T) {
 		code, out := runGCX(t, gcx, "conformance", "--", gcx)
 		m := lastLine.FindStringSubmatch(out)
-		if code != 0 || m == nil || m[1] != fmt.Sprint(total) || m[2] != "0" {
+		if code != 0 || m == nil || m[1] != fmt.Sprint(total) || m[2] != "0" || m[3] != "0" {
 			t.Fatalf("exit %d, want %d passed:\n%s", code, total, out)
 		}
 		t.Log(strings.TrimSpace(m[0]))
@@ -236,6 +249,7 @@ func TestGCXConformanceCommand(t *testing.T) {
 		for _, args := range [][]string{
 			{"conformance", "--run", "("},
 			{"conformance", "--category", "nope"},
+			{"conformance", "--level", "strict"},
 			{"conformance", "--"},
 			{"conformance", "stray"},
 		} {
@@ -247,6 +261,32 @@ func TestGCXConformanceCommand(t *testing.T) {
 			t.Errorf("no vector selected: exit %d, want 1\n%s", code, out)
 		}
 	})
+	t.Run("help", func(t *testing.T) {
+		code, out := runGCX(t, gcx, "conformance", "-h")
+		for _, want := range []string{"-level level", "-run regexp", "-category list", "-vectors directory", "-timeout", "example:\n  gcx conformance "} {
+			if code != 0 || !strings.Contains(out, want) {
+				t.Errorf("exit %d; help lacks %q:\n%s", code, want, out)
+			}
+		}
+	})
+	t.Run("nothing there", func(t *testing.T) {
+		// One plain error, not a failure per vector, and no report.
+		empty := t.TempDir()
+		for _, c := range []struct {
+			args []string
+			want string
+		}{
+			{[]string{"conformance", "--", "/nonexistent/gcx"}, "gcx conformance: cannot run /nonexistent/gcx: there is no such file\n"},
+			{[]string{"conformance", "--", "no-such-program-gcx"}, "gcx conformance: cannot run no-such-program-gcx: no such program on the PATH\n"},
+			{[]string{"conformance", "--vectors", "/nonexistent"}, "gcx conformance: --vectors /nonexistent: there is no such directory\n"},
+			{[]string{"conformance", "--vectors", empty}, "gcx conformance: --vectors " + empty + ": no vectors: "},
+		} {
+			code, out := runGCX(t, gcx, c.args...)
+			if code == 0 || !strings.HasPrefix(out, c.want) || strings.Count(out, "\n") != 1 {
+				t.Errorf("%q: exit %d, want one line %q:\n%s", c.args, code, c.want, out)
+			}
+		}
+	})
 	t.Run("failing program", func(t *testing.T) {
 		// cat echoes its input: every decode and json vector fails, and the
 		// runner says so in its exit status, its report and its last line.
@@ -256,7 +296,7 @@ func TestGCXConformanceCommand(t *testing.T) {
 		}
 		code, out := runGCX(t, gcx, "conformance", "--run", "hdr-1-minimal$|val-2-unknown-escape-q$", "--", cat)
 		if code != 1 || !strings.Contains(out, "FAIL decode/headers/hdr-1-minimal\n") ||
-			!regexp.MustCompile(`(?m)^0 passed, 2 failed\n\z`).MatchString(out) {
+			!regexp.MustCompile(`(?m)^0 passed, 2 failed, 0 skipped\n\z`).MatchString(out) {
 			t.Fatalf("exit %d:\n%s", code, out)
 		}
 	})
@@ -293,7 +333,7 @@ func TestPythonExample(t *testing.T) {
 		}
 	}
 	r := Check(vs, Command(time.Minute, argv...), Options{Match: func(name string) bool { return picked[name] }})
-	if r.Failed > 0 || r.Passed != len(picked) {
+	if n := r.Counts(Diagnostic); n.Failed > 0 || n.Passed != len(picked) {
 		var b strings.Builder
 		r.WriteSummary(&b, false)
 		t.Fatalf("%d vectors picked:\n%s", len(picked), b.String())
@@ -301,10 +341,10 @@ func TestPythonExample(t *testing.T) {
 	json := Check(vs, Command(time.Minute, argv...), Options{Categories: []string{CategoryJSON}, Match: func(name string) bool {
 		return strings.HasSuffix(name, "/map-8-empty-array") || strings.HasPrefix(name, "json/auto/")
 	}})
-	if json.Skipped == 0 || json.Passed+json.Failed > 0 {
-		t.Errorf("JSON ops: %d passed, %d failed, %d skipped; want all skipped", json.Passed, json.Failed, json.Skipped)
+	if n := json.Counts(Diagnostic); n.Skipped == 0 || n.Passed+n.Failed > 0 {
+		t.Errorf("JSON ops: %s; want all skipped", n)
 	}
-	t.Logf("%d passed of %d picked", r.Passed, len(picked))
+	t.Logf("%d passed of %d picked", r.Diagnostic.Passed, len(picked))
 }
 
 // The adapter shown in docs/conformance.md is the adapter's own code.

@@ -16,36 +16,21 @@ import (
 // loadVectors returns the committed vectors, read once per test binary.
 func loadVectors(t testing.TB) []Vector {
 	t.Helper()
-	vs, err := loadEmbedded()
+	vs, err := Vectors()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return vs
 }
 
+// requireAllPass fails unless every vector passed at the diagnostic level,
+// none skipped.
 func requireAllPass(t *testing.T, r *Report) {
 	t.Helper()
-	if r.Failed > 0 || r.Passed == 0 {
+	if n := r.Counts(Diagnostic); n.Failed > 0 || n.Skipped > 0 || n.Passed == 0 {
 		var b strings.Builder
 		r.WriteSummary(&b, false)
-		t.Fatalf("%d passed, %d failed:\n%s", r.Passed, r.Failed, b.String())
-	}
-}
-
-// The reference implementation passes every vector through the Go API,
-// positions included [ERR-2] [ERR-3] [CAN-1] [CAN-3] [MAP-4].
-func TestReferencePassesEveryVector(t *testing.T) {
-	Run(t, Reference())
-}
-
-// The streaming implementation passes every vector, decoding one byte per
-// read and encoding through streaming.Encode, which refuses misplaced
-// comments as the reference does [CMT-3] [CAN-3].
-func TestStreamingPassesEveryVector(t *testing.T) {
-	r := Check(loadVectors(t), Streaming(), Options{})
-	requireAllPass(t, r)
-	if r.Skipped > 0 {
-		t.Errorf("%d vectors skipped", r.Skipped)
+		t.Fatalf("%s:\n%s", n, b.String())
 	}
 }
 
@@ -247,9 +232,9 @@ func TestRunnerCatchesPublishedDecoderBugs(t *testing.T) {
 			}
 			var summary strings.Builder
 			r.WriteSummary(&summary, false)
-			last := fmt.Sprintf("\n%d passed, %d failed\n", r.Passed, r.Failed)
+			last := fmt.Sprintf("\n%d passed, %d failed, %d skipped\n", r.Diagnostic.Passed, r.Diagnostic.Failed, r.Diagnostic.Skipped)
 			if !strings.Contains(summary.String(), "FAIL "+failed[c.mustFail[0]]+"\n") || !strings.HasSuffix(summary.String(), last) {
-				t.Errorf("summary does not report the %d failures:\n%s", r.Failed, summary.String())
+				t.Errorf("summary does not report the %d failures:\n%s", r.Diagnostic.Failed, summary.String())
 			}
 		})
 	}
@@ -307,52 +292,141 @@ func TestRunnerCatchesBrokenEncoders(t *testing.T) {
 	}
 }
 
-// A decoder that reports the right class at the wrong place, or names no
-// rule, passes only when the options ask for less.
-func TestRunnerStrictness(t *testing.T) {
+// The two levels [ERR-6]: a decoder that reports the right class on the
+// right line but at another column and with no rule passes at the core
+// level and fails at the diagnostic level; one that reports another line,
+// another class or no tag fails at both.
+func TestRunnerLevels(t *testing.T) {
 	vs := loadVectors(t)
-	shift := func(payload []byte, limits Limits) (*spec.Payload, error) {
-		p, err := Reference().Decode(payload, limits)
-		var e *spec.Error
-		if errors.As(err, &e) {
-			e.Column++
-			e.Offset++
-			e.Rule = ""
-		}
-		return p, err
+	mutate := func(change func(e *spec.Error)) Implementation {
+		return Implementation{Decode: func(payload []byte, limits Limits) (*spec.Payload, error) {
+			p, err := Reference().Decode(payload, limits)
+			var e *spec.Error
+			if errors.As(err, &e) {
+				change(e)
+			}
+			return p, err
+		}}
 	}
-	match := func(name string) bool { return name == "reject/values/val-2-unknown-escape-q" }
+	both := func(name string) bool {
+		return name == "reject/values/val-2-unknown-escape-q" || name == "version/tags/ver-2-gcx2"
+	}
+	gcx2 := func(name string) bool { return name == "version/tags/ver-2-gcx2" }
 	for _, c := range []struct {
-		opt  Options
-		pass bool
+		name             string
+		impl             Implementation
+		match            func(string) bool
+		core, diagnostic Status
 	}{
-		{Options{Match: match}, false},
-		{Options{Match: match, IgnorePositions: true}, false},
-		{Options{Match: match, IgnoreRules: true}, false},
-		{Options{Match: match, IgnorePositions: true, IgnoreRules: true}, true},
+		{"exact", Reference(), both, Pass, Pass},
+		{"another column", mutate(func(e *spec.Error) { e.Column++; e.Offset++ }), both, Pass, Fail},
+		{"another offset", mutate(func(e *spec.Error) { e.Offset++ }), both, Pass, Fail},
+		{"no rule", mutate(func(e *spec.Error) { e.Rule = "" }), both, Pass, Fail},
+		{"another line", mutate(func(e *spec.Error) { e.Line++ }), both, Fail, Fail},
+		{"another class", mutate(func(e *spec.Error) { e.Class = spec.ErrConstraint }), both, Fail, Fail},
+		{"no tag", mutate(func(e *spec.Error) { e.Tag = "" }), gcx2, Fail, Fail},
 	} {
-		r := Check(vs, Implementation{Decode: shift}, c.opt)
-		if r.Passed+r.Failed != 1 || (r.Passed == 1) != c.pass {
-			t.Errorf("options %+v: %d passed, %d failed; want pass=%v", c.opt, r.Passed, r.Failed, c.pass)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			for _, level := range Levels {
+				r := Check(vs, c.impl, Options{Match: c.match, Level: level})
+				if len(r.Results) == 0 || r.Level != level {
+					t.Fatalf("%d results at level %v", len(r.Results), r.Level)
+				}
+				for _, res := range r.Results {
+					if res.Core != c.core || res.Diagnostic != c.diagnostic {
+						t.Errorf("%s: core %v, diagnostic %v; want %v, %v\n%s", res.Vector.ID, res.Core, res.Diagnostic, c.core, c.diagnostic, res.Detail)
+					}
+				}
+				var b strings.Builder
+				r.WriteSummary(&b, false)
+				if n := r.Counts(0); !strings.HasSuffix(b.String(), "\n"+n.String()+"\n") ||
+					!strings.Contains(b.String(), "core level: "+r.Core.String()+"\n") ||
+					!strings.Contains(b.String(), "diagnostic level: "+r.Diagnostic.String()+"\n") {
+					t.Errorf("summary does not end with both levels and the counts of level %v:\n%s", level, b.String())
+				}
+			}
+		})
 	}
-	t.Run("filters", func(t *testing.T) {
-		r := Check(vs, Reference(), Options{Categories: []string{CategoryVersion}})
+}
+
+// A step that does not run is never a pass: a vector with a step the
+// implementation does not offer, or declines with ErrSkip, is skipped at
+// both levels even when its other step passed, and the summary names it
+// and says why. A failing step still fails the vector.
+func TestRunnerNeverPassesAnUnrunStep(t *testing.T) {
+	vs := loadVectors(t)
+	t.Run("decoder without encoder", func(t *testing.T) {
+		r := Check(vs, Implementation{Decode: Reference().Decode}, Options{Categories: []string{CategoryDecode, CategoryReject}})
 		for _, res := range r.Results {
-			if res.Vector.Category != CategoryVersion {
-				t.Errorf("%s ran under a version-only filter", res.Vector.Name())
+			want := Pass
+			if res.Vector.IsCanonical() {
+				want = Skip // the view is never encoded back [CAN-1]
+			}
+			if res.Core != want || res.Diagnostic != want {
+				t.Errorf("%s: %v/%v, want %v", res.Vector.Name(), res.Core, res.Diagnostic, want)
 			}
 		}
-		if len(r.Results) == 0 {
-			t.Error("the version filter selected nothing")
+		var b strings.Builder
+		r.WriteSummary(&b, false)
+		if r.Diagnostic.Skipped == 0 || !strings.Contains(b.String(), "re-encode not run (no encoder)") ||
+			!strings.HasSuffix(b.String(), fmt.Sprintf("%d passed, 0 failed, %d skipped\n", r.Diagnostic.Passed, r.Diagnostic.Skipped)) {
+			t.Errorf("summary:\n%s", b.String())
+		}
+	})
+	t.Run("auto mode declined", func(t *testing.T) {
+		ref := Reference()
+		impl := Implementation{
+			EncodeJSON: func(text []byte, tool, mode string) ([]byte, error) {
+				if mode == "auto" {
+					return nil, fmt.Errorf("%w: no tokenizer", ErrSkip)
+				}
+				return ref.EncodeJSON(text, tool, mode)
+			},
+			DecodeJSON: ref.DecodeJSON,
+		}
+		r := Check(vs, impl, Options{Categories: []string{CategoryJSON}})
+		auto := 0
+		for _, res := range r.Results {
+			if res.Vector.Mode != "auto" {
+				if res.Diagnostic != Pass {
+					t.Errorf("%s: %v\n%s", res.Vector.Name(), res.Diagnostic, res.Detail)
+				}
+				continue
+			}
+			auto++
+			if res.Core != Skip || res.Diagnostic != Skip || !strings.Contains(res.Detail, "no tokenizer") {
+				t.Errorf("%s: %v/%v (%s), want skipped: its decode step ran, its encode step did not", res.Vector.Name(), res.Core, res.Diagnostic, res.Detail)
+			}
+		}
+		if auto < 2 {
+			t.Errorf("%d auto-mode vectors", auto)
+		}
+	})
+	t.Run("a failing step fails a vector whose other step was skipped", func(t *testing.T) {
+		impl := Implementation{DecodeJSON: func([]byte) ([]byte, error) { return []byte("null"), nil }}
+		r := Check(vs, impl, Options{Match: func(name string) bool { return strings.HasSuffix(name, "/map-8-empty-array") }})
+		if len(r.Results) != 1 || r.Results[0].Core != Fail || !strings.Contains(r.Results[0].Detail, "json-encode not run") {
+			t.Errorf("%+v", r.Results)
 		}
 	})
 	t.Run("an implementation with no ops skips everything", func(t *testing.T) {
 		r := Check(vs, Implementation{}, Options{})
-		if r.Passed != 0 || r.Failed != 0 || r.Skipped != len(vs) {
-			t.Errorf("%d passed, %d failed, %d skipped of %d", r.Passed, r.Failed, r.Skipped, len(vs))
+		if n := r.Counts(0); n.Passed != 0 || n.Failed != 0 || n.Skipped != len(vs) {
+			t.Errorf("%s, of %d", n, len(vs))
 		}
 	})
+}
+
+func TestRunnerFilters(t *testing.T) {
+	r := Check(loadVectors(t), Reference(), Options{Categories: []string{CategoryVersion}})
+	for _, res := range r.Results {
+		if res.Vector.Category != CategoryVersion {
+			t.Errorf("%s ran under a version-only filter", res.Vector.Name())
+		}
+	}
+	if len(r.Results) == 0 {
+		t.Error("the version filter selected nothing")
+	}
 }
 
 func TestMentionsRule(t *testing.T) {

@@ -1,79 +1,114 @@
 package conformance
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
-
 	"github.com/gcxwire/gcx/spec"
 )
 
-// maxDiffRows bounds the payloads diffPayloads hands to cmp, which is slow
-// on the million-row vector; larger ones get their first difference only.
-const maxDiffRows = 1000
-
 // diffPayloads compares two decoded payloads as wire views compare: an
 // absent meta, rows or comments list equals an empty one [WIRE-2]. It
-// returns "" when they are equal.
+// returns "" when they are equal, and otherwise the parts that differ, one
+// line per part (a section's tool, fields, meta, each row, each comment),
+// "-" for the expected payload and "+" for the one received, around the
+// first and last part that differ. It takes time linear in the payloads,
+// so the million-row vector costs no more than reading it.
 func diffPayloads(want, got *spec.Payload) string {
 	if equalPayloads(want, got) {
 		return ""
 	}
-	if countRows(want) <= maxDiffRows && countRows(got) <= maxDiffRows {
-		return cmp.Diff(want, got, cmpopts.EquateEmpty())
-	}
-	return firstDifference(want, got)
+	return diffLines(payloadLines(want), payloadLines(got))
 }
 
-func countRows(p *spec.Payload) int {
-	n := 0
-	for _, s := range p.Sections {
-		n += len(s.Rows)
-	}
-	return n
-}
-
-// equalPayloads is diffPayloads without the diff.
+// equalPayloads reports whether two payloads are equal as wire views.
 func equalPayloads(a, b *spec.Payload) bool {
-	return firstDifference(a, b) == ""
-}
-
-// firstDifference names the first part of two payloads that differs, with
-// both versions, or returns "" if they are equal.
-func firstDifference(want, got *spec.Payload) string {
-	show := func(what string, w, g any) string {
-		return fmt.Sprintf("%s:\n-\t%#v\n+\t%#v", what, w, g)
+	if len(a.Sections) != len(b.Sections) {
+		return false
 	}
-	if len(want.Sections) != len(got.Sections) {
-		return show("number of sections", len(want.Sections), len(got.Sections))
-	}
-	for i := range want.Sections {
-		w, g := &want.Sections[i], &got.Sections[i]
-		where := fmt.Sprintf("section %d", i+1)
-		switch {
-		case w.Tool != g.Tool:
-			return show(where+" tool", w.Tool, g.Tool)
-		case !slices.Equal(w.Fields, g.Fields):
-			return show(where+" fields", w.Fields, g.Fields)
-		case !slices.Equal(w.Meta, g.Meta):
-			return show(where+" meta", w.Meta, g.Meta)
-		case !slices.Equal(w.Comments, g.Comments):
-			return show(where+" comments", w.Comments, g.Comments)
+	for i := range a.Sections {
+		x, y := &a.Sections[i], &b.Sections[i]
+		if x.Tool != y.Tool || !slices.Equal(x.Fields, y.Fields) || !slices.Equal(x.Meta, y.Meta) ||
+			!slices.Equal(x.Comments, y.Comments) || len(x.Rows) != len(y.Rows) {
+			return false
 		}
-		for r := 0; r < len(w.Rows) && r < len(g.Rows); r++ {
-			if !slices.Equal(w.Rows[r], g.Rows[r]) {
-				return show(fmt.Sprintf("%s row %d", where, r+1), w.Rows[r], g.Rows[r])
+		for r := range x.Rows {
+			if !slices.Equal(x.Rows[r], y.Rows[r]) {
+				return false
 			}
 		}
-		if len(w.Rows) != len(g.Rows) {
-			return show(where+" number of rows", len(w.Rows), len(g.Rows))
+	}
+	return true
+}
+
+// payloadLines lists the parts of p, one line each, in wire order.
+func payloadLines(p *spec.Payload) []string {
+	var lines []string
+	add := func(section int, what string, v any) {
+		if list, ok := v.([]string); ok && list == nil {
+			v = []string{} // an absent list is an empty one [WIRE-2]
+		}
+		b, _ := json.Marshal(v)
+		lines = append(lines, fmt.Sprintf("section %d %s %s", section+1, what, b))
+	}
+	for i := range p.Sections {
+		s := &p.Sections[i]
+		add(i, "tool", s.Tool)
+		add(i, "fields", s.Fields)
+		for _, m := range s.Meta {
+			add(i, "meta", []string{m.Key, m.Value})
+		}
+		c := 0
+		for r := 0; r <= len(s.Rows); r++ {
+			for ; c < len(s.Comments) && s.Comments[c].Row <= r; c++ {
+				add(i, "comment", []any{s.Comments[c].Row, s.Comments[c].Text})
+			}
+			if r < len(s.Rows) {
+				add(i, fmt.Sprintf("row %d", r+1), s.Rows[r])
+			}
+		}
+		for ; c < len(s.Comments); c++ {
+			add(i, "comment", []any{s.Comments[c].Row, s.Comments[c].Text})
 		}
 	}
-	return ""
+	return lines
+}
+
+// diffLines returns "" if want and got are equal, and otherwise the lines
+// between their common beginning and their common end, each side cut after
+// a few lines, with a line of context before them.
+func diffLines(want, got []string) string {
+	first := 0
+	for first < len(want) && first < len(got) && want[first] == got[first] {
+		first++
+	}
+	if first == len(want) && first == len(got) {
+		return ""
+	}
+	w, g := len(want), len(got)
+	for w > first && g > first && want[w-1] == got[g-1] {
+		w--
+		g--
+	}
+	var b strings.Builder
+	if first > 0 {
+		fmt.Fprintf(&b, " \t%s\n", want[first-1])
+	}
+	side := func(mark string, lines []string) {
+		for i, line := range lines {
+			if i == diffContext {
+				fmt.Fprintf(&b, "%s\t... %d more lines\n", mark, len(lines)-i)
+				break
+			}
+			fmt.Fprintf(&b, "%s\t%s\n", mark, line)
+		}
+	}
+	side("-", want[first:w])
+	side("+", got[first:g])
+	return b.String()
 }
 
 // diffContext is how many equal lines diffBytes shows around the first

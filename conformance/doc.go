@@ -10,9 +10,14 @@
 // the fall-back to JSON [VER-2] [AUTO-3]). vectors.schema.json describes
 // the format and docs/conformance.md the protocol.
 //
-// Load reads the vectors; Check runs them against an Implementation and
-// returns a Report; Run does the same from a Go test, one subtest per
-// vector. An Implementation is either in-process Go functions, as Reference
-// and Streaming return, or a program that speaks the protocol of the gcx
-// command, as Command builds. The command gcx conformance wraps Check.
+// Load reads vectors (Vectors, the committed ones); Check runs them against
+// an Implementation and returns a Report that judges every vector at two
+// levels [ERR-6]: core (acceptance, the value, the error class and line) and
+// diagnostic (also the column, offset and rule). A step an implementation
+// does not run is a skip, never a pass. An Implementation is either
+// in-process Go functions, as Reference, Streaming and StreamingReuse
+// return, or a program that speaks the protocol of the gcx command, as
+// Command builds. The command gcx conformance wraps Check; package
+// conformancetest runs the vectors from a Go test, and is the only part of
+// the suite that imports package testing.
 package conformance

@@ -104,6 +104,9 @@ func compactExpected(e *Expected) ([]byte, error) {
 		}
 		put("view", view.Bytes())
 	}
+	if e.OrError != nil {
+		put("or_error", marshal(e.OrError))
+	}
 	if e.OutputText != nil {
 		put("output", marshal(*e.OutputText))
 	}

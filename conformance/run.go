@@ -16,7 +16,7 @@ import (
 
 // Implementation is what the runner checks. Each function performs one op;
 // a nil function marks an op the implementation does not offer, and the
-// vectors that need it are skipped.
+// steps that need it are skipped.
 type Implementation struct {
 	// Name says what is checked, for reports.
 	Name string
@@ -37,34 +37,76 @@ type Implementation struct {
 }
 
 // ErrSkip, returned (or wrapped) by an Implementation's function, marks a
-// vector the implementation declines, such as one with limits it does not
-// support [LIM-1]. The runner counts it as skipped, not failed.
+// step the implementation declines, such as one with limits it does not
+// support [LIM-1]. The runner counts the vector as skipped, never as
+// passed.
 var ErrSkip = errors.New("skipped by the implementation")
 
-// Options select vectors and how strictly errors are compared.
+// Level is how much of an outcome the runner compares [ERR-6].
+type Level int
+
+const (
+	// Core compares what a caller acts on: accept or refuse, the decoded
+	// view, value or bytes, the error class (with the tag of an
+	// unsupported version) and the error's line.
+	Core Level = iota + 1
+	// Diagnostic compares everything Core does and also the error's
+	// column, its byte offset where the implementation reports one, and
+	// the rule ID it names: what makes two implementations report an error
+	// exactly alike.
+	Diagnostic
+)
+
+// Levels lists the levels from the least to the most demanding.
+var Levels = []Level{Core, Diagnostic}
+
+func (l Level) String() string {
+	switch l {
+	case Core:
+		return "core"
+	case Diagnostic:
+		return "diagnostic"
+	}
+	return fmt.Sprintf("Level(%d)", int(l))
+}
+
+// ParseLevel reads a level by its name, "core" or "diagnostic".
+func ParseLevel(name string) (Level, error) {
+	for _, l := range Levels {
+		if l.String() == name {
+			return l, nil
+		}
+	}
+	return 0, fmt.Errorf("level %q is neither core nor diagnostic", name)
+}
+
+// Options select vectors and the level a run is judged at.
 type Options struct {
 	// Match, if set, selects vectors by their full name,
 	// CATEGORY/GROUP/ID.
 	Match func(name string) bool
 	// Categories, if set, selects vectors by category.
 	Categories []string
-	// IgnorePositions makes the runner accept an error at another line
-	// and column than the vector's [ERR-2], for implementations that
-	// report positions differently. The class is always compared.
-	IgnorePositions bool
-	// IgnoreRules makes the runner accept an error without the expected
-	// rule ID, for implementations that do not name rules. The class (for
-	// a command, its exit status) is still compared.
-	IgnoreRules bool
+	// Level is the level that decides a vector's Status and so a run's
+	// outcome; 0 means Diagnostic. Both levels are always reported.
+	Level Level
 	// Parallel bounds the vectors run at once; 0 means GOMAXPROCS.
 	Parallel int
 }
 
-func (o *Options) selects(v *Vector) bool {
+// Selects reports whether the options select v.
+func (o *Options) Selects(v *Vector) bool {
 	return (o.Match == nil || o.Match(v.Name())) && (len(o.Categories) == 0 || slices.Contains(o.Categories, v.Category))
 }
 
-// Status is the outcome of one vector.
+func (o *Options) level() Level {
+	if o.Level == 0 {
+		return Diagnostic
+	}
+	return o.Level
+}
+
+// Status is the outcome of one vector at one level.
 type Status int
 
 const (
@@ -83,52 +125,105 @@ func (s Status) String() string {
 	return "SKIP"
 }
 
-// Result is the outcome of one vector: its status, and what went wrong
-// (Fail) or why it did not run (Skip).
+// Result is the outcome of one vector at each level, and what went wrong
+// (Fail) or which step did not run and why (Skip).
 type Result struct {
 	Vector *Vector
-	Status Status
+	// Core and Diagnostic are the vector's status at each level. A
+	// vector that fails at Core fails at Diagnostic too.
+	Core, Diagnostic Status
+	// Detail lists the problems, each at the level that checks it, or
+	// the step that was skipped and why.
 	Detail string
 }
 
-// Report holds the results of one Check, in vector order.
-type Report struct {
-	Results                 []Result
-	Passed, Failed, Skipped int
+// Status returns the vector's status at level (0: Diagnostic).
+func (r *Result) Status(level Level) Status {
+	if level == Core {
+		return r.Core
+	}
+	return r.Diagnostic
 }
 
-// Failures returns the failed results.
+// Counts are the numbers of vectors that passed, failed and were skipped.
+type Counts struct{ Passed, Failed, Skipped int }
+
+// Add adds c's numbers to n's.
+func (n *Counts) Add(c Counts) {
+	n.Passed += c.Passed
+	n.Failed += c.Failed
+	n.Skipped += c.Skipped
+}
+
+// String gives the closing line of a report: "N passed, N failed, N
+// skipped".
+func (n Counts) String() string {
+	return fmt.Sprintf("%d passed, %d failed, %d skipped", n.Passed, n.Failed, n.Skipped)
+}
+
+// Report holds the results of one Check, in vector order, and the
+// counts at each level.
+type Report struct {
+	Results []Result
+	// Level is the level the report is judged at: the one whose
+	// failures WriteSummary lists and whose counts end it.
+	Level            Level
+	Core, Diagnostic Counts
+}
+
+// Counts returns the counts at level (0: the report's own level).
+func (r *Report) Counts(level Level) Counts {
+	if level == 0 {
+		level = r.Level
+	}
+	if level == Core {
+		return r.Core
+	}
+	return r.Diagnostic
+}
+
+// Failures returns the results that failed at the report's level.
 func (r *Report) Failures() []Result {
 	var out []Result
 	for _, res := range r.Results {
-		if res.Status == Fail {
+		if res.Status(r.Level) == Fail {
 			out = append(out, res)
 		}
 	}
 	return out
 }
 
-// WriteSummary writes every failure with its detail (every result, if
-// verbose), the reasons for skipped vectors, and last the line
-// "N passed, M failed".
+// maxSkipNames bounds the skipped vectors WriteSummary names per reason
+// unless it is verbose.
+const maxSkipNames = 10
+
+// WriteSummary writes every failure at the report's level with its
+// detail (every result, if verbose), then the skipped vectors under their
+// reason, then one line per level, and last the line "N passed, N
+// failed, N skipped" of the report's level.
 func (r *Report) WriteSummary(w io.Writer, verbose bool) {
-	skips := map[string]int{}
+	skipped := map[string][]string{}
 	var reasons []string
 	for _, res := range r.Results {
-		if res.Status == Skip {
-			if skips[res.Detail] == 0 {
+		st := res.Status(r.Level)
+		if st == Skip {
+			if skipped[res.Detail] == nil {
 				reasons = append(reasons, res.Detail)
 			}
-			skips[res.Detail]++
+			skipped[res.Detail] = append(skipped[res.Detail], res.Vector.Name())
 		}
-		if res.Status != Fail && !verbose {
+		if st != Fail && !verbose {
 			continue
 		}
-		fmt.Fprintf(w, "%s %s\n", res.Status, res.Vector.Name())
-		if res.Status == Fail {
+		label := st.String()
+		if r.Level == Diagnostic && res.Core == Pass && res.Diagnostic == Fail {
+			label += " (diagnostic only)"
+		}
+		fmt.Fprintf(w, "%s %s\n", label, res.Vector.Name())
+		if st == Fail {
 			fmt.Fprintf(w, "     %s\n", res.Vector.Description)
 		}
-		if res.Detail != "" {
+		if res.Detail != "" && st != Pass {
 			for _, line := range strings.Split(strings.TrimRight(res.Detail, "\n"), "\n") {
 				fmt.Fprintf(w, "     %s\n", line)
 			}
@@ -136,16 +231,31 @@ func (r *Report) WriteSummary(w io.Writer, verbose bool) {
 		}
 	}
 	for _, reason := range reasons {
-		fmt.Fprintf(w, "%d skipped: %s\n", skips[reason], reason)
+		names := skipped[reason]
+		fmt.Fprintf(w, "SKIP %d vectors: %s\n", len(names), reason)
+		shown := names
+		if !verbose && len(shown) > maxSkipNames {
+			shown = shown[:maxSkipNames]
+		}
+		for _, name := range shown {
+			fmt.Fprintf(w, "     %s\n", name)
+		}
+		if len(shown) < len(names) {
+			fmt.Fprintf(w, "     ... and %d more (-v lists them all)\n", len(names)-len(shown))
+		}
 	}
-	fmt.Fprintf(w, "%d passed, %d failed\n", r.Passed, r.Failed)
+	for _, l := range Levels {
+		fmt.Fprintf(w, "%s level: %s\n", l, r.Counts(l))
+	}
+	fmt.Fprintln(w, r.Counts(0))
 }
 
-// Check runs the selected vectors against impl and reports every result.
+// Check runs the selected vectors against impl, at most opt.Parallel at a
+// time, and reports every result.
 func Check(vectors []Vector, impl Implementation, opt Options) *Report {
 	var picked []*Vector
 	for i := range vectors {
-		if opt.selects(&vectors[i]) {
+		if opt.Selects(&vectors[i]) {
 			picked = append(picked, &vectors[i])
 		}
 	}
@@ -157,13 +267,11 @@ func Check(vectors []Vector, impl Implementation, opt Options) *Report {
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := range next {
-				results[i] = CheckVector(picked[i], impl, opt)
+				results[i] = CheckVector(picked[i], impl)
 			}
-		}()
+		})
 	}
 	for i := range picked {
 		next <- i
@@ -171,233 +279,337 @@ func Check(vectors []Vector, impl Implementation, opt Options) *Report {
 	close(next)
 	wg.Wait()
 
-	r := &Report{Results: results}
+	r := &Report{Results: results, Level: opt.level()}
 	for _, res := range results {
-		switch res.Status {
-		case Pass:
-			r.Passed++
-		case Fail:
-			r.Failed++
-		case Skip:
-			r.Skipped++
-		}
+		count(&r.Core, res.Core)
+		count(&r.Diagnostic, res.Diagnostic)
 	}
 	return r
 }
 
-// CheckVector runs one vector against impl. A vector runs in up to two
-// steps: the op it names, then — when the first succeeds as expected —
-// the way back: a canonical decode vector's view must encode to its input
-// [CAN-1], and a json-encode vector's output must decode to its value
-// [MAP-4]. The vector passes when every step that ran passed, and is
-// skipped when none could run.
-func CheckVector(v *Vector, impl Implementation, opt Options) Result {
-	first := runStep(v, impl, opt)
-	if first.Status == Fail {
-		return first
+func count(c *Counts, s Status) {
+	switch s {
+	case Pass:
+		c.Passed++
+	case Fail:
+		c.Failed++
+	case Skip:
+		c.Skipped++
 	}
-	var second Result
+}
+
+// problem is one difference between what a step did and what the vector
+// expects, at the level that checks it.
+type problem struct {
+	level Level
+	text  string
+}
+
+func core(format string, args ...any) problem {
+	return problem{Core, fmt.Sprintf(format, args...)}
+}
+
+func diagnostic(format string, args ...any) problem {
+	return problem{Diagnostic, fmt.Sprintf(format, args...)}
+}
+
+// step is the outcome of one step of a vector: its problems, or why it
+// did not run.
+type step struct {
+	skipped  string // the reason, if the step did not run
+	problems []problem
+}
+
+func skipped(why string) step { return step{skipped: why} }
+
+// declined returns the step an implementation declined with err, which
+// wraps ErrSkip, saying why without repeating that it was skipped.
+func declined(err error) step {
+	return skipped(strings.TrimPrefix(err.Error(), ErrSkip.Error()+": "))
+}
+
+// CheckVector runs one vector against impl and judges it at both levels.
+// A vector runs in up to two steps: the op it names, then — when the
+// first succeeds as expected — the way back: a canonical decode vector's
+// view must encode to its input [CAN-1], and a json-encode vector's output
+// must decode to its value [MAP-4]. At each level the vector fails if a
+// step that ran failed, is skipped if a step did not run, and passes only
+// when every step ran and passed: a step never run is never a pass.
+func CheckVector(v *Vector, impl Implementation) Result {
+	steps := []step{runStep(v, impl)}
+	if first := steps[0]; first.skipped != "" || !hasCore(first.problems) {
+		switch {
+		case v.Op == OpDecode && v.IsCanonical():
+			steps = append(steps, reencode(v, impl))
+		case v.Op == OpJSONEncode && v.Accepts():
+			steps = append(steps, roundTrip(v, impl))
+		}
+	}
+	return judge(v, steps)
+}
+
+func hasCore(problems []problem) bool {
+	return slices.ContainsFunc(problems, func(p problem) bool { return p.level == Core })
+}
+
+// stepNames name the steps of a vector in details, and stepPurposes say
+// what the second step checks.
+var (
+	stepNames = map[Op][2]string{
+		OpDecode:     {"decode", "re-encode"},
+		OpJSONEncode: {"json-encode", "decode back"},
+		OpEncode:     {"encode"},
+		OpJSONDecode: {"json-decode"},
+	}
+	stepPurposes = map[Op]string{
+		OpDecode:     "encoding the expected view, which must give the input back [CAN-1]",
+		OpJSONEncode: "decoding the expected output, which must give the value back [MAP-4]",
+	}
+)
+
+func judge(v *Vector, steps []step) Result {
+	res := Result{Vector: v}
+	var lines, skips []string
+	var coreFail, diagFail bool
+	for i, s := range steps {
+		if s.skipped != "" {
+			skips = append(skips, fmt.Sprintf("%s not run (%s)", stepNames[v.Op][i], s.skipped))
+			continue
+		}
+		if len(s.problems) == 0 {
+			continue
+		}
+		if i > 0 {
+			lines = append(lines, "while "+stepPurposes[v.Op]+":")
+		}
+		for _, p := range s.problems {
+			if p.level == Core {
+				coreFail = true
+				lines = append(lines, p.text)
+			} else {
+				diagFail = true
+				lines = append(lines, "(diagnostic) "+p.text)
+			}
+		}
+	}
+	skip := len(skips) > 0
+	res.Core = status(coreFail, skip)
+	res.Diagnostic = status(coreFail || diagFail, skip)
 	switch {
-	case v.Op == OpDecode && v.IsCanonical():
-		second = reencode(v, impl)
-	case v.Op == OpJSONEncode && v.Accepts():
-		second = roundTrip(v, impl, opt)
-	default:
-		return first
+	case coreFail || diagFail:
+		res.Detail = strings.Join(append(lines, skips...), "\n")
+	case skip:
+		res.Detail = strings.Join(skips, "; ")
 	}
+	return res
+}
+
+func status(failed, skip bool) Status {
 	switch {
-	case second.Status == Fail:
-		return second
-	case first.Status == Skip && second.Status == Skip:
-		return first
+	case failed:
+		return Fail
+	case skip:
+		return Skip
 	}
-	return Result{Vector: v, Status: Pass}
+	return Pass
 }
 
 // runStep runs the op the vector names and compares the outcome.
-func runStep(v *Vector, impl Implementation, opt Options) Result {
-	res := Result{Vector: v}
-	var problems []string
+func runStep(v *Vector, impl Implementation) step {
+	var problems []problem
 	var err error
 	switch v.Op {
 	case OpDecode:
 		if impl.Decode == nil {
-			return skip(res, "no decoder")
+			return skipped("no decoder")
 		}
 		var got *spec.Payload
 		got, err = impl.Decode(v.Input, v.Limits)
 		if errors.Is(err, ErrSkip) {
-			return skip(res, err.Error())
+			return declined(err)
 		}
-		if v.Accepts() {
+		switch {
+		case v.Accepts() && err != nil && v.Expected.OrError != nil:
+			// Input beyond the minimums of [LIM-2]: a limit error is as
+			// good as the view [LIM-1].
+			problems = checkError(v, v.Expected.OrError, err)
+		case v.Accepts():
 			problems = checkPayload(v.Expected.payload, got, err)
-		} else if problems = checkError(v, err, opt); err != nil && got != nil {
-			problems = append(problems, "returned a payload along with the error [ERR-4]")
+		default:
+			problems = checkError(v, v.Expected.Error, err)
+		}
+		if err != nil && got != nil {
+			problems = append(problems, core("returned a payload along with the error [ERR-4]"))
 		}
 	case OpEncode, OpJSONEncode:
 		var got []byte
 		if v.Op == OpEncode {
 			if impl.Encode == nil {
-				return skip(res, "no encoder")
+				return skipped("no encoder")
 			}
 			got, err = impl.Encode(v.Input)
 		} else {
 			if impl.EncodeJSON == nil {
-				return skip(res, "no JSON encoder")
+				return skipped("no JSON encoder")
 			}
 			got, err = impl.EncodeJSON(v.Input, v.Tool, v.Mode)
 		}
 		if errors.Is(err, ErrSkip) {
-			return skip(res, err.Error())
+			return declined(err)
 		}
 		if v.Accepts() {
 			problems = checkBytes("output", v.Expected.Output, got, err)
-		} else if problems = checkError(v, err, opt); err != nil && len(got) > 0 {
-			problems = append(problems, fmt.Sprintf("wrote %d bytes along with the error [CAN-3]", len(got)))
+		} else if problems = checkError(v, v.Expected.Error, err); err != nil && len(got) > 0 {
+			problems = append(problems, core("wrote %d bytes along with the error [CAN-3]", len(got)))
 		}
 	case OpJSONDecode:
 		if impl.DecodeJSON == nil {
-			return skip(res, "no JSON decoder")
+			return skipped("no JSON decoder")
 		}
 		var got []byte
 		got, err = impl.DecodeJSON(v.Input)
 		if errors.Is(err, ErrSkip) {
-			return skip(res, err.Error())
+			return declined(err)
 		}
 		if v.Accepts() {
 			problems = checkBytes("value", []byte(*v.Expected.Value), got, err)
-		} else if problems = checkError(v, err, opt); err != nil && len(got) > 0 {
-			problems = append(problems, "returned a value along with the error [ERR-4]")
+		} else if problems = checkError(v, v.Expected.Error, err); err != nil && len(got) > 0 {
+			problems = append(problems, core("returned a value along with the error [ERR-4]"))
 		}
 	default:
-		problems = []string{fmt.Sprintf("unknown op %q", v.Op)}
+		problems = []problem{core("unknown op %q", v.Op)}
 	}
-	return finish(res, "", problems)
+	return step{problems: problems}
 }
 
 // reencode encodes a canonical decode vector's view and compares the bytes
 // with its input [CAN-1].
-func reencode(v *Vector, impl Implementation) Result {
-	res := Result{Vector: v}
+func reencode(v *Vector, impl Implementation) step {
 	if impl.Encode == nil {
-		return skip(res, "no encoder")
+		return skipped("no encoder")
 	}
 	got, err := impl.Encode(v.Expected.View)
 	if errors.Is(err, ErrSkip) {
-		return skip(res, err.Error())
+		return declined(err)
 	}
-	return finish(res, "encoding the expected view, which must give the input back [CAN-1]", checkBytes("bytes", v.Input, got, err))
+	return step{problems: checkBytes("bytes", v.Input, got, err)}
 }
 
 // roundTrip decodes a json-encode vector's expected output and compares
 // the value with the vector's [MAP-4].
-func roundTrip(v *Vector, impl Implementation, opt Options) Result {
-	res := Result{Vector: v}
+func roundTrip(v *Vector, impl Implementation) step {
 	if impl.DecodeJSON == nil {
-		return skip(res, "no JSON decoder")
+		return skipped("no JSON decoder")
 	}
 	got, err := impl.DecodeJSON(v.Expected.Output)
 	if errors.Is(err, ErrSkip) {
-		return skip(res, err.Error())
+		return declined(err)
 	}
-	return finish(res, "decoding the expected output, which must give the value back [MAP-4]", checkBytes("value", []byte(*v.Expected.Value), got, err))
-}
-
-func skip(res Result, why string) Result {
-	res.Status, res.Detail = Skip, why
-	return res
-}
-
-func finish(res Result, step string, problems []string) Result {
-	if len(problems) == 0 {
-		res.Status = Pass
-		return res
-	}
-	res.Status = Fail
-	if step != "" {
-		problems = append([]string{"while " + step + ":"}, problems...)
-	}
-	res.Detail = strings.Join(problems, "\n")
-	return res
+	return step{problems: checkBytes("value", []byte(*v.Expected.Value), got, err)}
 }
 
 // checkPayload compares a decoder's result with the expected view.
-func checkPayload(want, got *spec.Payload, err error) []string {
+func checkPayload(want, got *spec.Payload, err error) []problem {
 	if err != nil {
-		return []string{"want a payload, got error: " + describeError(err)}
+		return []problem{core("want a payload, got error: %s", describeError(err))}
 	}
 	if got == nil {
-		return []string{"want a payload, got neither payload nor error"}
+		return []problem{core("want a payload, got neither payload nor error")}
 	}
 	if diff := diffPayloads(want, got); diff != "" {
-		return []string{"wire view differs (-want +got):\n" + diff}
+		return []problem{core("wire view differs (-want +got):\n%s", diff)}
 	}
 	return nil
 }
 
 // checkBytes compares bytes an implementation wrote with the expected
 // ones, byte for byte.
-func checkBytes(what string, want, got []byte, err error) []string {
+func checkBytes(what string, want, got []byte, err error) []problem {
 	if err != nil {
-		return []string{fmt.Sprintf("want %s %s, got error: %s", what, quoteShort(want), describeError(err))}
+		return []problem{core("want %s %s, got error: %s", what, quoteShort(want), describeError(err))}
 	}
 	if !bytes.Equal(got, want) {
-		return []string{what + " differs (-want +got):\n" + diffBytes(want, got)}
+		return []problem{core("%s differs (-want +got):\n%s", what, diffBytes(want, got))}
 	}
 	return nil
 }
 
-// checkError compares an implementation's error with the vector's. A
-// *spec.Error (an in-process Go implementation) is compared field by
-// field; a *CommandError by exit status and by what its stderr names
-// [WIRE-3]; any other error by its class (errors.Is) and its text.
-func checkError(v *Vector, err error, opt Options) []string {
-	want := v.Expected.Error
+// checkError compares an implementation's error with the one the vector
+// expects. A *spec.Error (an in-process Go implementation) is compared
+// field by field; a *CommandError by exit status and by what its stderr
+// names [WIRE-3]; any other error by its class (errors.Is) and its text.
+func checkError(v *Vector, want *ExpectedError, err error) []problem {
 	if err == nil {
-		return []string{fmt.Sprintf("want %s error [%s], got success", want.Class, want.Rule)}
+		return []problem{core("want %s error [%s], got success", want.Class, want.Rule)}
 	}
 	var cmdErr *CommandError
 	if errors.As(err, &cmdErr) {
-		return cmdErr.check(v, opt)
+		return cmdErr.check(want)
 	}
-	var problems []string
+	var problems []problem
 	if got := spec.ClassName(err); got != want.Class {
-		problems = append(problems, fmt.Sprintf("class %q, want %q", got, want.Class))
+		problems = append(problems, core("class %q, want %q", got, want.Class))
 	}
-	checkPos := !opt.IgnorePositions && want.Line > 0
 	var e *spec.Error
 	if !errors.As(err, &e) {
 		text := err.Error()
-		if !opt.IgnoreRules && !mentionsRule(text, want.Rule) {
-			problems = append(problems, fmt.Sprintf("error does not name rule %s", want.Rule))
-		}
-		if want.Tag != "" && !strings.Contains(text, want.Tag) {
-			problems = append(problems, fmt.Sprintf("error does not name the tag %s [VER-2]", want.Tag))
-		}
-		if checkPos && !mentionsPosition(text, want.Line, want.Column) {
-			problems = append(problems, fmt.Sprintf("error does not give line %d, column %d", want.Line, want.Column))
-		}
+		problems = append(problems, checkText(text, want)...)
 	} else {
-		if !opt.IgnoreRules && e.Rule != want.Rule {
-			problems = append(problems, fmt.Sprintf("rule %s, want %s", e.Rule, want.Rule))
-		}
 		if e.Tag != want.Tag {
-			problems = append(problems, fmt.Sprintf("tag %q, want %q [VER-2]", e.Tag, want.Tag))
+			problems = append(problems, core("tag %q, want %q [VER-2]", e.Tag, want.Tag))
 		}
-		if checkPos {
-			if e.Line != want.Line || e.Column != want.Column {
-				problems = append(problems, fmt.Sprintf("position line %d, column %d, want line %d, column %d [ERR-2]",
-					e.Line, e.Column, want.Line, want.Column))
-			} else if off, ok := offsetOf(v.Input, want.Line, want.Column); ok && e.Offset != off {
-				problems = append(problems, fmt.Sprintf("offset %d, want %d for line %d, column %d [ERR-2]",
+		if want.Line > 0 && e.Line != want.Line {
+			problems = append(problems, core("line %d, want %d [ERR-2]", e.Line, want.Line))
+		}
+		if want.Column > 0 && e.Column != want.Column {
+			problems = append(problems, diagnostic("column %d, want %d [ERR-2]", e.Column, want.Column))
+		}
+		if want.Line > 0 && want.Column > 0 && e.Line == want.Line && e.Column == want.Column {
+			if off, ok := offsetOf(v.Input, want.Line, want.Column); ok && e.Offset != off {
+				problems = append(problems, diagnostic("offset %d, want %d for line %d, column %d [ERR-2]",
 					e.Offset, off, want.Line, want.Column))
 			}
 		}
+		if e.Rule != want.Rule {
+			problems = append(problems, diagnostic("rule %s, want %s", e.Rule, want.Rule))
+		}
 	}
 	if len(problems) > 0 {
-		problems = append(problems, "error: "+describeError(err))
+		problems = append(problems, problem{minLevel(problems), "error: " + describeError(err)})
 	}
 	return problems
+}
+
+// checkText compares an error known only by its text — a command's stderr,
+// or a Go error of another type — with the expected one: the tag and the
+// line are core, the column and the rule diagnostic.
+func checkText(text string, want *ExpectedError) []problem {
+	var problems []problem
+	if want.Tag != "" && !strings.Contains(text, want.Tag) {
+		problems = append(problems, core("does not name the tag %s [VER-2]", want.Tag))
+	}
+	if want.Line > 0 {
+		switch {
+		case !mentionsLine(text, want.Line):
+			problems = append(problems, core("does not give line %d [ERR-2]", want.Line))
+		case want.Column > 0 && !mentionsPosition(text, want.Line, want.Column):
+			problems = append(problems, diagnostic("does not give line %d, column %d [ERR-2]", want.Line, want.Column))
+		}
+	}
+	if !mentionsRule(text, want.Rule) {
+		problems = append(problems, diagnostic("does not name rule %s", want.Rule))
+	}
+	return problems
+}
+
+// minLevel returns the lowest level among problems, so that a line quoting
+// the error is shown at the level of the first thing that is wrong.
+func minLevel(problems []problem) Level {
+	l := Diagnostic
+	for _, p := range problems {
+		l = min(l, p.level)
+	}
+	return l
 }
 
 func describeError(err error) string {
@@ -436,6 +648,24 @@ func offsetOf(input []byte, line, column int) (int64, bool) {
 func mentionsRule(text, rule string) bool {
 	re := regexp.MustCompile(`(^|[^A-Za-z0-9-])` + regexp.QuoteMeta(rule) + `($|[^0-9])`)
 	return re.MatchString(text)
+}
+
+// mentionsClass reports whether text names an error class of [ERR-1] as a
+// whole word, in any case, a space allowed for the hyphen: "not-gcx" is
+// found in "not GCX: empty input", "limit" in "limit exceeded".
+func mentionsClass(text, class string) bool {
+	words := strings.Split(regexp.QuoteMeta(class), "-")
+	re := regexp.MustCompile(`(?i)(^|[^A-Za-z0-9-])` + strings.Join(words, "[- ]") + `($|[^A-Za-z0-9-])`)
+	return re.MatchString(text)
+}
+
+// mentionsLine reports whether text gives line as "line L" (in any case,
+// ":" or "=" allowed after the word) or as "L:C" with any column.
+func mentionsLine(text string, line int) bool {
+	l := fmt.Sprint(line)
+	word := regexp.MustCompile(`(?i)\bline[\s:=]*` + l + `\b`)
+	pair := regexp.MustCompile(`(^|[^0-9])` + l + `:[0-9]+($|[^0-9])`)
+	return word.MatchString(text) || pair.MatchString(text)
 }
 
 // mentionsPosition reports whether text gives the position as "line L,

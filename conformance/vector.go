@@ -44,10 +44,10 @@ var embeddedVectors struct {
 	err     error
 }
 
-// loadEmbedded returns the committed vectors, read once per process: the
-// million-row vector makes a load take a moment, and every Run of a test
+// Vectors returns the committed vectors, read once per process: the
+// million-row vector makes a load take a moment, and every run of a test
 // binary would otherwise repeat it. Callers must not modify the vectors.
-func loadEmbedded() ([]Vector, error) {
+func Vectors() ([]Vector, error) {
 	e := &embeddedVectors
 	e.once.Do(func() { e.vectors, e.err = Load(Embedded()) })
 	return e.vectors, e.err
@@ -138,10 +138,16 @@ type Vector struct {
 }
 
 // Expected is the outcome a vector asks for: exactly one of View, Output
-// (with Value for OpJSONEncode), Value or Error.
+// (with Value for OpJSONEncode), Value or Error; OrError only beside View.
 type Expected struct {
 	// View is the wire view an OpDecode vector's payload decodes to.
 	View json.RawMessage `json:"view,omitempty"`
+	// OrError, beside View, is the limit error a decoder may report
+	// instead, for input beyond the sizes every decoder must accept
+	// [LIM-2]: a decoder bounded below the input's size refuses it, and
+	// must do so with a limit error on that line [LIM-1] [LIM-3]. Its
+	// column depends on the decoder's own bound and is not given.
+	OrError *ExpectedError `json:"or_error,omitempty"`
 	// OutputText and OutputBase64 hold the exact bytes an encoder writes.
 	OutputText   *string `json:"output,omitempty"`
 	OutputBase64 *string `json:"output_base64,omitempty"`
@@ -160,10 +166,9 @@ type Expected struct {
 // vector expects no view.
 func (e *Expected) Payload() *spec.Payload { return e.payload }
 
-// ExpectedError is the error a vector expects. Class and Rule are what
-// every conforming implementation agrees on [ERR-3]; Line and Column are
-// where this repository's implementations report it [ERR-2]. Message text
-// is never compared.
+// ExpectedError is the error a vector expects [ERR-1] [ERR-2]: Class and
+// Line (and Tag) at the core level, Column and Rule at the diagnostic level
+// [ERR-6]. Message text is never compared.
 type ExpectedError struct {
 	// Class is a class name of [ERR-1] as spec.ClassName spells it.
 	Class string `json:"class"`
@@ -202,7 +207,7 @@ var (
 	rulePattern  = regexp.MustCompile(`^[A-Z]+-[0-9]+$`)
 	classesOf    = map[string]bool{"not-gcx": true, "unsupported-version": true, "syntax": true, "constraint": true, "limit": true, "model": true, "invalid-json": true}
 	modes        = map[string]bool{"gcx": true, "auto": true}
-	errNoVectors = errors.New("no vectors")
+	errNoVectors = errors.New("no vectors: found no CATEGORY/GROUP.json file, such as reject/values.json")
 )
 
 // Limits are decoder limits by flag name: "max-line-bytes", "max-fields",
@@ -372,7 +377,12 @@ func (v *Vector) check() error {
 		return err
 	}
 	if e.Error != nil {
-		return v.checkError()
+		return v.checkError(e.Error)
+	}
+	if e.OrError != nil {
+		if err := v.checkOrError(); err != nil {
+			return err
+		}
 	}
 	if e.View != nil {
 		p, err := wire.Unmarshal(e.View)
@@ -392,7 +402,7 @@ func (v *Vector) check() error {
 // outcomesOf lists, for each op, the sets of expected keys a vector may
 // give: exactly one set, and nothing outside it.
 var outcomesOf = map[Op][]string{
-	OpDecode:     {"view", "error"},
+	OpDecode:     {"view", "or_error+view", "error"},
 	OpEncode:     {"output", "error"},
 	OpJSONEncode: {"output+value", "error"},
 	OpJSONDecode: {"value", "error"},
@@ -403,7 +413,7 @@ var outcomesOf = map[Op][]string{
 func (v *Vector) checkOpFields() error {
 	e := &v.Expected
 	var given []string
-	for key, set := range map[string]bool{"view": e.View != nil, "output": e.Output != nil, "value": e.Value != nil, "error": e.Error != nil} {
+	for key, set := range map[string]bool{"view": e.View != nil, "output": e.Output != nil, "value": e.Value != nil, "error": e.Error != nil, "or_error": e.OrError != nil} {
 		if set {
 			given = append(given, key)
 		}
@@ -437,8 +447,7 @@ func (v *Vector) checkOpFields() error {
 	return nil
 }
 
-func (v *Vector) checkError() error {
-	e := v.Expected.Error
+func (v *Vector) checkError(e *ExpectedError) error {
 	switch {
 	case !classesOf[e.Class]:
 		return fmt.Errorf("error class %q is not a class of [ERR-1]", e.Class)
@@ -454,6 +463,23 @@ func (v *Vector) checkError() error {
 		return errors.New("a decoder error needs its position [ERR-2]")
 	case v.Op == OpEncode && e.Class != "model":
 		return fmt.Errorf("an encoder refuses with class model, not %s", e.Class)
+	}
+	return nil
+}
+
+// checkOrError checks the limit error a decode vector with a view allows
+// in its place: class limit, rule LIM-3, a line and no column.
+func (v *Vector) checkOrError() error {
+	e := v.Expected.OrError
+	switch {
+	case v.Op != OpDecode || v.Expected.View == nil:
+		return errors.New("or_error belongs beside the view of a decode vector")
+	case e.Class != "limit" || e.Rule != "LIM-3":
+		return errors.New("or_error allows only a limit error naming LIM-3 [LIM-1]")
+	case e.Line < 1 || e.Column != 0 || e.Tag != "":
+		return errors.New("or_error gives the line of the limit error, and no column or tag")
+	case v.Limits != nil:
+		return errors.New("or_error is for input beyond a decoder's own bounds, so the vector sets no limits")
 	}
 	return nil
 }

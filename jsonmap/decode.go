@@ -188,7 +188,7 @@ type tableColumn struct {
 }
 
 // columns reads the nest= and str= pairs of a table section and checks
-// them [MAP-15], in the order the header holds them [MAP-14]; on error it
+// them [MAP-15] [MAP-16], in the order the header holds them [MAP-14]; on error it
 // also returns the key of the pair at fault.
 func (d *decoder) columns(si int) ([]tableColumn, string, error) {
 	s := &d.p.Sections[si]
@@ -212,13 +212,13 @@ func (d *decoder) columns(si int) ([]tableColumn, string, error) {
 	return cols, "", nil
 }
 
-// bareColumns marks the fields str= lists as bare [MAP-15].
+// bareColumns marks the fields str= lists as bare [MAP-16].
 func (d *decoder) bareColumns(si int, list string, cols []tableColumn, index map[string]int) error {
 	seen := map[string]bool{}
 	for _, name := range strings.Split(list, ",") {
 		i, ok := index[name]
 		if !ok || seen[name] {
-			return d.errAtMeta(si, KeyStr, "MAP-15", fmt.Sprintf("str= names %q, which is not a field of the section or is named twice", name))
+			return d.errAtMeta(si, KeyStr, "MAP-16", fmt.Sprintf("str= names %q, which is not a field of the section or is named twice", name))
 		}
 		seen[name] = true
 		cols[i].bare = true
@@ -277,11 +277,16 @@ func (d *decoder) list(si int) (Value, error) {
 	return v, nil
 }
 
-// single decodes the value form: one field, one row [MAP-9].
+// single decodes the value form: one field, one row [MAP-9]. A wrong
+// field list is reported at the list, a wrong row count at the header
+// [MAP-14].
 func (d *decoder) single(si int) (Value, error) {
 	s := &d.p.Sections[si]
-	if len(s.Fields) != 1 || len(s.Rows) != 1 {
-		return Value{}, d.errAtFields(si, "MAP-9", fmt.Sprintf("json=%s needs one field and one row, and the section has %d fields and %d rows", FormValue, len(s.Fields), len(s.Rows)))
+	if len(s.Fields) != 1 {
+		return Value{}, d.errAtFields(si, "MAP-9", fmt.Sprintf("json=%s needs exactly one field, and the section declares %d", FormValue, len(s.Fields)))
+	}
+	if len(s.Rows) != 1 {
+		return Value{}, d.errAtHeader(si, "MAP-9", fmt.Sprintf("json=%s holds one value as one row, and the section has %d rows", FormValue, len(s.Rows)))
 	}
 	return d.cell(si, 0, 0)
 }
@@ -340,7 +345,7 @@ func (d *decoder) object() (Value, int, error) {
 		v.Members = append(v.Members, Member{Key: m.Key, Value: e})
 	}
 	if len(tables) == 0 && len(root.Rows) > 0 {
-		return Value{}, 0, d.errAtCell(0, 0, 0, "MAP-10", "the section has rows, but no member is \"@\" to hold them")
+		return Value{}, 0, d.errAtHeader(0, "MAP-10", "the section has rows, but no member is \"@\" to hold them")
 	}
 	for n, member := range tables {
 		var err error

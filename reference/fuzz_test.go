@@ -3,6 +3,7 @@ package reference
 import (
 	"testing"
 
+	"github.com/gcxwire/gcx/internal/gen"
 	"github.com/gcxwire/gcx/spec"
 )
 
@@ -15,15 +16,12 @@ var fuzzLimits = spec.Limits{MaxLineBytes: 40, MaxFields: 3, MaxSections: 2, Max
 // [ERR-2]. Under small limits the decoder may only refuse more, never return
 // something else [LIM-1].
 //
-// The seed corpus is testdata/fuzz/FuzzDecode plus the inputs of the decode
-// tables.
+// The seed corpus is testdata/fuzz/FuzzDecode plus the inputs of the
+// conformance vectors, which hold the decode cases.
 func FuzzDecode(f *testing.F) {
 	rules := ruleIDs(f)
-	for _, tc := range decodeTests {
-		f.Add([]byte(tc.in))
-	}
-	for _, tc := range decodeErrorTests {
-		f.Add([]byte(tc.in))
+	for _, in := range gen.VectorInputs(f, "../conformance/vectors", 4<<10) {
+		f.Add(in)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if _, _, msg := checkUnderLimits(b, fuzzLimits, rules); msg != "" {

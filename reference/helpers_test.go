@@ -68,10 +68,6 @@ func syntaxAt(rule string, pos at) wantErr {
 func constraintAt(rule string, pos at) wantErr {
 	return wantErr{spec.ErrConstraint, rule, pos.line, pos.column, pos.offset, ""}
 }
-func limitAt(pos at) wantErr {
-	return wantErr{spec.ErrLimit, "LIM-3", pos.line, pos.column, pos.offset, ""}
-}
-func notGCX(rule string) wantErr { return wantErr{spec.ErrNotGCX, rule, 1, 1, 0, ""} }
 
 func unsupportedAt(rule, tag string, pos at) wantErr {
 	return wantErr{spec.ErrUnsupportedVersion, rule, pos.line, pos.column, pos.offset, tag}

@@ -12,7 +12,7 @@ var (
 	// ErrNotGCX: the input does not begin with the bytes "GCX": it is empty,
 	// starts with a byte-order mark, or is some other format such as JSON
 	// [PAY-1] [ENC-2].
-	ErrNotGCX = errors.New("not a GCX payload")
+	ErrNotGCX = errors.New("not GCX")
 
 	// ErrUnsupportedVersion: a header carries a well-formed version tag
 	// other than GCX1 [VER-2] [VER-4]. The caller should re-issue the tool

@@ -3,6 +3,7 @@ package streaming
 import (
 	"testing"
 
+	"github.com/gcxwire/gcx/internal/gen"
 	"github.com/gcxwire/gcx/spec"
 )
 
@@ -15,12 +16,10 @@ var smallLimits = spec.Limits{MaxLineBytes: 40, MaxFields: 3, MaxSections: 2, Ma
 // default and under small limits, and checks every answer against the
 // reference parser's.
 //
-// Its seeds are the inputs of decodeCases.
+// Its seeds are the inputs of the conformance vectors.
 func FuzzDifferential(f *testing.F) {
-	for _, c := range decodeCases {
-		if len(c.in) <= maxSeed {
-			f.Add([]byte(c.in))
-		}
+	for _, in := range gen.VectorInputs(f, "../conformance/vectors", maxSeed) {
+		f.Add(in)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for i, lim := range []spec.Limits{spec.DefaultLimits, smallLimits} {
@@ -39,6 +38,6 @@ func FuzzDifferential(f *testing.F) {
 	})
 }
 
-// maxSeed keeps the one-mebibyte case out of the seeds: the fuzzer mutates
-// small inputs better.
+// maxSeed keeps the vectors of a mebibyte and more out of the seeds: the
+// fuzzer mutates small inputs better.
 const maxSeed = 4 << 10

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,26 +15,29 @@ import (
 )
 
 // runConformance runs the conformance vectors against the built-in
-// reference and streaming implementations, or, after "--", against any
-// program that speaks the protocol of this command (docs/conformance.md).
-// It prints the failures, then "N passed, M failed", and exits 1 if a
+// implementations, or, after "--", against any program that speaks the
+// protocol of this command (docs/conformance.md). For each implementation
+// it prints the failures, the skipped vectors, the counts at both levels
+// and "N passed, N failed, N skipped" at the chosen level; it exits 1 if a
 // vector failed or none passed.
 func runConformance(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("gcx conformance", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	runRE := fl.String("run", "", "run only the vectors whose name CATEGORY/GROUP/ID matches this `regexp`")
 	categories := fl.String("category", "", "run only these categories, a comma-separated `list` of "+strings.Join(conformance.Categories, ","))
-	noPositions := fl.Bool("no-positions", false, "do not compare the line and column of errors")
-	noRules := fl.Bool("no-rules", false, "do not require errors to name the rule ID")
+	levelName := fl.String("level", conformance.Diagnostic.String(), "the `level` that decides pass or fail: core (accept or refuse, value, error class, line)\nor diagnostic (also column, offset and rule ID); both are reported")
 	dir := fl.String("vectors", "", "read the vectors from this `directory` instead of the built-in copy")
 	timeout := fl.Duration("timeout", conformance.DefaultTimeout, "time allowed for one run of the program under test")
 	verbose := fl.Bool("v", false, "list every vector, passed and skipped too")
 	fl.Usage = func() {
 		fmt.Fprint(stderr, "usage: gcx conformance [flags] [-- PROGRAM [ARGS...]]\n\n"+
-			"Without a program, checks the built-in reference and streaming implementations.\n"+
-			"With one, runs PROGRAM ARGS... decode --wire, encode --wire, encode --mode MODE --tool NAME\n"+
-			"or decode, once per vector, as docs/conformance.md describes.\n\n")
+			"Runs the conformance vectors. Without a program, checks the built-in reference and\n"+
+			"streaming implementations. With one, runs PROGRAM ARGS... decode --wire, encode --wire,\n"+
+			"encode --mode MODE --tool NAME or decode, once per step of each vector, as\n"+
+			"docs/conformance.md describes.\n\nflags:\n")
 		fl.PrintDefaults()
+		fmt.Fprint(stderr, "\nexample:\n"+
+			"  gcx conformance --level core --category decode,reject -- python3 adapter.py\n")
 	}
 	var program []string
 	if i := slices.Index(args, "--"); i >= 0 {
@@ -46,7 +50,12 @@ func runConformance(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fl, args, stderr); !ok {
 		return code
 	}
-	opt := conformance.Options{IgnorePositions: *noPositions, IgnoreRules: *noRules}
+	level, err := conformance.ParseLevel(*levelName)
+	if err != nil {
+		fmt.Fprintf(stderr, "gcx conformance: --level: %v\n", err)
+		return exitUsage
+	}
+	opt := conformance.Options{Level: level}
 	if *runRE != "" {
 		re, err := regexp.Compile(*runRE)
 		if err != nil {
@@ -64,39 +73,92 @@ func runConformance(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			opt.Categories = append(opt.Categories, c)
 		}
 	}
-	var vectorFS fs.FS = conformance.Embedded()
-	source := "built-in vectors"
-	if *dir != "" {
-		vectorFS, source = os.DirFS(*dir), *dir
-	}
-	vectors, err := conformance.Load(vectorFS)
+	vectors, source, err := loadVectors(*dir)
 	if err != nil {
-		fmt.Fprintf(stderr, "gcx conformance: %s: %v\n", source, err)
+		fmt.Fprintf(stderr, "gcx conformance: %v\n", err)
 		return exitUsage
 	}
-
-	impls := []conformance.Implementation{conformance.Reference(), conformance.Streaming()}
+	impls := conformance.BuiltIn()
 	if program != nil {
+		if err := conformance.CanRun(program[0]); err != nil {
+			fmt.Fprintf(stderr, "gcx conformance: %v\n", err)
+			return exitUsage
+		}
 		impls = []conformance.Implementation{conformance.Command(*timeout, program...)}
 	}
-	total := conformance.Report{}
+
+	selected := 0
+	for i := range vectors {
+		if opt.Selects(&vectors[i]) {
+			selected++
+		}
+	}
+	out := &reportWriter{w: stdout}
+	var core, diagnostic conformance.Counts
 	for _, impl := range impls {
-		fmt.Fprintf(stdout, "== %s (%s)\n", impl.Name, source)
+		fmt.Fprintf(out, "== %s: %d vectors (%s)\n", impl.Name, selected, source)
 		r := conformance.Check(vectors, impl, opt)
-		r.WriteSummary(stdout, *verbose)
-		total.Passed += r.Passed
-		total.Failed += r.Failed
-		total.Skipped += r.Skipped
+		r.WriteSummary(out, *verbose)
+		core.Add(r.Core)
+		diagnostic.Add(r.Diagnostic)
+	}
+	total := diagnostic
+	if level == conformance.Core {
+		total = core
 	}
 	if len(impls) > 1 {
-		fmt.Fprintf(stdout, "== all\n%d passed, %d failed\n", total.Passed, total.Failed)
+		fmt.Fprintf(out, "== all: %d vectors × %d implementations\ncore level: %s\ndiagnostic level: %s\n%s\n",
+			selected, len(impls), core, diagnostic, total)
 	}
-	if total.Failed > 0 {
+	if out.err != nil {
+		fmt.Fprintf(stderr, "gcx conformance: writing the report to stdout: %v\n", out.err)
 		return exitInvalid
 	}
-	if total.Passed == 0 {
-		fmt.Fprintln(stderr, "gcx conformance: no vector passed")
+	switch {
+	case total.Failed > 0:
+		return exitInvalid
+	case total.Passed == 0:
+		fmt.Fprintf(stderr, "gcx conformance: no vector passed at the %s level (%s)\n", level, total)
 		return exitInvalid
 	}
 	return exitOK
+}
+
+// loadVectors reads the vectors from dir, or the built-in copy when dir
+// is empty, and says in plain words what is missing when it cannot.
+func loadVectors(dir string) ([]conformance.Vector, string, error) {
+	if dir == "" {
+		vs, err := conformance.Vectors()
+		return vs, "built-in vectors", err
+	}
+	info, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, "", fmt.Errorf("--vectors %s: there is no such directory", dir)
+	case err != nil:
+		return nil, "", fmt.Errorf("--vectors %s: %v", dir, err)
+	case !info.IsDir():
+		return nil, "", fmt.Errorf("--vectors %s: not a directory; give the directory that holds %s", dir, strings.Join(conformance.Categories, "/, ")+"/")
+	}
+	vs, err := conformance.Load(os.DirFS(dir))
+	if err != nil {
+		return nil, "", fmt.Errorf("--vectors %s: %v", dir, err)
+	}
+	return vs, dir, nil
+}
+
+// reportWriter passes the report on and keeps the first write error, so
+// that a report that could not be written is not taken for a pass.
+type reportWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (r *reportWriter) Write(p []byte) (int, error) {
+	if r.err != nil {
+		return 0, r.err
+	}
+	n, err := r.w.Write(p)
+	r.err = err
+	return n, err
 }

@@ -106,6 +106,9 @@ func showVectors(w io.Writer, dir, run string) error {
 		switch {
 		case e.View != nil:
 			fmt.Fprintf(w, "   view %s\n", cut(string(e.View)))
+			if e.OrError != nil {
+				fmt.Fprintf(w, "   or a %s error [%s] on line %d\n", e.OrError.Class, e.OrError.Rule, e.OrError.Line)
+			}
 		case e.Error != nil:
 			fmt.Fprintf(w, "   error %s [%s]", e.Error.Class, e.Error.Rule)
 			if e.Error.Line > 0 {
