@@ -2,8 +2,11 @@ package tokens_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"testing"
 
+	"github.com/gcxwire/gcx/bench/scorecard"
+	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/tokens"
 )
 
@@ -22,5 +25,54 @@ func BenchmarkLongPiece(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// corpusTexts returns every scorecard case as compact JSON and as GCX1.
+func corpusTexts(b testing.TB) [][]byte {
+	cases, err := scorecard.LoadCases(filepath.Join("..", "bench", "wire-format", "cases"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var texts [][]byte
+	for _, c := range cases {
+		payload, err := jsonmap.Encode(c.Tool, c.Response)
+		if err != nil {
+			b.Fatal(err)
+		}
+		texts = append(texts, c.Response, payload)
+	}
+	return texts
+}
+
+// BenchmarkCorpus counts the whole scorecard corpus, as compact JSON and
+// as GCX1, with this package and with tiktoken-go.
+func BenchmarkCorpus(b *testing.B) {
+	texts := corpusTexts(b)
+	size := 0
+	for _, t := range texts {
+		size += len(t)
+	}
+	for _, name := range encodingNames {
+		b.Run(name+"/tokens", func(b *testing.B) {
+			e := encoding(b, name)
+			b.ReportAllocs()
+			b.SetBytes(int64(size))
+			for b.Loop() {
+				for _, t := range texts {
+					e.CountBytes(t)
+				}
+			}
+		})
+		b.Run(name+"/tiktoken-go", func(b *testing.B) {
+			oracleCount(b, name, "")
+			b.ReportAllocs()
+			b.SetBytes(int64(size))
+			for b.Loop() {
+				for _, t := range texts {
+					oracleCount(b, name, string(t))
+				}
+			}
+		})
 	}
 }

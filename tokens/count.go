@@ -2,6 +2,9 @@ package tokens
 
 import (
 	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -9,21 +12,75 @@ import (
 // A pieceCache remembers the token counts of pieces recently seen. Tool
 // results repeat their pieces (keys, separators, common words) many times,
 // and a hit costs one hash and one compare against a slot that is likely
-// in the processor's cache, where the rank table is not. Caches live in a
-// sync.Pool per encoding, so they are shared by the calls that follow one
-// another and never by two calls at once; each is a fixed size.
+// in the processor's cache, where the rank table is not. Each is a fixed
+// size, and a cacheSet holds a few per encoding.
 type pieceCache struct {
-	slots [cacheSlots]cacheSlot
+	short [1 << shortBits]cacheSlot
+	long  [1 << longBits]longSlot
 	merge merger
 }
 
-// cacheSlots is the number of pieces a cache holds, direct-mapped by hash.
-const cacheSlots = 1 << 12
+// The caches hold 4096 pieces of up to 16 bytes, which the key of the
+// rank table packs, and 1024 longer ones, direct-mapped by hash: 160 KiB.
+const (
+	shortBits = 14
+	longBits  = 10
+)
 
 type cacheSlot struct {
 	lo, hi uint64
 	n      uint32 // piece length; 0 for an empty slot
 	count  uint32
+}
+
+// longSlot holds a piece of maxPacked+1 to maxLongCached bytes in one
+// cache line.
+type longSlot struct {
+	n, count uint32
+	piece    [maxLongCached]byte
+}
+
+const maxLongCached = 56
+
+// A cacheSet lends pieceCaches to counts: each cache serves the counts that
+// follow one another, never two at once. It holds one cache per processor
+// (GOMAXPROCS when first used), kept for the life of the process, unlike
+// a sync.Pool's, which every garbage collection empties; a count that
+// finds them all lent gets a fresh cache of its own.
+type cacheSet struct {
+	init   sync.Once
+	slots  []cacheSlotLock
+	cursor atomic.Uint32
+}
+
+type cacheSlotLock struct {
+	busy  atomic.Bool
+	cache *pieceCache
+	_     [48]byte // keeps two slots' flags off one cache line
+}
+
+// acquire lends a cache, and the slot to release, -1 for a fresh cache.
+func (s *cacheSet) acquire() (*pieceCache, int) {
+	s.init.Do(func() {
+		s.slots = make([]cacheSlotLock, runtime.GOMAXPROCS(0))
+		for i := range s.slots {
+			s.slots[i].cache = new(pieceCache)
+		}
+	})
+	start := int(s.cursor.Add(1))
+	for k := range s.slots {
+		i := (start + k) % len(s.slots)
+		if s.slots[i].busy.CompareAndSwap(false, true) {
+			return s.slots[i].cache, i
+		}
+	}
+	return new(pieceCache), -1
+}
+
+func (s *cacheSet) release(slot int) {
+	if slot >= 0 {
+		s.slots[slot].busy.Store(false)
+	}
 }
 
 // counter counts the pieces of one text.
@@ -54,14 +111,11 @@ func (c *counter) count(text []byte, limit int) int {
 // pieceTokens counts the tokens of one piece.
 func (c *counter) pieceTokens(p []byte) int {
 	if len(p) > maxPacked {
-		if c.tab.rank(p) != noRank {
-			return 1
-		}
-		return c.merge(p)
+		return c.longPieceTokens(p)
 	}
 	lo, hi := pack(p)
 	h := hashKey(lo, hi, len(p))
-	s := &c.cache.slots[h>>(64-12)]
+	s := &c.cache.short[h>>(64-shortBits)]
 	if s.n == uint32(len(p)) && s.lo == lo && s.hi == hi {
 		return int(s.count)
 	}
@@ -70,6 +124,29 @@ func (c *counter) pieceTokens(p []byte) int {
 		n = c.merge(p)
 	}
 	*s = cacheSlot{lo: lo, hi: hi, n: uint32(len(p)), count: uint32(n)}
+	return n
+}
+
+// longPieceTokens is pieceTokens for a piece longer than maxPacked.
+func (c *counter) longPieceTokens(p []byte) int {
+	if len(p) > maxLongCached {
+		if c.tab.rank(p) != noRank {
+			return 1
+		}
+		return c.merge(p)
+	}
+	lo, hi := pack(p[len(p)-16:])
+	first, _ := pack(p[:8])
+	s := &c.cache.long[hashKey(first^lo, hi, len(p))>>(64-longBits)]
+	if s.n == uint32(len(p)) && string(s.piece[:len(p)]) == string(p) {
+		return int(s.count)
+	}
+	n := 1
+	if c.tab.rank(p) == noRank {
+		n = c.merge(p)
+	}
+	s.n, s.count = uint32(len(p)), uint32(n)
+	copy(s.piece[:], p)
 	return n
 }
 

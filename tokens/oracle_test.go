@@ -2,43 +2,20 @@ package tokens_test
 
 import (
 	"strconv"
-	"sync"
 	"unicode"
 
-	tiktoken "github.com/pkoukk/tiktoken-go"
-	loader "github.com/pkoukk/tiktoken-go-loader"
-
 	"github.com/gcxwire/gcx/tokens"
+	"github.com/gcxwire/gcx/tokens/tokenstest"
 )
-
-// The oracle is tiktoken-go with its offline tables: the counter this
-// package used before, kept in the tests to hold every count against.
-var (
-	oracleOnce sync.Once
-	oracleMu   sync.Mutex
-	oracles    = map[string]*tiktoken.Tiktoken{}
-)
-
-func oracle(t fataler, name string) *tiktoken.Tiktoken {
-	t.Helper()
-	oracleOnce.Do(func() { tiktoken.SetBpeLoader(loader.NewOfflineLoader()) })
-	oracleMu.Lock()
-	defer oracleMu.Unlock()
-	if enc, ok := oracles[name]; ok {
-		return enc
-	}
-	enc, err := tiktoken.GetEncoding(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	oracles[name] = enc
-	return enc
-}
 
 // oracleCount is tiktoken-go's count of text.
 func oracleCount(t fataler, name, text string) int {
 	t.Helper()
-	return len(oracle(t, name).EncodeOrdinary(text))
+	n, err := tokenstest.Count(name, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 var encodingNames = []string{tokens.CL100K, tokens.O200K}

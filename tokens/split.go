@@ -1,6 +1,8 @@
 package tokens
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
@@ -94,11 +96,16 @@ func runeClass(r rune) uint8 {
 	return b[r&0xff]
 }
 
-// at returns the class and the byte width of the rune at text[i].
+// at returns the class and the byte width of the rune at text[i]. It is
+// small enough to inline, so ASCII costs a table lookup.
 func at(text []byte, i int) (uint8, int) {
 	if c := text[i]; c < utf8.RuneSelf {
 		return asciiClass[c], 1
 	}
+	return atRune(text, i)
+}
+
+func atRune(text []byte, i int) (uint8, int) {
 	r, w := utf8.DecodeRune(text[i:])
 	return runeClass(r), w
 }
@@ -138,7 +145,14 @@ func contraction(text []byte, i int) int {
 // a bit of want.
 func run(text []byte, i int, want uint8) int {
 	for i < len(text) {
-		c, w := at(text, i)
+		if c := text[i]; c < utf8.RuneSelf {
+			if asciiClass[c]&want == 0 {
+				break
+			}
+			i++
+			continue
+		}
+		c, w := atRune(text, i)
 		if c&want == 0 {
 			break
 		}
@@ -147,10 +161,46 @@ func run(text []byte, i int, want uint8) int {
 	return i
 }
 
+// letters returns the end of \p{L}* from i. ASCII goes eight bytes at a
+// time: a word is most of the text a tool result holds.
+func letters(text []byte, i int) int {
+	const high = 0x8080808080808080
+	for i+8 <= len(text) {
+		x := binary.LittleEndian.Uint64(text[i:])
+		// With the case bit set, an ASCII letter is 0x61 to 0x7a: adding
+		// 0x1f sets a byte's high bit from 0x61 up, adding 0x05 from 0x7b
+		// up. A non-ASCII byte stops the word here (and may carry into
+		// the bytes above it, which the lowest stop hides).
+		y := x | 0x2020202020202020
+		stop := (^(y + 0x1f1f1f1f1f1f1f1f) | (y + 0x0505050505050505) | x) & high
+		if stop == 0 {
+			i += 8
+			continue
+		}
+		i += bits.TrailingZeros64(stop) >> 3
+		if text[i] < utf8.RuneSelf {
+			return i
+		}
+		c, w := atRune(text, i)
+		if c&classLetter == 0 {
+			return i
+		}
+		i += w
+	}
+	return run(text, i, classLetter)
+}
+
 // others returns the end of the longest run of [^\s\p{L}\p{N}] from i.
 func others(text []byte, i int) int {
 	for i < len(text) {
-		c, w := at(text, i)
+		if c := text[i]; c < utf8.RuneSelf {
+			if asciiClass[c]&notOther != 0 {
+				break
+			}
+			i++
+			continue
+		}
+		c, w := atRune(text, i)
 		if c&notOther != 0 {
 			break
 		}
@@ -171,7 +221,14 @@ func newlineRun(text []byte, i int, slash bool) int {
 // numbers is \p{N}{1,3} at i, which holds a number.
 func numbers(text []byte, i int) int {
 	for k := 0; k < 3 && i < len(text); k++ {
-		c, w := at(text, i)
+		if c := text[i]; c < utf8.RuneSelf {
+			if asciiClass[c]&classNumber == 0 {
+				break
+			}
+			i++
+			continue
+		}
+		c, w := atRune(text, i)
 		if c&classNumber == 0 {
 			break
 		}
@@ -210,15 +267,49 @@ func whitespace(text []byte, i int) int {
 // cl100kPiece returns the end of the cl100k_base piece that begins at
 // text[i].
 func cl100kPiece(text []byte, i int) int {
+	b := text[i]
+	if b >= utf8.RuneSelf {
+		return cl100kPieceRune(text, i)
+	}
+	c := asciiClass[b]
+	switch {
+	case c&classLetter != 0:
+		return letters(text, i+1) // \p{L}+ without its optional prefix
+	case c&classNumber != 0:
+		return numbers(text, i) // \p{N}{1,3}
+	case b == '\'' && contraction(text, i) > 0:
+		return i + contraction(text, i) // (?i:'s|'t|'re|'ve|'m|'ll|'d)
+	case i+1 == len(text):
+		return i + 1
+	}
+	if next := text[i+1]; next < utf8.RuneSelf {
+		d := asciiClass[next]
+		switch {
+		case d&classLetter != 0 && c&classNewline == 0:
+			return letters(text, i+2) // [^\r\n\p{L}\p{N}]\p{L}+
+		case b == ' ' && d&notOther == 0:
+			return newlineRun(text, others(text, i+2), false) // ' '[^\s\p{L}\p{N}]+[\r\n]*
+		case c&notOther == 0:
+			return newlineRun(text, others(text, i+1), false) // [^\s\p{L}\p{N}]+[\r\n]*
+		case d&classSpace == 0:
+			return i + 1 // \s*[\r\n]+ or \s+ of one rune
+		}
+	}
+	return cl100kPieceRune(text, i)
+}
+
+// cl100kPieceRune is cl100kPiece for any text: the alternatives in the
+// expression's order.
+func cl100kPieceRune(text []byte, i int) int {
 	if n := contraction(text, i); n > 0 {
 		return i + n // (?i:'s|'t|'re|'ve|'m|'ll|'d)
 	}
 	c, w := at(text, i)
 	if c&classLetter != 0 {
-		return run(text, i, classLetter) // \p{L}+ without its optional prefix
+		return letters(text, i) // \p{L}+ without its optional prefix
 	}
 	if c&notPrefix == 0 && classAt(text, i+w)&classLetter != 0 {
-		return run(text, i+w, classLetter) // [^\r\n\p{L}\p{N}]\p{L}+
+		return letters(text, i+w) // [^\r\n\p{L}\p{N}]\p{L}+
 	}
 	if c&classNumber != 0 {
 		return numbers(text, i) // \p{N}{1,3}

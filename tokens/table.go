@@ -2,7 +2,6 @@ package tokens
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/binary"
 	"fmt"
 	"math/bits"
@@ -91,7 +90,8 @@ func (t *table) rankPacked(lo, hi uint64, n int, h uint64) uint32 {
 }
 
 // loadTable reads a tiktoken rank file, one "base64-token rank" line per
-// token, from the tables tiktoken-go-loader compiles into the binary.
+// token, from the tables tiktoken-go-loader compiles into the binary. It
+// decodes by hand in one pass: this is the first-call cost of counting.
 func loadTable(file string) (*table, error) {
 	text, err := assets.Assets.ReadFile(file)
 	if err != nil {
@@ -113,27 +113,24 @@ func loadTable(file string) (*table, error) {
 	}
 	var token [256]byte
 	for line := 1; len(text) > 0; line++ {
-		end := bytes.IndexByte(text, '\n')
-		if end < 0 {
-			end = len(text)
+		n, rest, ok := decodeBase64(token[:], text)
+		if !ok || len(rest) < 2 || rest[0] != ' ' || n == 0 {
+			return nil, fmt.Errorf("%s:%d: not a base64 token, a space and a rank", file, line)
 		}
-		entry := text[:end]
-		text = text[min(end+1, len(text)):]
-		if len(entry) == 0 {
-			continue
+		rest = rest[1:]
+		var rank uint32
+		digits := 0
+		for ; digits < len(rest) && rest[digits] != '\n'; digits++ {
+			c := rest[digits] - '0'
+			if c > 9 || digits == 9 {
+				return nil, fmt.Errorf("%s:%d: bad rank", file, line)
+			}
+			rank = rank*10 + uint32(c)
 		}
-		space := bytes.IndexByte(entry, ' ')
-		if space < 0 || base64.StdEncoding.DecodedLen(space) > len(token) {
-			return nil, fmt.Errorf("%s:%d: not a token and a rank", file, line)
+		if digits == 0 {
+			return nil, fmt.Errorf("%s:%d: bad rank", file, line)
 		}
-		n, err := base64.StdEncoding.Decode(token[:], entry[:space])
-		if err != nil || n == 0 {
-			return nil, fmt.Errorf("%s:%d: bad token: %v", file, line, err)
-		}
-		rank, ok := parseRank(entry[space+1:])
-		if !ok {
-			return nil, fmt.Errorf("%s:%d: bad rank %q", file, line, entry[space+1:])
-		}
+		text = rest[min(digits+1, len(rest)):]
 		if !t.insert(token[:n], rank) {
 			return nil, fmt.Errorf("%s:%d: token listed twice", file, line)
 		}
@@ -141,19 +138,53 @@ func loadTable(file string) (*table, error) {
 	return t, nil
 }
 
-// parseRank reads a decimal rank below noRank.
-func parseRank(b []byte) (uint32, bool) {
-	if len(b) == 0 || len(b) > 9 {
-		return 0, false
+// base64Value maps a byte of standard base64 to its six bits, and any other
+// byte to 0xff.
+var base64Value = func() (v [256]byte) {
+	for i := range v {
+		v[i] = 0xff
 	}
-	var r uint32
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
+	for i, c := range "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/" {
+		v[c] = byte(i)
+	}
+	return v
+}()
+
+// decodeBase64 decodes the padded standard base64 at the start of text,
+// up to the first byte that is not base64, into out; it returns the bytes
+// written and the rest of text.
+func decodeBase64(out []byte, text []byte) (int, []byte, bool) {
+	n := 0
+	for len(text) >= 4 {
+		a, b, c, d := base64Value[text[0]], base64Value[text[1]], base64Value[text[2]], base64Value[text[3]]
+		if a|b == 0xff {
+			break
 		}
-		r = r*10 + uint32(c-'0')
+		switch {
+		case c|d != 0xff:
+			if n+3 > len(out) {
+				return 0, nil, false
+			}
+			out[n], out[n+1], out[n+2] = a<<2|b>>4, b<<4|c>>2, c<<6|d
+			n += 3
+			text = text[4:]
+			continue
+		case c != 0xff && text[3] == '=':
+			if n+2 > len(out) {
+				return 0, nil, false
+			}
+			out[n], out[n+1] = a<<2|b>>4, b<<4|c>>2
+			return n + 2, text[4:], true
+		case text[2] == '=' && text[3] == '=':
+			if n+1 > len(out) {
+				return 0, nil, false
+			}
+			out[n] = a<<2 | b>>4
+			return n + 1, text[4:], true
+		}
+		return 0, nil, false
 	}
-	return r, true
+	return n, text, true
 }
 
 // insert adds a token; it reports false when the token is there already.

@@ -13,6 +13,7 @@ package tokens
 import (
 	"fmt"
 	"sync"
+	"unicode/utf8"
 )
 
 // Encoding names.
@@ -30,7 +31,7 @@ type Encoding struct {
 	load   sync.Once
 	tab    *table
 	err    error
-	caches sync.Pool // of *pieceCache
+	caches cacheSet
 }
 
 var encodings = []*Encoding{
@@ -68,23 +69,39 @@ func (e *Encoding) CountBytes(text []byte) int {
 	return e.count(text, noLimit)
 }
 
-// CountUpTo counts the tokens of text but stops as soon as the count passes
-// limit. It returns the exact count and true when that is at most limit,
-// and otherwise a partial count above limit and false: enough to know that
-// text costs more than limit, for less work.
+// CountUpTo counts the tokens of text but stops as soon as the count is
+// known to pass limit. It returns the exact count and true when that is at
+// most limit, and otherwise a lower bound above limit and false: enough to
+// know that text costs more than limit, for less work.
+//
+// Every piece the pre-tokenizer cuts is at least one token, so it first
+// counts pieces, which needs no lookup, and counts tokens only if the
+// pieces do not already pass limit.
 func (e *Encoding) CountUpTo(text []byte, limit int) (int, bool) {
+	if pieces := e.countPieces(text, limit); pieces > limit {
+		return pieces, false
+	}
 	n := e.count(text, limit)
 	return n, n <= limit
 }
 
-func (e *Encoding) count(text []byte, limit int) int {
-	cache, _ := e.caches.Get().(*pieceCache)
-	if cache == nil {
-		cache = new(pieceCache)
+// countPieces counts the pieces of text, stopping once they pass limit.
+func (e *Encoding) countPieces(text []byte, limit int) int {
+	if !utf8.Valid(text) {
+		text = replaceInvalid(text)
 	}
+	n := 0
+	for i := 0; i < len(text) && n <= limit; n++ {
+		i = e.piece(text, i)
+	}
+	return n
+}
+
+func (e *Encoding) count(text []byte, limit int) int {
+	cache, slot := e.caches.acquire()
 	c := counter{tab: e.tab, piece: e.piece, cache: cache}
 	n := c.count(text, limit)
-	e.caches.Put(cache)
+	e.caches.release(slot)
 	return n
 }
 

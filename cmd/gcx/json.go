@@ -63,8 +63,13 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var choice auto.Choice
 	format := jsonmap.FormatGCX
 	if *mode == modeAuto || *stats {
-		// --stats counts both formats, so the GCX1 payload is at hand.
-		if choice, err = auto.ChooseValue(*tool, v); err == nil {
+		// --stats counts both formats, so the GCX1 payload is at hand; it
+		// prints both counts, so neither may stop early.
+		choose := auto.ChooseValue
+		if *stats {
+			choose = auto.ChooseValueFull
+		}
+		if choice, err = choose(*tool, v); err == nil {
 			out, format = choice.Output, choice.Format
 			if *mode == modeGCX {
 				out, format = choice.Payload, jsonmap.FormatGCX

@@ -1,6 +1,7 @@
 package auto_test
 
 import (
+	"bytes"
 	"errors"
 	"strings"
 	"testing"
@@ -12,12 +13,15 @@ import (
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/jsonmap/auto"
 	"github.com/gcxwire/gcx/jsonmap/internal/jsongen"
+	"github.com/gcxwire/gcx/tokens/tokenstest"
 )
 
-// checkChoice checks [AUTO-1] [AUTO-2] for one value: the output costs no
-// more cl100k_base tokens than the compact JSON, is GCX1 only when that
-// is strictly cheaper, says its format by its first bytes and decodes to
-// the value [AUTO-3].
+// checkChoice checks [AUTO-1] [AUTO-2] for one value against counts of
+// its own, by tiktoken-go: the output costs no more cl100k_base tokens
+// than the compact JSON, is GCX1 exactly when that is strictly cheaper,
+// says its format by its first bytes and decodes to the value [AUTO-3].
+// The counts Choose reports are exact for the chosen format and decide
+// for the other; ChooseFull's are exact and choose the same.
 func checkChoice(t fataler, tool string, text []byte) auto.Choice {
 	t.Helper()
 	c, err := auto.Choose(tool, text)
@@ -28,12 +32,32 @@ func checkChoice(t fataler, tool string, text []byte) auto.Choice {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, jsonTokens := cl100k(c.Output), cl100k(compact)
+	payload, err := jsonmap.Encode(tool, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, jsonTokens, gcxTokens := oracleCount(t, c.Output), oracleCount(t, compact), oracleCount(t, payload)
 	if out > jsonTokens {
 		t.Fatalf("auto output costs %d tokens, compact JSON %d:\n%s", out, jsonTokens, c.Output)
 	}
-	if jsonTokens != c.JSONTokens || (c.Format == jsonmap.FormatGCX) != (c.GCXTokens < c.JSONTokens) || out != min(c.GCXTokens, c.JSONTokens) {
-		t.Fatalf("choice %s with %d GCX1 and %d JSON tokens is inconsistent (output %d, JSON %d)", c.Format, c.GCXTokens, c.JSONTokens, out, jsonTokens)
+	want, wantOutput := jsonmap.FormatJSON, compact
+	if gcxTokens < jsonTokens {
+		want, wantOutput = jsonmap.FormatGCX, payload
+	}
+	if c.Format != want || !bytes.Equal(c.Output, wantOutput) || !bytes.Equal(c.Payload, payload) {
+		t.Fatalf("chose %s with GCX1 %d and JSON %d tokens; want %s", c.Format, gcxTokens, jsonTokens, want)
+	}
+	exact := c.GCXTokens == gcxTokens && c.JSONTokens == jsonTokens
+	switch {
+	case !c.Partial && !exact,
+		c.Partial && c.Format == jsonmap.FormatGCX && (c.GCXTokens != gcxTokens || c.JSONTokens <= c.GCXTokens || c.JSONTokens > jsonTokens),
+		c.Partial && c.Format == jsonmap.FormatJSON && (c.JSONTokens != jsonTokens || c.GCXTokens < c.JSONTokens || c.GCXTokens > gcxTokens):
+		t.Fatalf("Choose counted GCX1 %d, JSON %d (partial %v); tiktoken-go counts %d and %d", c.GCXTokens, c.JSONTokens, c.Partial, gcxTokens, jsonTokens)
+	}
+	full, err := auto.ChooseFull(tool, text)
+	if err != nil || full.Partial || full.GCXTokens != gcxTokens || full.JSONTokens != jsonTokens || full.Format != c.Format {
+		t.Fatalf("ChooseFull = %s, GCX1 %d, JSON %d, partial %v, %v; tiktoken-go counts %d and %d",
+			full.Format, full.GCXTokens, full.JSONTokens, full.Partial, err, gcxTokens, jsonTokens)
 	}
 	back, format, err := jsonmap.DecodeResponse(c.Output)
 	if err != nil || format != c.Format {
@@ -43,6 +67,16 @@ func checkChoice(t fataler, tool string, text []byte) auto.Choice {
 		t.Fatalf("auto output does not hold the value (-want +got):\n%s", diff)
 	}
 	return c
+}
+
+// oracleCount is tiktoken-go's cl100k_base count of text.
+func oracleCount(t fataler, text []byte) int {
+	t.Helper()
+	n, err := tokenstest.Count(auto.Encoding, string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // fataler is what checkChoice needs of *testing.T and *rapid.T.
