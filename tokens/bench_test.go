@@ -2,6 +2,7 @@ package tokens_test
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"testing"
 
@@ -74,5 +75,43 @@ func BenchmarkCorpus(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkThroughput measures the cost per byte of counting and of the
+// lower bound CountUpTo starts with, on the largest scorecard case as
+// compact JSON and as GCX1: the figures to hold against an encoder's own
+// cost per byte.
+func BenchmarkThroughput(b *testing.B) {
+	cases, err := scorecard.LoadCases(filepath.Join("..", "bench", "wire-format", "cases"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := encoding(b, tokens.CL100K)
+	for _, c := range cases {
+		if c.Name != "search_symbols-500" {
+			continue
+		}
+		payload, err := jsonmap.Encode(c.Tool, c.Response)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, in := range []struct {
+			name string
+			text []byte
+		}{{"json", c.Response}, {"gcx", payload}} {
+			b.Run(in.name+"/count", func(b *testing.B) {
+				b.SetBytes(int64(len(in.text)))
+				for b.Loop() {
+					e.CountBytes(in.text)
+				}
+			})
+			b.Run(in.name+"/lower-bound", func(b *testing.B) {
+				b.SetBytes(int64(len(in.text)))
+				for b.Loop() {
+					tokens.CL100KLowerBound(in.text, math.MaxInt)
+				}
+			})
+		}
 	}
 }

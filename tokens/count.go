@@ -20,11 +20,12 @@ type pieceCache struct {
 	merge merger
 }
 
-// The caches hold 4096 pieces of up to 16 bytes, which the key of the
-// rank table packs, and 1024 longer ones, direct-mapped by hash: 160 KiB.
+// The caches hold 16384 pieces of up to 16 bytes, which the key of the
+// rank table packs, and 2048 longer ones, in sets of two by hash, the one
+// used last first: 512 KiB.
 const (
 	shortBits = 14
-	longBits  = 10
+	longBits  = 11
 )
 
 type cacheSlot struct {
@@ -115,15 +116,20 @@ func (c *counter) pieceTokens(p []byte) int {
 	}
 	lo, hi := pack(p)
 	h := hashKey(lo, hi, len(p))
-	s := &c.cache.short[h>>(64-shortBits)]
-	if s.n == uint32(len(p)) && s.lo == lo && s.hi == hi {
+	set := c.cache.short[h>>(64-shortBits)&^1:][:2]
+	if s := &set[0]; s.n == uint32(len(p)) && s.lo == lo && s.hi == hi {
+		return int(s.count)
+	}
+	if s := set[1]; s.n == uint32(len(p)) && s.lo == lo && s.hi == hi {
+		set[0], set[1] = s, set[0]
 		return int(s.count)
 	}
 	n := 1
 	if c.tab.rankPacked(lo, hi, len(p), h) == noRank {
 		n = c.merge(p)
 	}
-	*s = cacheSlot{lo: lo, hi: hi, n: uint32(len(p)), count: uint32(n)}
+	set[1] = set[0]
+	set[0] = cacheSlot{lo: lo, hi: hi, n: uint32(len(p)), count: uint32(n)}
 	return n
 }
 
@@ -135,18 +141,23 @@ func (c *counter) longPieceTokens(p []byte) int {
 		}
 		return c.merge(p)
 	}
-	lo, hi := pack(p[len(p)-16:])
-	first, _ := pack(p[:8])
-	s := &c.cache.long[hashKey(first^lo, hi, len(p))>>(64-longBits)]
-	if s.n == uint32(len(p)) && string(s.piece[:len(p)]) == string(p) {
-		return int(s.count)
+	set := c.cache.long[longHash(p)>>(64-longBits)&^1:][:2]
+	for k := range set {
+		if s := &set[k]; s.n == uint32(len(p)) && string(s.piece[:len(p)]) == string(p) {
+			n := int(s.count)
+			if k == 1 {
+				set[0], set[1] = set[1], set[0]
+			}
+			return n
+		}
 	}
 	n := 1
 	if c.tab.rank(p) == noRank {
 		n = c.merge(p)
 	}
-	s.n, s.count = uint32(len(p)), uint32(n)
-	copy(s.piece[:], p)
+	set[1] = set[0]
+	set[0].n, set[0].count = uint32(len(p)), uint32(n)
+	copy(set[0].piece[:], p)
 	return n
 }
 

@@ -21,6 +21,10 @@ type table struct {
 	slots   []slot
 	mask    uint64
 	long    map[string]uint32
+	// longSeen holds longHash of every token longer than maxPacked, in
+	// open addressing, so the rare long byte sequence that is a token is
+	// told from the many that are not without hashing it in full.
+	longSeen []uint64
 	// pair holds the rank of every two-byte token, indexed by its bytes,
 	// and noRank for the others: the first round of every merge.
 	pair []uint32
@@ -64,7 +68,7 @@ func hashKey(lo, hi uint64, n int) uint64 {
 // rank returns the rank of b, or noRank when b is not a token.
 func (t *table) rank(b []byte) uint32 {
 	if len(b) > maxPacked {
-		if len(b) > t.longest {
+		if len(b) > t.longest || !t.maybeLong(longHash(b)) {
 			return noRank
 		}
 		if r, ok := t.long[string(b)]; ok {
@@ -74,6 +78,27 @@ func (t *table) rank(b []byte) uint32 {
 	}
 	lo, hi := pack(b)
 	return t.rankPacked(lo, hi, len(b), hashKey(lo, hi, len(b)))
+}
+
+// longHash hashes a byte sequence longer than maxPacked by its length and
+// its first 8 and last 16 bytes, never 0.
+func longHash(b []byte) uint64 {
+	lo, hi := pack(b[len(b)-16:])
+	first := binary.LittleEndian.Uint64(b)
+	return hashKey(first^lo, hi, len(b)) | 1
+}
+
+// maybeLong reports whether a token longer than maxPacked has hash h.
+func (t *table) maybeLong(h uint64) bool {
+	mask := uint64(len(t.longSeen) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		switch t.longSeen[i] {
+		case h:
+			return true
+		case 0:
+			return false
+		}
+	}
 }
 
 // rankPacked is rank for a key pack and hashKey have made.
@@ -134,6 +159,19 @@ func loadTable(file string) (*table, error) {
 		if !t.insert(token[:n], rank) {
 			return nil, fmt.Errorf("%s:%d: token listed twice", file, line)
 		}
+	}
+	seen := 1
+	for seen < 4*len(t.long) {
+		seen <<= 1
+	}
+	t.longSeen = make([]uint64, seen)
+	for token := range t.long {
+		h := longHash([]byte(token))
+		i := h & uint64(seen-1)
+		for t.longSeen[i] != 0 && t.longSeen[i] != h {
+			i = (i + 1) & uint64(seen-1)
+		}
+		t.longSeen[i] = h
 	}
 	return t, nil
 }

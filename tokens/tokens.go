@@ -13,7 +13,6 @@ package tokens
 import (
 	"fmt"
 	"sync"
-	"unicode/utf8"
 )
 
 // Encoding names.
@@ -25,8 +24,9 @@ const (
 // An Encoding counts the tokens of one BPE encoding. Its methods are safe
 // for concurrent use.
 type Encoding struct {
-	name  string
-	piece func(text []byte, i int) int
+	name       string
+	piece      func(text []byte, i int) int
+	lowerBound func(text []byte, limit int) int
 
 	load   sync.Once
 	tab    *table
@@ -35,7 +35,7 @@ type Encoding struct {
 }
 
 var encodings = []*Encoding{
-	{name: CL100K, piece: cl100kPiece},
+	{name: CL100K, piece: cl100kPiece, lowerBound: cl100kLowerBound},
 	{name: O200K, piece: o200kPiece},
 }
 
@@ -72,29 +72,17 @@ func (e *Encoding) CountBytes(text []byte) int {
 // CountUpTo counts the tokens of text but stops as soon as the count is
 // known to pass limit. It returns the exact count and true when that is at
 // most limit, and otherwise a lower bound above limit and false: enough to
-// know that text costs more than limit, for less work.
-//
-// Every piece the pre-tokenizer cuts is at least one token, so it first
-// counts pieces, which needs no lookup, and counts tokens only if the
-// pieces do not already pass limit.
+// know that text costs more than limit, for less work. For cl100k_base it
+// first takes a bound that reads each byte once and looks nothing up (see
+// cl100kLowerBound), and counts only if that does not settle it.
 func (e *Encoding) CountUpTo(text []byte, limit int) (int, bool) {
-	if pieces := e.countPieces(text, limit); pieces > limit {
-		return pieces, false
+	if e.lowerBound != nil {
+		if n := e.lowerBound(text, limit); n > limit {
+			return n, false
+		}
 	}
 	n := e.count(text, limit)
 	return n, n <= limit
-}
-
-// countPieces counts the pieces of text, stopping once they pass limit.
-func (e *Encoding) countPieces(text []byte, limit int) int {
-	if !utf8.Valid(text) {
-		text = replaceInvalid(text)
-	}
-	n := 0
-	for i := 0; i < len(text) && n <= limit; n++ {
-		i = e.piece(text, i)
-	}
-	return n
 }
 
 func (e *Encoding) count(text []byte, limit int) int {

@@ -1,6 +1,7 @@
 package tokens_test
 
 import (
+	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -64,6 +65,7 @@ func TestPieceRules(t *testing.T) {
 		"<|endoftext|>", "<|fim_prefix|>",
 	} {
 		checkAgainstOracle(t, text)
+		checkLowerBound(t, text)
 	}
 }
 
@@ -143,11 +145,24 @@ func testText() *rapid.Generator[string] {
 }
 
 // TestPropertyCountEqualsOracle: on generated text, both encodings count
-// exactly what tiktoken-go counts.
+// exactly what tiktoken-go counts, and the lower bound CountUpTo starts
+// with never passes tiktoken-go's cl100k_base count.
 func TestPropertyCountEqualsOracle(t *testing.T) {
 	gen.Check(t, 10000, func(t *rapid.T) {
-		checkAgainstOracle(t, testText().Draw(t, "text"))
+		text := testText().Draw(t, "text")
+		checkAgainstOracle(t, text)
+		checkLowerBound(t, text)
 	})
+}
+
+// checkLowerBound checks the cl100k_base lower bound on text against
+// tiktoken-go's count.
+func checkLowerBound(t fataler, text string) {
+	t.Helper()
+	bound, want := tokens.CL100KLowerBound([]byte(text), math.MaxInt), oracleCount(t, tokens.CL100K, text)
+	if bound > want {
+		t.Fatalf("the lower bound of %s is %d, tiktoken-go counts %d", quote(text), bound, want)
+	}
 }
 
 // TestPropertyCountUpTo: CountUpTo is exact up to its limit and says when
@@ -184,7 +199,11 @@ func TestScorecardCorpus(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) {
 			for _, text := range [][]byte{c.Response, c.Pretty, payload} {
 				checkAgainstOracle(t, string(text))
+				checkLowerBound(t, string(text))
 			}
+			t.Logf("cl100k_base lower bound / count: JSON %d/%d, GCX1 %d/%d",
+				tokens.CL100KLowerBound(c.Response, math.MaxInt), oracleCount(t, tokens.CL100K, string(c.Response)),
+				tokens.CL100KLowerBound(payload, math.MaxInt), oracleCount(t, tokens.CL100K, string(payload)))
 		})
 	}
 }
