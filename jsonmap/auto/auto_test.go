@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
@@ -151,5 +152,60 @@ func TestAutoErrors(t *testing.T) {
 	}
 	if _, _, err := auto.Encode("bad tool", []byte(`1`)); err == nil {
 		t.Error("a tool name GCX1 cannot carry was accepted")
+	}
+}
+
+// longValues are JSON values whose text is mostly one pre-tokenizer piece
+// of about n bytes, or one long string of many pieces, the inputs that
+// made auto mode quadratic.
+var longValues = []struct {
+	name string
+	make func(n int) []byte
+}{
+	{"Word", func(n int) []byte { return []byte(`{"source":"` + strings.Repeat("abcdefghij", n/10) + `"}`) }},
+	{"BareWord", func(n int) []byte { return []byte(`"` + strings.Repeat("x", n) + `"`) }},
+	{"Spaces", func(n int) []byte { return []byte(`["` + strings.Repeat(" ", n) + `"]`) }},
+	{"Digits", func(n int) []byte { return []byte(`{"n":"` + strings.Repeat("1234567890", n/10) + `"}`) }},
+	{"Source", func(n int) []byte {
+		line := `\tif err := s.store.Put(ctx, key, value); err != nil {\n`
+		return []byte(`{"file_path":"s.go","source":"` + strings.Repeat(line, n/len(line)) + `"}`)
+	}},
+}
+
+// TestAutoLongWord: a value holding one 512 KiB word, and the other long
+// values, encode in auto mode, choose as their full counts choose, and
+// decode back. BenchmarkAutoLinear shows the time grows linearly (about
+// 0.15 s for the word on the machine of docs/performance.md); before, the
+// word took minutes.
+func TestAutoLongWord(t *testing.T) {
+	for _, v := range longValues {
+		t.Run(v.name, func(t *testing.T) {
+			text := v.make(512 << 10)
+			start := time.Now()
+			c, err := auto.Choose("get_symbol_source", text)
+			elapsed := time.Since(start)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%d bytes: %s in %v (GCX1 %d, JSON %d tokens)", len(text), c.Format, elapsed, c.GCXTokens, c.JSONTokens)
+			// The time is for the log, and for this bound: far above what
+			// a loaded CI machine takes, far below the minutes a quadratic
+			// merge would.
+			if elapsed > 10*time.Second {
+				t.Errorf("%d bytes took %v", len(text), elapsed)
+			}
+			full, err := auto.ChooseFull("get_symbol_source", text)
+			if err != nil || full.Format != c.Format || full.GCXTokens < full.JSONTokens != (c.Format == jsonmap.FormatGCX) {
+				t.Fatalf("ChooseFull = %s (GCX1 %d, JSON %d), %v; Choose chose %s", full.Format, full.GCXTokens, full.JSONTokens, err, c.Format)
+			}
+			back, _, err := jsonmap.DecodeResponse(c.Output)
+			if err != nil {
+				t.Fatal(err)
+			}
+			compact, _ := jsonmap.Compact(text)
+			if !bytes.Equal(back, compact) {
+				t.Fatal("the output does not hold the value")
+			}
+		})
 	}
 }

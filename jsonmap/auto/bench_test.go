@@ -124,3 +124,22 @@ func BenchmarkAuto(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAutoLinear encodes the long values at n and 8n bytes in auto
+// mode: the time per byte stays flat.
+func BenchmarkAutoLinear(b *testing.B) {
+	for _, v := range longValues {
+		for _, n := range []int{64 << 10, 512 << 10} {
+			text := v.make(n)
+			b.Run(fmt.Sprintf("%s/%dKiB", v.name, n>>10), func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(text)))
+				for b.Loop() {
+					if _, _, err := auto.Encode("get_symbol_source", text); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
