@@ -29,23 +29,27 @@ import "unicode/utf8"
 // The rules run as one automaton: a byte's kind and the state before it
 // give the state after it and what to add.
 func cl100kLowerBound(text []byte, limit int) int {
-	n, state := 0, uint8(boundNone)
-	for len(text) > 0 {
-		chunk := text[:min(len(text), 256)]
+	n, state := 0, uint16(boundNone)<<6
+	for len(text) > 1 {
+		chunk := text[:min(len(text), 256)&^1]
 		text = text[len(chunk):]
-		for _, b := range chunk {
-			step := boundStep[(state|boundKind[b])&63]
-			n += int(step >> 6)
-			state = step & 0x38
+		// Two bytes a step: the chain from one state to the next is
+		// a table lookup, whose latency bounds the loop.
+		for i := 0; i+1 < len(chunk); i += 2 {
+			step := boundStep2[(state|uint16(boundKind[chunk[i]])|uint16(boundKind[chunk[i+1]])<<3)&511]
+			n += int(step & 7)
+			state = step &^ 7
 		}
 		if n > limit {
 			return n
 		}
 	}
-	if state == boundOtherLast<<3 {
-		n++
+	last := boundStep[(state>>3|uint16(kindEnd))&63]
+	if len(text) == 1 {
+		last = boundStep[(state>>3|uint16(boundKind[text[0]]))&63]
+		last = boundStep[(uint16(last)&0x38|kindEnd)&63] + last&0xc0
 	}
-	return n
+	return n + int(last>>6)
 }
 
 // Byte kinds of the automaton.
@@ -55,6 +59,7 @@ const (
 	kindSpace         // ASCII white space
 	kindOther         // any other ASCII byte
 	kindHigh          // a byte of a non-ASCII rune
+	kindEnd           // the end of the text
 )
 
 // States of the automaton: where the bytes read so far end.
@@ -90,7 +95,7 @@ var boundKind = func() (k [256]uint8) {
 // boundStep[state<<3|kind] is the next state shifted left 3, plus 64
 // times what to add: one table lookup and no bounds check a byte.
 var boundStep = func() (flat [64]uint8) {
-	var t [8][5]uint8
+	var t [8][6]uint8
 	step := func(next, add int) uint8 { return uint8(next<<3 | add<<6) }
 	for state := range t {
 		// What a run of others that ends here adds: its last ASCII other
@@ -104,6 +109,7 @@ var boundStep = func() (flat [64]uint8) {
 		t[state][kindSpace] = step(boundNone, endOther)
 		t[state][kindOther] = step(boundOtherLast, 0)
 		t[state][kindHigh] = step(state, 0)
+		t[state][kindEnd] = step(boundNone, endOther)
 	}
 	t[boundLetters][kindLetter] = step(boundLetters, 0)
 	t[boundDigits1][kindDigit] = step(boundDigits2, 0)
@@ -117,4 +123,19 @@ var boundStep = func() (flat [64]uint8) {
 		}
 	}
 	return flat
+}()
+
+// boundStep2[state<<6|second<<3|first] is boundStep for two bytes: the
+// next state shifted left 6, plus what to add.
+var boundStep2 = func() (t [512]uint16) {
+	for state := range 8 {
+		for first := range kindEnd {
+			for second := range kindEnd {
+				a := boundStep[state<<3|first]
+				b := boundStep[int(a)&0x38|second]
+				t[state<<6|second<<3|first] = uint16(b&0x38)<<3 | uint16(a>>6+b>>6)
+			}
+		}
+	}
+	return t
 }()
