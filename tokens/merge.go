@@ -1,5 +1,7 @@
 package tokens
 
+import "sync"
+
 // Byte pair merging. A piece starts as one part per byte; while some two
 // adjacent parts join into a token, the pair whose token has the lowest
 // rank joins, the leftmost of equal ranks first. The piece's token count is
@@ -54,14 +56,24 @@ func (t *table) mergeSmall(p []byte) int {
 
 // merger holds the scratch space of mergeLarge, kept between pieces.
 type merger struct {
-	next, prev []int32  // the parts, as a linked list of their starts
-	rank       []uint32 // rank[k]: the rank of the pair that starts at k
-	queue      rankQueue
+	queue rankQueue // and its nodes, one per byte of the piece
+}
+
+// A node is what mergeLarge keeps for the part that starts at one byte of
+// its piece, all in one place so that a join touches few cache lines.
+type node struct {
+	next, prev    int32  // the parts, as a linked list of their starts
+	rank          uint32 // the rank of the pair this part starts
+	after, before int32  // the rankQueue's list of the pairs of that rank
 }
 
 // maxKeptScratch bounds the scratch a cache keeps for the next piece, in
-// bytes of piece; a longer piece's scratch is left to the collector.
+// bytes of piece. Longer pieces share their nodes through largeNodes, so
+// that the two counts of auto mode, which hold the same long piece, reuse
+// one array, and the collector may take it back.
 const maxKeptScratch = 1 << 16
+
+var largeNodes sync.Pool // of *[]node
 
 // mergeLarge counts the tokens of a piece of any length in O(n log n) time
 // and 20 bytes of scratch a byte: the parts form a linked list, and the
@@ -69,20 +81,21 @@ const maxKeptScratch = 1 << 16
 // in exactly the order the rescan would find them.
 func (t *table) mergeLarge(p []byte, m *merger) int {
 	n := len(p)
-	if cap(m.next) < n {
-		m.next, m.prev, m.rank = make([]int32, n), make([]int32, n), make([]uint32, n)
-	}
-	next, prev, rank := m.next[:n], m.prev[:n], m.rank[:n]
 	q := &m.queue
+	kept := q.nodes
+	if n > maxKeptScratch {
+		q.nodes = nil
+		if large, _ := largeNodes.Get().(*[]node); large != nil {
+			q.nodes = *large
+		}
+	}
 	q.reset(n)
-	for k := range n {
-		next[k], prev[k] = int32(k+1), int32(k-1)
-		rank[k] = noRank
+	nodes := q.nodes
+	for k := range nodes {
+		nodes[k].next, nodes[k].prev, nodes[k].rank = int32(k+1), int32(k-1), noRank
 		if k+1 < n {
-			rank[k] = t.pair[int(p[k])<<8|int(p[k+1])]
-			if rank[k] != noRank {
-				q.push(rank[k], int32(k))
-			}
+			nodes[k].rank = t.pair[int(p[k])<<8|int(p[k+1])]
+			q.push(nodes[k].rank, int32(k))
 		}
 	}
 	parts := n
@@ -91,33 +104,37 @@ func (t *table) mergeLarge(p []byte, m *merger) int {
 		if !ok {
 			break
 		}
-		if rank[k] != r {
+		part := &nodes[k]
+		if part.rank != r {
 			continue // an entry the heap of a bucket kept after it changed
 		}
 		// Join part k with the part after it, then re-rank the pairs the
 		// joined part is in.
-		j := next[k]
-		after := next[j]
-		next[k] = after
+		j := part.next
+		joined := &nodes[j]
+		after := joined.next
+		part.next = after
 		if int(after) < n {
-			prev[after] = k
+			nodes[after].prev = k
 		}
 		parts--
-		q.remove(rank[j], j)
-		rank[j] = noRank
-		rank[k] = noRank
+		q.remove(joined.rank, j)
+		joined.rank = noRank
+		part.rank = noRank
 		if int(after) < n {
-			rank[k] = t.rank(p[k:next[after]])
-			q.push(rank[k], k)
+			part.rank = t.rank(p[k:nodes[after].next])
+			q.push(part.rank, k)
 		}
-		if b := prev[k]; b >= 0 {
-			q.remove(rank[b], b)
-			rank[b] = t.rank(p[b:after])
-			q.push(rank[b], b)
+		if b := part.prev; b >= 0 {
+			q.remove(nodes[b].rank, b)
+			nodes[b].rank = t.rank(p[b:after])
+			q.push(nodes[b].rank, b)
 		}
 	}
 	if n > maxKeptScratch {
-		*m = merger{}
+		large := q.nodes[:0]
+		largeNodes.Put(&large)
+		q.nodes = kept
 	}
 	return parts
 }

@@ -10,8 +10,8 @@ import "math/bits"
 // it in cache misses.
 //
 // A bucket is a doubly linked list of starts in increasing order, threaded
-// through arrays indexed by start, so a start leaves its bucket at once
-// when its pair changes, and memory stays at 8 bytes a byte of piece. A
+// through the nodes of the starts, so a start leaves its bucket at once
+// when its pair changes. A
 // start pushed below its bucket's last goes to a small heap beside the
 // list instead; it is rare (no test input does it) and left there when
 // its pair changes, to be skipped when it comes out.
@@ -20,9 +20,9 @@ type rankQueue struct {
 	middle [64]uint64
 	low    [4096]uint64
 
-	after, before []int32 // the bucket lists; before[k] is notListed off them
-	buckets       []rankBucket
-	bucket        []int32 // bucket[rank]: index into buckets plus one, 0 for none
+	nodes   []node // after and before link the buckets; before is notListed off them
+	buckets []rankBucket
+	bucket  []int32 // bucket[rank]: index into buckets plus one, 0 for none
 }
 
 type rankBucket struct {
@@ -47,12 +47,15 @@ func (q *rankQueue) reset(n int) {
 	if q.bucket == nil {
 		q.bucket = make([]int32, maxRank)
 	}
-	if cap(q.after) < n {
-		q.after, q.before = make([]int32, n), make([]int32, n)
+	if cap(q.nodes) < n {
+		// An eighth more, so that a long piece a few bytes longer than
+		// the last one (the same piece in the other text of auto mode)
+		// fits.
+		q.nodes = make([]node, n, n+n/8)
 	}
-	q.after, q.before = q.after[:n], q.before[:n]
-	for k := range q.before {
-		q.before[k] = notListed
+	q.nodes = q.nodes[:n]
+	for k := range q.nodes {
+		q.nodes[k].before = notListed
 	}
 }
 
@@ -74,10 +77,10 @@ func (q *rankQueue) push(rank uint32, start int32) {
 	switch {
 	case b.last < 0:
 		b.first, b.last = start, start
-		q.after[start], q.before[start] = -1, -1
+		q.nodes[start].after, q.nodes[start].before = -1, -1
 	case start > b.last:
-		q.after[b.last] = start
-		q.after[start], q.before[start] = -1, b.last
+		q.nodes[b.last].after = start
+		q.nodes[start].after, q.nodes[start].before = -1, b.last
 		b.last = start
 	default:
 		b.heap = pushHeap(b.heap, start)
@@ -86,23 +89,24 @@ func (q *rankQueue) push(rank uint32, start int32) {
 
 // remove takes the pair at start off its bucket's list, if it is on one.
 func (q *rankQueue) remove(rank uint32, start int32) {
-	before := q.before[start]
+	node := &q.nodes[start]
+	before := node.before
 	if rank == noRank || before == notListed {
 		return
 	}
 	b := &q.buckets[q.bucket[rank]-1]
-	after := q.after[start]
+	after := node.after
 	if before >= 0 {
-		q.after[before] = after
+		q.nodes[before].after = after
 	} else {
 		b.first = after
 	}
 	if after >= 0 {
-		q.before[after] = before
+		q.nodes[after].before = before
 	} else {
 		b.last = before
 	}
-	q.before[start] = notListed
+	node.before = notListed
 	if b.first < 0 && len(b.heap) == 0 {
 		q.unmark(rank)
 	}
