@@ -47,11 +47,13 @@ const maxLongCached = 56
 // follow one another, never two at once. It holds one cache per processor
 // (GOMAXPROCS when first used), kept for the life of the process, unlike
 // a sync.Pool's, which every garbage collection empties; a count that
-// finds them all lent gets a fresh cache of its own.
+// finds them all lent (its goroutines were descheduled holding them)
+// borrows from a sync.Pool of spares.
 type cacheSet struct {
 	init   sync.Once
 	slots  []cacheSlotLock
 	cursor atomic.Uint32
+	spares sync.Pool // of *pieceCache
 }
 
 type cacheSlotLock struct {
@@ -60,7 +62,7 @@ type cacheSlotLock struct {
 	_     [48]byte // keeps two slots' flags off one cache line
 }
 
-// acquire lends a cache, and the slot to release, -1 for a fresh cache.
+// acquire lends a cache, and the slot to release, -1 for a spare.
 func (s *cacheSet) acquire() (*pieceCache, int) {
 	s.init.Do(func() {
 		s.slots = make([]cacheSlotLock, runtime.GOMAXPROCS(0))
@@ -75,13 +77,18 @@ func (s *cacheSet) acquire() (*pieceCache, int) {
 			return s.slots[i].cache, i
 		}
 	}
+	if spare, _ := s.spares.Get().(*pieceCache); spare != nil {
+		return spare, -1
+	}
 	return new(pieceCache), -1
 }
 
-func (s *cacheSet) release(slot int) {
-	if slot >= 0 {
-		s.slots[slot].busy.Store(false)
+func (s *cacheSet) release(cache *pieceCache, slot int) {
+	if slot < 0 {
+		s.spares.Put(cache)
+		return
 	}
+	s.slots[slot].busy.Store(false)
 }
 
 // counter counts the pieces of one text.

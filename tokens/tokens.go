@@ -89,7 +89,7 @@ func (e *Encoding) count(text []byte, limit int) int {
 	cache, slot := e.caches.acquire()
 	c := counter{tab: e.tab, piece: e.piece, cache: cache}
 	n := c.count(text, limit)
-	e.caches.release(slot)
+	e.caches.release(cache, slot)
 	return n
 }
 

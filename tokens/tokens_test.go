@@ -1,10 +1,12 @@
 package tokens_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 
@@ -259,5 +261,34 @@ func TestLongPieces(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestConcurrentCounts: counts running at once, more than there are
+// caches, each get the oracle's counts.
+func TestConcurrentCounts(t *testing.T) {
+	texts := []string{"hello world", strings.Repeat("concurrency ", 300), "日本語のテキスト", strings.Repeat("ab", 5000)}
+	want := make([]int, len(texts))
+	for i, text := range texts {
+		want[i] = oracleCount(t, tokens.CL100K, text)
+	}
+	e := encoding(t, tokens.CL100K)
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for g := range 32 {
+		wg.Go(func() {
+			for k := range 50 {
+				i := (g + k) % len(texts)
+				if got := e.Count(texts[i]); got != want[i] {
+					errs <- fmt.Sprintf("goroutine %d: Count(%s) = %d, want %d", g, quote(texts[i]), got, want[i])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
