@@ -70,8 +70,13 @@ func runEncode(c *subcommand, args []string, s streams) int {
 	var choice auto.Choice
 	format := jsonmap.FormatGCX
 	if *o.mode == modeAuto || *o.stats {
-		// --stats counts both formats, so the GCX1 payload is at hand.
-		if choice, err = auto.ChooseValue(*o.tool, v); err == nil {
+		// --stats counts both formats, so the GCX1 payload is at hand; it
+		// prints both counts, so neither may stop early.
+		choose := auto.ChooseValue
+		if *o.stats {
+			choose = auto.ChooseValueFull
+		}
+		if choice, err = choose(*o.tool, v); err == nil {
 			payload, format = choice.Output, choice.Format
 			if *o.mode == modeGCX {
 				payload, format = choice.Payload, jsonmap.FormatGCX

@@ -20,6 +20,11 @@ type Choice struct {
 	Payload    []byte         // the GCX1 payload, whichever was chosen
 	GCXTokens  int            // cl100k_base tokens of the GCX1 payload
 	JSONTokens int            // cl100k_base tokens of the compact JSON text
+	// Partial is set when counting stopped as soon as the choice was
+	// settled, as Choose and ChooseValue do. The count of the chosen
+	// format is then exact, and the other is a partial count that already
+	// decides: above GCXTokens for JSON, at least JSONTokens for GCX1.
+	Partial bool
 }
 
 // Encode returns the GCX1 payload of the JSON text value when it costs
@@ -43,22 +48,59 @@ func Choose(tool string, value []byte) (Choice, error) {
 	return ChooseValue(tool, v)
 }
 
-// ChooseValue is Choose for a parsed value.
+// ChooseValue is Choose for a parsed value. It counts the shorter text in
+// full and the other only until it is known to cost more (see
+// Choice.Partial).
 func ChooseValue(tool string, v jsonmap.Value) (Choice, error) {
+	return choose(tool, v, false)
+}
+
+// ChooseFull is Choose with both texts counted in full, for a caller that
+// reports the counts.
+func ChooseFull(tool string, value []byte) (Choice, error) {
+	v, err := jsonmap.Parse(value)
+	if err != nil {
+		return Choice{}, err
+	}
+	return ChooseValueFull(tool, v)
+}
+
+// ChooseValueFull is ChooseFull for a parsed value.
+func ChooseValueFull(tool string, v jsonmap.Value) (Choice, error) {
+	return choose(tool, v, true)
+}
+
+func choose(tool string, v jsonmap.Value, full bool) (Choice, error) {
 	payload, err := jsonmap.EncodeValue(tool, v)
 	if err != nil {
 		return Choice{}, err
 	}
 	compact := v.AppendCompact(nil)
-	c := Choice{Payload: payload, GCXTokens: count(payload), JSONTokens: count(compact)}
+	enc, err := tokens.Get(Encoding)
+	if err != nil {
+		return Choice{}, err
+	}
+	c := Choice{Payload: payload}
+	switch {
+	case full:
+		c.GCXTokens, c.JSONTokens = enc.CountBytes(payload), enc.CountBytes(compact)
+	case len(payload) <= len(compact):
+		// The payload is likely the cheaper: JSON loses once it passes
+		// the payload's count.
+		c.GCXTokens = enc.CountBytes(payload)
+		c.JSONTokens, _ = enc.CountUpTo(compact, c.GCXTokens)
+		c.Partial = c.JSONTokens > c.GCXTokens
+	default:
+		// GCX1 wins only if strictly cheaper: it loses once it reaches
+		// the JSON count [AUTO-1].
+		c.JSONTokens = enc.CountBytes(compact)
+		c.GCXTokens, _ = enc.CountUpTo(payload, c.JSONTokens-1)
+		c.Partial = c.GCXTokens >= c.JSONTokens
+	}
 	if c.GCXTokens < c.JSONTokens {
 		c.Output, c.Format = payload, jsonmap.FormatGCX
 	} else {
 		c.Output, c.Format = compact, jsonmap.FormatJSON
 	}
 	return c, nil
-}
-
-func count(b []byte) int {
-	return tokens.CL100KCount(string(b))
 }

@@ -1,9 +1,11 @@
 package auto_test
 
 import (
+	"bytes"
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
@@ -12,12 +14,15 @@ import (
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/jsonmap/auto"
 	"github.com/gcxwire/gcx/jsonmap/internal/jsongen"
+	"github.com/gcxwire/gcx/tokens/tokenstest"
 )
 
-// checkChoice checks [AUTO-1] [AUTO-2] for one value: the output costs no
-// more cl100k_base tokens than the compact JSON, is GCX1 only when that
-// is strictly cheaper, says its format by its first bytes and decodes to
-// the value [AUTO-3].
+// checkChoice checks [AUTO-1] [AUTO-2] for one value against counts of
+// its own, by tiktoken-go: the output costs no more cl100k_base tokens
+// than the compact JSON, is GCX1 exactly when that is strictly cheaper,
+// says its format by its first bytes and decodes to the value [AUTO-3].
+// The counts Choose reports are exact for the chosen format and decide
+// for the other; ChooseFull's are exact and choose the same.
 func checkChoice(t fataler, tool string, text []byte) auto.Choice {
 	t.Helper()
 	c, err := auto.Choose(tool, text)
@@ -28,12 +33,32 @@ func checkChoice(t fataler, tool string, text []byte) auto.Choice {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, jsonTokens := cl100k(c.Output), cl100k(compact)
+	payload, err := jsonmap.Encode(tool, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, jsonTokens, gcxTokens := oracleCount(t, c.Output), oracleCount(t, compact), oracleCount(t, payload)
 	if out > jsonTokens {
 		t.Fatalf("auto output costs %d tokens, compact JSON %d:\n%s", out, jsonTokens, c.Output)
 	}
-	if jsonTokens != c.JSONTokens || (c.Format == jsonmap.FormatGCX) != (c.GCXTokens < c.JSONTokens) || out != min(c.GCXTokens, c.JSONTokens) {
-		t.Fatalf("choice %s with %d GCX1 and %d JSON tokens is inconsistent (output %d, JSON %d)", c.Format, c.GCXTokens, c.JSONTokens, out, jsonTokens)
+	want, wantOutput := jsonmap.FormatJSON, compact
+	if gcxTokens < jsonTokens {
+		want, wantOutput = jsonmap.FormatGCX, payload
+	}
+	if c.Format != want || !bytes.Equal(c.Output, wantOutput) || !bytes.Equal(c.Payload, payload) {
+		t.Fatalf("chose %s with GCX1 %d and JSON %d tokens; want %s", c.Format, gcxTokens, jsonTokens, want)
+	}
+	exact := c.GCXTokens == gcxTokens && c.JSONTokens == jsonTokens
+	switch {
+	case !c.Partial && !exact,
+		c.Partial && c.Format == jsonmap.FormatGCX && (c.GCXTokens != gcxTokens || c.JSONTokens <= c.GCXTokens || c.JSONTokens > jsonTokens),
+		c.Partial && c.Format == jsonmap.FormatJSON && (c.JSONTokens != jsonTokens || c.GCXTokens < c.JSONTokens || c.GCXTokens > gcxTokens):
+		t.Fatalf("Choose counted GCX1 %d, JSON %d (partial %v); tiktoken-go counts %d and %d", c.GCXTokens, c.JSONTokens, c.Partial, gcxTokens, jsonTokens)
+	}
+	full, err := auto.ChooseFull(tool, text)
+	if err != nil || full.Partial || full.GCXTokens != gcxTokens || full.JSONTokens != jsonTokens || full.Format != c.Format {
+		t.Fatalf("ChooseFull = %s, GCX1 %d, JSON %d, partial %v, %v; tiktoken-go counts %d and %d",
+			full.Format, full.GCXTokens, full.JSONTokens, full.Partial, err, gcxTokens, jsonTokens)
 	}
 	back, format, err := jsonmap.DecodeResponse(c.Output)
 	if err != nil || format != c.Format {
@@ -43,6 +68,16 @@ func checkChoice(t fataler, tool string, text []byte) auto.Choice {
 		t.Fatalf("auto output does not hold the value (-want +got):\n%s", diff)
 	}
 	return c
+}
+
+// oracleCount is tiktoken-go's cl100k_base count of text.
+func oracleCount(t fataler, text []byte) int {
+	t.Helper()
+	n, err := tokenstest.Count(auto.Encoding, string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // fataler is what checkChoice needs of *testing.T and *rapid.T.
@@ -117,5 +152,60 @@ func TestAutoErrors(t *testing.T) {
 	}
 	if _, _, err := auto.Encode("bad tool", []byte(`1`)); err == nil {
 		t.Error("a tool name GCX1 cannot carry was accepted")
+	}
+}
+
+// longValues are JSON values whose text is mostly one pre-tokenizer piece
+// of about n bytes, or one long string of many pieces, the inputs that
+// made auto mode quadratic.
+var longValues = []struct {
+	name string
+	make func(n int) []byte
+}{
+	{"Word", func(n int) []byte { return []byte(`{"source":"` + strings.Repeat("abcdefghij", n/10) + `"}`) }},
+	{"BareWord", func(n int) []byte { return []byte(`"` + strings.Repeat("x", n) + `"`) }},
+	{"Spaces", func(n int) []byte { return []byte(`["` + strings.Repeat(" ", n) + `"]`) }},
+	{"Digits", func(n int) []byte { return []byte(`{"n":"` + strings.Repeat("1234567890", n/10) + `"}`) }},
+	{"Source", func(n int) []byte {
+		line := `\tif err := s.store.Put(ctx, key, value); err != nil {\n`
+		return []byte(`{"file_path":"s.go","source":"` + strings.Repeat(line, n/len(line)) + `"}`)
+	}},
+}
+
+// TestAutoLongWord: a value holding one 512 KiB word, and the other long
+// values, encode in auto mode, choose as their full counts choose, and
+// decode back. BenchmarkAutoLinear shows the time grows linearly (about
+// 0.15 s for the word on the machine of docs/performance.md); before, the
+// word took minutes.
+func TestAutoLongWord(t *testing.T) {
+	for _, v := range longValues {
+		t.Run(v.name, func(t *testing.T) {
+			text := v.make(512 << 10)
+			start := time.Now()
+			c, err := auto.Choose("get_symbol_source", text)
+			elapsed := time.Since(start)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%d bytes: %s in %v (GCX1 %d, JSON %d tokens)", len(text), c.Format, elapsed, c.GCXTokens, c.JSONTokens)
+			// The time is for the log, and for this bound: far above what
+			// a loaded CI machine takes, far below the minutes a quadratic
+			// merge would.
+			if elapsed > 10*time.Second {
+				t.Errorf("%d bytes took %v", len(text), elapsed)
+			}
+			full, err := auto.ChooseFull("get_symbol_source", text)
+			if err != nil || full.Format != c.Format || full.GCXTokens < full.JSONTokens != (c.Format == jsonmap.FormatGCX) {
+				t.Fatalf("ChooseFull = %s (GCX1 %d, JSON %d), %v; Choose chose %s", full.Format, full.GCXTokens, full.JSONTokens, err, c.Format)
+			}
+			back, _, err := jsonmap.DecodeResponse(c.Output)
+			if err != nil {
+				t.Fatal(err)
+			}
+			compact, _ := jsonmap.Compact(text)
+			if !bytes.Equal(back, compact) {
+				t.Fatal("the output does not hold the value")
+			}
+		})
 	}
 }

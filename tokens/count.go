@@ -1,0 +1,198 @@
+package tokens
+
+import (
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// A pieceCache remembers the token counts of pieces recently seen. Tool
+// results repeat their pieces (keys, separators, common words) many times,
+// and a hit costs one hash and one compare against a slot that is likely
+// in the processor's cache, where the rank table is not. Each is a fixed
+// size, and a cacheSet holds a few per encoding.
+type pieceCache struct {
+	short [1 << shortBits]cacheSlot
+	long  [1 << longBits]longSlot
+	merge merger
+}
+
+// The caches hold 16384 pieces of up to 16 bytes, which the key of the
+// rank table packs, and 2048 longer ones, in sets of two by hash, the one
+// used last first: 512 KiB.
+const (
+	shortBits = 14
+	longBits  = 11
+)
+
+type cacheSlot struct {
+	lo, hi uint64
+	n      uint32 // piece length; 0 for an empty slot
+	count  uint32
+}
+
+// longSlot holds a piece of maxPacked+1 to maxLongCached bytes in one
+// cache line.
+type longSlot struct {
+	n, count uint32
+	piece    [maxLongCached]byte
+}
+
+const maxLongCached = 56
+
+// A cacheSet lends pieceCaches to counts: each cache serves the counts that
+// follow one another, never two at once. It holds one cache per processor
+// (GOMAXPROCS when first used), kept for the life of the process, unlike
+// a sync.Pool's, which every garbage collection empties; a count that
+// finds them all lent (its goroutines were descheduled holding them)
+// borrows from a sync.Pool of spares.
+type cacheSet struct {
+	init   sync.Once
+	slots  []cacheSlotLock
+	cursor atomic.Uint32
+	spares sync.Pool // of *pieceCache
+}
+
+type cacheSlotLock struct {
+	busy  atomic.Bool
+	cache *pieceCache
+	_     [48]byte // keeps two slots' flags off one cache line
+}
+
+// acquire lends a cache, and the slot to release, -1 for a spare.
+func (s *cacheSet) acquire() (*pieceCache, int) {
+	s.init.Do(func() {
+		s.slots = make([]cacheSlotLock, runtime.GOMAXPROCS(0))
+		for i := range s.slots {
+			s.slots[i].cache = new(pieceCache)
+		}
+	})
+	start := int(s.cursor.Add(1))
+	for k := range s.slots {
+		i := (start + k) % len(s.slots)
+		if s.slots[i].busy.CompareAndSwap(false, true) {
+			return s.slots[i].cache, i
+		}
+	}
+	if spare, _ := s.spares.Get().(*pieceCache); spare != nil {
+		return spare, -1
+	}
+	return new(pieceCache), -1
+}
+
+func (s *cacheSet) release(cache *pieceCache, slot int) {
+	if slot < 0 {
+		s.spares.Put(cache)
+		return
+	}
+	s.slots[slot].busy.Store(false)
+}
+
+// counter counts the pieces of one text.
+type counter struct {
+	tab   *table
+	piece func(text []byte, i int) int
+	cache *pieceCache
+}
+
+// count returns the tokens of text, stopping as soon as the count passes
+// limit: the count is exact when it is at most limit.
+func (c *counter) count(text []byte, limit int) int {
+	if !utf8.Valid(text) {
+		text = replaceInvalid(text)
+	}
+	n := 0
+	for i := 0; i < len(text); {
+		end := c.piece(text, i)
+		n += c.pieceTokens(text[i:end])
+		if n > limit {
+			return n
+		}
+		i = end
+	}
+	return n
+}
+
+// pieceTokens counts the tokens of one piece.
+func (c *counter) pieceTokens(p []byte) int {
+	if len(p) > maxPacked {
+		return c.longPieceTokens(p)
+	}
+	lo, hi := pack(p)
+	h := hashKey(lo, hi, len(p))
+	set := c.cache.short[h>>(64-shortBits)&^1:][:2]
+	if s := &set[0]; s.n == uint32(len(p)) && s.lo == lo && s.hi == hi {
+		return int(s.count)
+	}
+	if s := set[1]; s.n == uint32(len(p)) && s.lo == lo && s.hi == hi {
+		set[0], set[1] = s, set[0]
+		return int(s.count)
+	}
+	n := 1
+	if c.tab.rankPacked(lo, hi, len(p), h) == noRank {
+		n = c.merge(p)
+	}
+	set[1] = set[0]
+	set[0] = cacheSlot{lo: lo, hi: hi, n: uint32(len(p)), count: uint32(n)}
+	return n
+}
+
+// longPieceTokens is pieceTokens for a piece longer than maxPacked.
+func (c *counter) longPieceTokens(p []byte) int {
+	if len(p) > maxLongCached {
+		if c.tab.rank(p) != noRank {
+			return 1
+		}
+		return c.merge(p)
+	}
+	set := c.cache.long[longHash(p)>>(64-longBits)&^1:][:2]
+	for k := range set {
+		if s := &set[k]; s.n == uint32(len(p)) && string(s.piece[:len(p)]) == string(p) {
+			n := int(s.count)
+			if k == 1 {
+				set[0], set[1] = set[1], set[0]
+			}
+			return n
+		}
+	}
+	n := 1
+	if c.tab.rank(p) == noRank {
+		n = c.merge(p)
+	}
+	set[1] = set[0]
+	set[0].n, set[0].count = uint32(len(p)), uint32(n)
+	copy(set[0].piece[:], p)
+	return n
+}
+
+func (c *counter) merge(p []byte) int {
+	if len(p) <= smallPiece {
+		return c.tab.mergeSmall(p)
+	}
+	return c.tab.mergeLarge(p, &c.cache.merge)
+}
+
+// replaceInvalid returns text with every byte that is not part of valid
+// UTF-8 replaced by U+FFFD, as converting it to runes does: tiktoken-go
+// counts the text that way.
+func replaceInvalid(text []byte) []byte {
+	out := make([]byte, 0, len(text)+len(text)/2)
+	for len(text) > 0 {
+		r, w := utf8.DecodeRune(text)
+		out = utf8.AppendRune(out, r)
+		text = text[w:]
+	}
+	return out
+}
+
+// noLimit is the limit of a count that never stops early.
+const noLimit = math.MaxInt
+
+// bytesOf returns the bytes of s without copying them; no caller writes to
+// them.
+func bytesOf(s string) []byte {
+	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
