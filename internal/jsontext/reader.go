@@ -1,0 +1,706 @@
+package jsontext
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strconv"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// DefaultMaxDepth is the nesting bound a new Reader applies.
+const DefaultMaxDepth = 10000
+
+// A Reader reads one JSON text token by token and checks it against the
+// syntax in the package documentation as it goes.
+//
+// NextToken returns the tokens in order: ObjectStart, then a Name and a
+// value for each member, then ObjectEnd; ArrayStart, the elements,
+// ArrayEnd; or a single scalar. After the last token of the text it checks
+// that only whitespace follows and returns io.EOF. Errors are sticky.
+//
+// As with encoding/csv.Reader, the exported fields are options: set them
+// before the first call and leave them alone afterwards.
+type Reader struct {
+	// MaxDepth bounds the nesting of arrays and objects; 0 means no
+	// bound. The constructors set it to DefaultMaxDepth.
+	MaxDepth int
+	// RejectDuplicateNames makes an object that repeats a member name an
+	// error, at the second occurrence. The reader then holds the names of
+	// every open object, so memory grows with the largest object.
+	RejectDuplicateNames bool
+	// MaxTokenBytes bounds the bytes of one token (a string literal with
+	// its quotes and escapes, a number); 0 means no bound. A longer token
+	// is an error with Limit set, unless an earlier byte of it is wrong.
+	MaxTokenBytes int
+
+	r     io.Reader // nil when the input is held whole
+	rerr  error     // the reader's error once it returned one, io.EOF included
+	text  string    // the whole input, when held whole
+	whole bool
+
+	buf       []byte // buf[pos:end] is unread; held whole, text's bytes, never written
+	pos, end  int
+	base      int64 // input offset of buf[0]
+	line      int
+	lineStart int64 // input offset of the first byte of the current line
+
+	state    state
+	stack    []byte   // the open containers, '{' or '['
+	names    []string // member names of the open objects, innermost last
+	nameFrom []int    // per open object: where its names begin in names
+	sets     []map[string]struct{}
+	scratch  []byte
+	shifted  int // how far the last call of more moved the unread bytes
+
+	last    Token // the token NextToken returned last
+	lastEnd int64 // the input offset just past it
+	peeked  bool
+	peekTok Token
+	peekEnd int64
+	peekErr error
+	err     error
+}
+
+type state uint8
+
+const (
+	stBegin     state = iota // nothing read
+	stValue                  // a value is due
+	stFirstElem              // after '[': a value or ']'
+	stFirstName              // after '{': a name or '}'
+	stName                   // after ',' in an object: a name
+	stColon                  // after a name: ':' and a value
+	stAfter                  // after a value: ',', a closing bracket or the end
+	stDone                   // the end has been read
+)
+
+const initialBuffer = 4 << 10
+
+// maxEmptyReads is how many reads in a row may return nothing before the
+// reader gives up with io.ErrNoProgress, as bufio does.
+const maxEmptyReads = 100
+
+var errBadRead = errors.New("jsontext: reader returned an invalid byte count")
+
+// NewReader returns a Reader that reads from r, holding one token at a
+// time: its buffer grows only to hold the longest token.
+func NewReader(r io.Reader) *Reader {
+	return &Reader{r: r, MaxDepth: DefaultMaxDepth, line: 1}
+}
+
+// NewStringReader returns a Reader over a whole text. The Text of every
+// Name and String token without escapes, and of every Number, is a
+// substring of text.
+func NewStringReader(text string) *Reader {
+	return &Reader{
+		text: text, whole: true, MaxDepth: DefaultMaxDepth, line: 1,
+		buf: unsafe.Slice(unsafe.StringData(text), len(text)), end: len(text), rerr: io.EOF,
+	}
+}
+
+// NextToken returns the next token, or io.EOF after the last one once only
+// whitespace is left.
+func (r *Reader) NextToken() (Token, error) {
+	if r.peeked {
+		r.peeked = false
+		if r.peekErr != nil {
+			return Token{}, r.peekErr
+		}
+		r.last, r.lastEnd = r.peekTok, r.peekEnd
+		return r.peekTok, nil
+	}
+	tok, err := r.nextToken()
+	if err != nil {
+		return Token{}, err
+	}
+	r.last, r.lastEnd = tok, r.offset()
+	return tok, nil
+}
+
+// Peek returns the kind of the token NextToken will return next, or its
+// error, without consuming it.
+func (r *Reader) Peek() (Kind, error) {
+	if !r.peeked {
+		r.peekTok, r.peekErr = r.nextToken()
+		r.peekEnd = r.offset()
+		r.peeked = true
+	}
+	return r.peekTok.Kind, r.peekErr
+}
+
+// Pos returns where the token NextToken returned last begins.
+func (r *Reader) Pos() Pos { return r.last.Pos }
+
+// InputOffset returns the input offset just past the token NextToken
+// returned last.
+func (r *Reader) InputOffset() int64 { return r.lastEnd }
+
+// Depth returns the number of arrays and objects open after the token
+// NextToken returned last.
+func (r *Reader) Depth() int {
+	if r.peeked && r.peekErr == nil {
+		switch r.peekTok.Kind {
+		case ObjectStart, ArrayStart:
+			return len(r.stack) - 1
+		case ObjectEnd, ArrayEnd:
+			return len(r.stack) + 1
+		}
+	}
+	return len(r.stack)
+}
+
+// ReadString reads a token that must be a string value and returns it.
+func (r *Reader) ReadString() (string, error) {
+	tok, err := r.Expect(String)
+	return tok.Text, err
+}
+
+// ExpectObjectName reads the next member name of the object being read,
+// or the end of the object: it returns the name and true, or "" and false
+// after consuming the closing '}'. Any other token is an error.
+func (r *Reader) ExpectObjectName() (string, bool, error) {
+	tok, err := r.NextToken()
+	switch {
+	case err != nil:
+		return "", false, r.unexpectedEOF(err, "a member name or '}'")
+	case tok.Kind == Name:
+		return tok.Text, true, nil
+	case tok.Kind == ObjectEnd:
+		return "", false, nil
+	}
+	return "", false, r.fail(tok.Pos, "expected a member name or '}', found "+tok.Kind.String())
+}
+
+// Expect reads the next token and returns it if it is of kind k, and an
+// error at the token otherwise.
+func (r *Reader) Expect(k Kind) (Token, error) {
+	tok, err := r.NextToken()
+	if err != nil {
+		return Token{}, r.unexpectedEOF(err, k.String())
+	}
+	if tok.Kind != k {
+		return Token{}, r.fail(tok.Pos, "expected "+k.String()+", found "+tok.Kind.String())
+	}
+	return tok, nil
+}
+
+// SkipValue reads the next value whole and discards it.
+func (r *Reader) SkipValue() error {
+	depth := 0
+	for {
+		tok, err := r.NextToken()
+		if err != nil {
+			return r.unexpectedEOF(err, "a JSON value")
+		}
+		switch tok.Kind {
+		case ObjectStart, ArrayStart:
+			depth++
+		case ObjectEnd, ArrayEnd:
+			depth--
+		case Name:
+			continue
+		}
+		if depth <= 0 {
+			return nil
+		}
+	}
+}
+
+// End reads what follows the last token of the text and returns nil when
+// it is only whitespace; it is an error to call it before the text ends.
+func (r *Reader) End() error {
+	tok, err := r.NextToken()
+	if err == io.EOF {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return r.fail(tok.Pos, "expected the end of the JSON value, found "+tok.Kind.String())
+}
+
+// Fail returns an error at p with msg, as the reader's own errors are:
+// for a caller that finds a token it cannot use.
+func (r *Reader) Fail(p Pos, msg string) *Error { return r.fail(p, msg) }
+
+func (r *Reader) fail(p Pos, msg string) *Error {
+	return &Error{Offset: p.Offset, Line: p.Line, Column: p.Column, Msg: msg}
+}
+
+// unexpectedEOF turns the io.EOF of a text that ended early into an error
+// that says what was due.
+func (r *Reader) unexpectedEOF(err error, expected string) error {
+	if err != io.EOF {
+		return err
+	}
+	return r.fail(r.posAt(r.pos), "expected "+expected+", found end of input")
+}
+
+func (r *Reader) offset() int64 { return r.base + int64(r.pos) }
+
+// posAt returns the position of buf[i], which lies on the current line.
+func (r *Reader) posAt(i int) Pos {
+	off := r.base + int64(i)
+	return Pos{Offset: off, Line: r.line, Column: int(off-r.lineStart) + 1}
+}
+
+func (r *Reader) errAt(i int, msg string) *Error {
+	p := r.posAt(i)
+	return &Error{Offset: p.Offset, Line: p.Line, Column: p.Column, Msg: msg}
+}
+
+func (r *Reader) nextToken() (Token, error) {
+	if r.err != nil {
+		return Token{}, r.err
+	}
+	tok, err := r.scanToken()
+	if err != nil {
+		r.err = err
+		return Token{}, err
+	}
+	return tok, nil
+}
+
+var bom = []byte("\uFEFF")
+
+func (r *Reader) scanToken() (Token, error) {
+	if r.state == stBegin {
+		if err := r.ensure(len(bom)); err != nil {
+			return Token{}, err
+		}
+		if r.end-r.pos >= len(bom) && string(r.buf[r.pos:r.pos+len(bom)]) == string(bom) {
+			return Token{}, r.errAt(r.pos, "JSON text begins with a byte-order mark")
+		}
+		r.state = stValue
+	}
+	for {
+		c, ok, err := r.skipSpace()
+		if err != nil {
+			return Token{}, err
+		}
+		switch r.state {
+		case stDone:
+			return Token{}, io.EOF
+		case stAfter:
+			if len(r.stack) == 0 {
+				if !ok {
+					r.state = stDone
+					return Token{}, io.EOF
+				}
+				return Token{}, r.errFound(r.pos, "expected end of input after the JSON value, found ")
+			}
+			open := r.stack[len(r.stack)-1]
+			switch {
+			case ok && c == ',':
+				r.pos++
+				r.state = stValue
+				if open == '{' {
+					r.state = stName
+				}
+				continue
+			case ok && c == closer(open):
+				return r.close(), nil
+			case open == '[':
+				return Token{}, r.errFound(r.pos, "expected ',' or ']' in an array, found ")
+			default:
+				return Token{}, r.errFound(r.pos, "expected ',' or '}' in an object, found ")
+			}
+		case stColon:
+			if !ok || c != ':' {
+				return Token{}, r.errFound(r.pos, "expected ':' after a member name, found ")
+			}
+			r.pos++
+			r.state = stValue
+			continue
+		case stFirstName, stName:
+			if ok && c == '}' && r.state == stFirstName {
+				return r.close(), nil
+			}
+			if !ok || c != '"' {
+				return Token{}, r.errFound(r.pos, "expected a member name in quotes, found ")
+			}
+			return r.name()
+		default: // stValue, stFirstElem
+			if ok && c == ']' && r.state == stFirstElem {
+				return r.close(), nil
+			}
+			if !ok {
+				return Token{}, r.errAt(r.pos, "expected a JSON value, found end of input")
+			}
+			return r.value(c)
+		}
+	}
+}
+
+func closer(open byte) byte {
+	if open == '{' {
+		return '}'
+	}
+	return ']'
+}
+
+// close reads the closing bracket at pos.
+func (r *Reader) close() Token {
+	p := r.posAt(r.pos)
+	r.pos++
+	kind := ArrayEnd
+	if r.stack[len(r.stack)-1] == '{' {
+		kind = ObjectEnd
+		if r.RejectDuplicateNames {
+			n := len(r.nameFrom) - 1
+			r.names = r.names[:r.nameFrom[n]]
+			r.nameFrom, r.sets = r.nameFrom[:n], r.sets[:n]
+		}
+	}
+	r.stack = r.stack[:len(r.stack)-1]
+	r.state = stAfter
+	return Token{Kind: kind, Pos: p}
+}
+
+func (r *Reader) open(c byte) (Token, error) {
+	if r.MaxDepth > 0 && len(r.stack) >= r.MaxDepth {
+		e := r.errAt(r.pos, "arrays and objects nested deeper than "+strconv.Itoa(r.MaxDepth))
+		e.Limit = true
+		return Token{}, e
+	}
+	p := r.posAt(r.pos)
+	r.pos++
+	r.stack = append(r.stack, c)
+	if c == '[' {
+		r.state = stFirstElem
+		return Token{Kind: ArrayStart, Pos: p}, nil
+	}
+	if r.RejectDuplicateNames {
+		r.nameFrom = append(r.nameFrom, len(r.names))
+		r.sets = append(r.sets, nil)
+	}
+	r.state = stFirstName
+	return Token{Kind: ObjectStart, Pos: p}, nil
+}
+
+func (r *Reader) value(c byte) (Token, error) {
+	switch {
+	case c == '{' || c == '[':
+		return r.open(c)
+	case c == '"':
+		p := r.posAt(r.pos)
+		s, err := r.str()
+		if err != nil {
+			return Token{}, err
+		}
+		r.state = stAfter
+		return Token{Kind: String, Text: s, Pos: p}, nil
+	case c == '-' || '0' <= c && c <= '9':
+		return r.number()
+	case c == 't':
+		return r.literal(True, "true")
+	case c == 'f':
+		return r.literal(False, "false")
+	case c == 'n':
+		return r.literal(Null, "null")
+	}
+	return Token{}, r.errFound(r.pos, "expected a JSON value, found ")
+}
+
+func (r *Reader) name() (Token, error) {
+	p := r.posAt(r.pos)
+	s, err := r.str()
+	if err != nil {
+		return Token{}, err
+	}
+	if r.RejectDuplicateNames && !r.addName(s) {
+		return Token{}, r.fail(p, "member name "+QuotePrefix(s)+" appears twice in one object")
+	}
+	r.state = stColon
+	return Token{Kind: Name, Text: s, Pos: p}, nil
+}
+
+// addName records a name of the innermost object and reports whether it
+// is new there: a scan while the object is small, a set once it grows.
+func (r *Reader) addName(s string) bool {
+	n := len(r.nameFrom) - 1
+	own := r.names[r.nameFrom[n]:]
+	set := r.sets[n]
+	if set == nil && len(own) < setFrom {
+		for _, name := range own {
+			if name == s {
+				return false
+			}
+		}
+		r.names = append(r.names, s)
+		return true
+	}
+	if set == nil {
+		set = make(map[string]struct{}, 2*len(own))
+		for _, name := range own {
+			set[name] = struct{}{}
+		}
+		r.sets[n] = set
+	}
+	if _, dup := set[s]; dup {
+		return false
+	}
+	set[s] = struct{}{}
+	r.names = append(r.names, s)
+	return true
+}
+
+// str reads the string literal at pos and returns its string.
+func (r *Reader) str() (string, error) {
+	complete := true
+	if !r.whole {
+		var err error
+		if complete, err = r.completeString(); err != nil {
+			return "", err
+		}
+	}
+	start := r.pos
+	end, escaped, f, at := scanString(r.buf[:r.end], start, false, &r.scratch)
+	if err := r.checkToken(start, end, f, at, complete); err != nil {
+		return "", err
+	}
+	r.pos = end
+	switch {
+	case escaped:
+		return string(r.scratch), nil
+	case r.whole:
+		return r.text[start+1 : end-1], nil
+	}
+	return string(r.buf[start+1 : end-1]), nil
+}
+
+// checkToken turns what a scan of the token at start found into the error
+// to report, if any. A token longer than MaxTokenBytes is refused unless a
+// fault comes within its first MaxTokenBytes bytes, so that a held-whole
+// text and a stream, which stops reading a long token there, agree.
+// complete is false when the buffer holds only the start of the token.
+func (r *Reader) checkToken(start, end int, f fault, at int, complete bool) error {
+	limit := r.MaxTokenBytes
+	tooLong := limit > 0 && (f != faultNone && at >= start+limit || f == faultNone && (!complete || end-start > limit))
+	switch {
+	case tooLong:
+		e := r.errAt(start, "token longer than the limit of "+strconv.Itoa(limit)+" bytes")
+		e.Limit = true
+		return e
+	case f != faultNone:
+		r.fullRuneAt(&at)
+		return r.errAt(at, f.message(r.buf[:r.end], at))
+	}
+	return nil
+}
+
+// fullRuneAt makes the buffer hold the whole character that begins at
+// buf[*i], if the input has it, for a message that names it; *i follows
+// the bytes if they move.
+func (r *Reader) fullRuneAt(i *int) {
+	if r.whole || *i >= r.end || utf8.FullRune(r.buf[*i:r.end]) {
+		return
+	}
+	rel := *i - r.pos
+	r.ensure(rel + utf8.UTFMax)
+	*i = r.pos + rel
+}
+
+// errFound returns an error at buf[i] whose message is prefix followed by
+// a description of what stands there.
+func (r *Reader) errFound(i int, prefix string) *Error {
+	r.fullRuneAt(&i)
+	return r.errAt(i, prefix+describe(r.buf[:r.end], i))
+}
+
+// completeString makes the buffer hold the whole string literal at pos, up
+// to its closing quote, or up to the end of the input. It reports false
+// when it stopped at MaxTokenBytes instead.
+func (r *Reader) completeString() (bool, error) {
+	scanned := r.pos + 1
+	for {
+		for scanned < r.end {
+			q := bytes.IndexByte(r.buf[scanned:r.end], '"')
+			if q < 0 {
+				scanned = r.end
+				break
+			}
+			q += scanned
+			backslashes := 0
+			for k := q - 1; k > r.pos && r.buf[k] == '\\'; k-- {
+				backslashes++
+			}
+			if backslashes%2 == 0 {
+				return true, nil
+			}
+			scanned = q + 1
+		}
+		switch err := r.more(); err {
+		case nil:
+			scanned -= r.shifted
+		case io.EOF:
+			return true, nil // scanString reports the string unclosed
+		case errTooLong:
+			return false, nil
+		default:
+			return false, err
+		}
+	}
+}
+
+func (r *Reader) number() (Token, error) {
+	p := r.posAt(r.pos)
+	complete := true
+	if !r.whole {
+		var err error
+		if complete, err = r.completeRun(isNumberByte); err != nil {
+			return Token{}, err
+		}
+	}
+	start := r.pos
+	end, f, at := scanNumber(r.buf[:r.end], start)
+	if f == faultNone && end < r.end {
+		complete = true // the literal ended before the run of number bytes did
+	}
+	if err := r.checkToken(start, end, f, at, complete); err != nil {
+		return Token{}, err
+	}
+	r.pos = end
+	r.state = stAfter
+	if r.whole {
+		return Token{Kind: Number, Text: r.text[start:end], Pos: p}, nil
+	}
+	return Token{Kind: Number, Text: string(r.buf[start:end]), Pos: p}, nil
+}
+
+func isNumberByte(c byte) bool {
+	return '0' <= c && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
+}
+
+// completeRun makes the buffer hold the run of bytes at pos for which in
+// is true, and the byte after it, or up to the end of the input. It
+// reports false when it stopped at MaxTokenBytes instead.
+func (r *Reader) completeRun(in func(byte) bool) (bool, error) {
+	scanned := r.pos
+	for {
+		for scanned < r.end && in(r.buf[scanned]) {
+			scanned++
+		}
+		if scanned < r.end {
+			return true, nil
+		}
+		switch err := r.more(); err {
+		case nil:
+			scanned -= r.shifted
+		case io.EOF:
+			return true, nil
+		case errTooLong:
+			return false, nil
+		default:
+			return false, err
+		}
+	}
+}
+
+func (r *Reader) literal(kind Kind, word string) (Token, error) {
+	p := r.posAt(r.pos)
+	if err := r.ensure(len(word)); err != nil {
+		return Token{}, err
+	}
+	if bad := literal(r.buf[:r.end], r.pos, word); bad >= 0 {
+		return Token{}, r.errFound(bad, "expected "+strconv.Quote(word)+", found ")
+	}
+	r.pos += len(word)
+	r.state = stAfter
+	return Token{Kind: kind, Pos: p}, nil
+}
+
+// skipSpace moves past whitespace, counting lines, and returns the byte
+// after it, or ok false at the end of the input.
+func (r *Reader) skipSpace() (c byte, ok bool, err error) {
+	for {
+		for r.pos < r.end {
+			c := r.buf[r.pos]
+			switch c {
+			case ' ', '\t', '\r':
+				r.pos++
+			case '\n':
+				r.pos++
+				r.line++
+				r.lineStart = r.base + int64(r.pos)
+			default:
+				return c, true, nil
+			}
+		}
+		if err := r.more(); err != nil {
+			if err == io.EOF || err == errTooLong {
+				return 0, false, nil
+			}
+			return 0, false, err
+		}
+	}
+}
+
+var errTooLong = errors.New("token too long")
+
+// lookahead is the most bytes past a fault that scanString may need to
+// place it (a surrogate pair is twelve), so a stream stops reading a long
+// token this far past MaxTokenBytes and still finds its faults where a
+// held-whole text does.
+const lookahead = 16
+
+// ensure makes the buffer hold n bytes at pos, or every byte left.
+func (r *Reader) ensure(n int) error {
+	for r.end-r.pos < n {
+		if err := r.more(); err != nil {
+			if err == io.EOF || err == errTooLong {
+				return nil
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// more reads more input into the buffer, moving the unread bytes to its
+// front first (shifted says by how much) and growing it only when they
+// fill it. It returns io.EOF at the end of the input, the reader's error,
+// or errTooLong when the unread bytes already exceed MaxTokenBytes.
+func (r *Reader) more() error {
+	r.shifted = 0
+	if r.rerr != nil {
+		return r.rerr
+	}
+	if r.MaxTokenBytes > 0 && r.end-r.pos > r.MaxTokenBytes+lookahead {
+		return errTooLong
+	}
+	if r.pos > 0 {
+		r.shifted = r.pos
+		copy(r.buf, r.buf[r.pos:r.end])
+		r.end -= r.pos
+		r.base += int64(r.pos)
+		r.pos = 0
+	}
+	if r.end == len(r.buf) {
+		bigger := make([]byte, max(2*len(r.buf), initialBuffer))
+		copy(bigger, r.buf[:r.end])
+		r.buf = bigger
+	}
+	for range maxEmptyReads {
+		n, err := r.r.Read(r.buf[r.end:])
+		if n < 0 || n > len(r.buf)-r.end {
+			r.rerr = errBadRead
+			return r.rerr
+		}
+		r.end += n
+		if err != nil {
+			r.rerr = err
+			if n > 0 {
+				return nil
+			}
+			return err
+		}
+		if n > 0 {
+			return nil
+		}
+	}
+	r.rerr = io.ErrNoProgress
+	return r.rerr
+}

@@ -1,0 +1,512 @@
+package jsontext
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"pgregory.net/rapid"
+)
+
+// tokens reads every token of a Reader, and the error that ends them (nil
+// at a clean end).
+func tokens(r *Reader) ([]Token, error) {
+	var out []Token
+	for {
+		tok, err := r.NextToken()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+		out = append(out, tok)
+	}
+}
+
+// readers returns the ways into the package for one input: held whole, and
+// streamed one byte per read and in small odd pieces.
+func readers(in string) map[string]*Reader {
+	return map[string]*Reader{
+		"whole":    NewStringReader(in),
+		"one-byte": NewReader(iotest.OneByteReader(strings.NewReader(in))),
+		"half":     NewReader(iotest.HalfReader(strings.NewReader(in))),
+		"big":      NewReader(strings.NewReader(in)),
+	}
+}
+
+func TestTokens(t *testing.T) {
+	in := "{\"a\" : [1, -2.5e+3, true, false, null, \"x\\u00e9\\n\"],\n \"b\":{}}"
+	want := []Token{
+		{ObjectStart, "", Pos{0, 1, 1}},
+		{Name, "a", Pos{1, 1, 2}},
+		{ArrayStart, "", Pos{7, 1, 8}},
+		{Number, "1", Pos{8, 1, 9}},
+		{Number, "-2.5e+3", Pos{11, 1, 12}},
+		{True, "", Pos{20, 1, 21}},
+		{False, "", Pos{26, 1, 27}},
+		{Null, "", Pos{33, 1, 34}},
+		{String, "xé\n", Pos{39, 1, 40}},
+		{ArrayEnd, "", Pos{50, 1, 51}},
+		{Name, "b", Pos{54, 2, 2}},
+		{ObjectStart, "", Pos{58, 2, 6}},
+		{ObjectEnd, "", Pos{59, 2, 7}},
+		{ObjectEnd, "", Pos{60, 2, 8}},
+	}
+	for name, r := range readers(in) {
+		got, err := tokens(r)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d tokens, want %d: %v", name, len(got), len(want), got)
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Errorf("%s: token %d = %+v, want %+v", name, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// TestErrors: every fault is reported at its byte with its line and
+// column, the same way held whole and streamed.
+func TestErrors(t *testing.T) {
+	cases := []struct {
+		name, in     string
+		line, column int
+		msg          string
+		limit        bool
+	}{
+		{"Empty", "", 1, 1, "expected a JSON value, found end of input", false},
+		{"OnlySpace", " \n ", 2, 2, "found end of input", false},
+		{"ByteOrderMark", "\uFEFF{}", 1, 1, "byte-order mark", false},
+		{"ByteOrderMarkAfterSpace", " \uFEFF{}", 1, 2, "expected a JSON value, found '\\ufeff'", false},
+		{"TrailingText", `{} x`, 1, 4, "expected end of input after the JSON value, found 'x'", false},
+		{"TwoValues", "1\n2", 2, 1, "expected end of input", false},
+		{"LoneHighSurrogate", `"a\ud800b"`, 1, 3, "unpaired surrogate", false},
+		{"HighBeforeNonSurrogate", `["\ud800\u0041"]`, 1, 3, "unpaired surrogate", false},
+		{"LoneLowSurrogate", `"\udc00"`, 1, 2, "unpaired surrogate", false},
+		{"InvalidUTF8", "\"a\xffb\"", 1, 3, "not valid UTF-8", false},
+		{"InvalidUTF8AfterEscape", "\"\\n\xff\"", 1, 4, "not valid UTF-8", false},
+		{"RawControl", "\"a\tb\"", 1, 3, "control character U+0009 must be escaped", false},
+		{"RawLF", "[\"a\nb\"]", 1, 4, "control character U+000a must be escaped", false},
+		{"UnknownEscape", `"\x"`, 1, 3, `unknown escape \x`, false},
+		{"ShortHex", `"\u12"`, 1, 6, `expected four hex digits after \u, found '"'`, false},
+		{"HexAtEnd", `"\u12`, 1, 6, `expected four hex digits after \u, found end of input`, false},
+		{"BadHex", `"\u12g4"`, 1, 6, `expected four hex digits after \u, found 'g'`, false},
+		{"Unclosed", `"abc`, 1, 5, "string not closed", false},
+		{"LeadingZero", `01`, 1, 2, "expected end of input", false},
+		{"BareMinus", `-`, 1, 2, "expected a digit in a number, found end of input", false},
+		{"BareDot", `1.`, 1, 3, "after the decimal point", false},
+		{"BareExponent", `1e+]`, 1, 4, "in the exponent, found ']'", false},
+		{"NaN", `NaN`, 1, 1, "expected a JSON value, found 'N'", false},
+		{"Tru", `tru`, 1, 4, `expected "true", found end of input`, false},
+		{"Nul", `nulL`, 1, 4, `expected "null", found 'L'`, false},
+		{"TrailingComma", `[1,]`, 1, 4, "expected a JSON value, found ']'", false},
+		{"TrailingCommaObject", `{"a":1,}`, 1, 8, "expected a member name in quotes, found '}'", false},
+		{"SingleQuotes", `{'a':1}`, 1, 2, "member name in quotes", false},
+		{"NoColon", `{"a" 1}`, 1, 6, "expected ':' after a member name, found '1'", false},
+		{"UnclosedArray", `["a"`, 1, 5, "expected ',' or ']' in an array, found end of input", false},
+		{"UnclosedObject", `{"a":1 "b"`, 1, 8, "expected ',' or '}' in an object, found '\"'", false},
+		{"BadByte", "[\xff]", 1, 2, "found byte 0xff", false},
+		{"TooDeep", strings.Repeat("[", DefaultMaxDepth+1), 1, DefaultMaxDepth + 1, "nested deeper than 10000", true},
+	}
+	for _, c := range cases {
+		for how, r := range readers(c.in) {
+			t.Run(c.name+"/"+how, func(t *testing.T) {
+				_, err := tokens(r)
+				var e *Error
+				if !errors.As(err, &e) {
+					t.Fatalf("got %v, want an *Error", err)
+				}
+				off := offsetOf(c.in, c.line, c.column)
+				if e.Line != c.line || e.Column != c.column || e.Offset != off || !strings.Contains(e.Msg, c.msg) || e.Limit != c.limit {
+					t.Errorf("got %+v, want line %d, column %d, offset %d, limit %v, message with %q", e, c.line, c.column, off, c.limit, c.msg)
+				}
+			})
+		}
+	}
+}
+
+// offsetOf returns the offset of a line and column of in.
+func offsetOf(in string, line, column int) int64 {
+	off := 0
+	for l := 1; l < line; l++ {
+		off += strings.IndexByte(in[off:], '\n') + 1
+	}
+	return int64(off + column - 1)
+}
+
+func TestDuplicateNames(t *testing.T) {
+	big := func(extra string) string {
+		var b strings.Builder
+		b.WriteString("{")
+		for i := range 40 {
+			b.WriteString(`"k` + string(rune('A'+i/10)) + string(rune('0'+i%10)) + `":0,`)
+		}
+		b.WriteString(extra + `}`)
+		return b.String()
+	}
+	cases := []struct {
+		in     string
+		column int
+		msg    string
+	}{
+		{`{"a":1,"a":2}`, 8, `member name "a" appears twice`},
+		{`{"é":1,"\u00e9":2}`, 9, `member name "é" appears twice`},
+		{`{"a":{"a":1},"b":{"a":2,"a":3}}`, 25, `"a" appears twice`},
+		{big(`"kC2":1`), 322, `"kC2" appears twice`},
+		{`{"` + strings.Repeat("x", 100) + `":1,"` + strings.Repeat("x", 100) + `":2}`, 107, `"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"… (100 bytes) appears twice`},
+	}
+	for _, c := range cases {
+		for how, r := range readers(c.in) {
+			r.RejectDuplicateNames = true
+			_, err := tokens(r)
+			var e *Error
+			if !errors.As(err, &e) || e.Column != c.column || !strings.Contains(e.Msg, c.msg) {
+				t.Errorf("%s %.40q: got %v, want column %d and %q", how, c.in, err, c.column, c.msg)
+			}
+		}
+		if _, err := tokens(NewStringReader(c.in)); err != nil {
+			t.Errorf("%.40q without RejectDuplicateNames: %v", c.in, err)
+		}
+	}
+	// The same name in different objects, and after an object closed.
+	for _, in := range []string{`[{"a":1},{"a":2}]`, `{"a":{"b":1},"b":{"a":1}}`, big(`"x":{"kA0":1}`)} {
+		r := NewStringReader(in)
+		r.RejectDuplicateNames = true
+		if _, err := tokens(r); err != nil {
+			t.Errorf("%q: %v", in, err)
+		}
+	}
+}
+
+// TestAccessors: the helpers a caller reading a known shape uses.
+func TestAccessors(t *testing.T) {
+	in := `{"sections":[{"tool":"t","n":3}],"x":[1,{"y":[]}]} `
+	r := NewReader(iotest.OneByteReader(strings.NewReader(in)))
+	r.RejectDuplicateNames = true
+	if _, err := r.Expect(ObjectStart); err != nil {
+		t.Fatal(err)
+	}
+	name, ok, err := r.ExpectObjectName()
+	if err != nil || !ok || name != "sections" {
+		t.Fatalf("ExpectObjectName = %q, %v, %v", name, ok, err)
+	}
+	if k, err := r.Peek(); k != ArrayStart || err != nil || r.Pos() != (Pos{1, 1, 2}) {
+		t.Fatalf("Peek = %v, %v; Pos %+v", k, err, r.Pos())
+	}
+	r.NextToken()
+	if r.Depth() != 2 || r.InputOffset() != 13 {
+		t.Fatalf("Depth %d, InputOffset %d", r.Depth(), r.InputOffset())
+	}
+	r.Expect(ObjectStart)
+	r.ExpectObjectName()
+	if s, err := r.ReadString(); s != "t" || err != nil {
+		t.Fatalf("ReadString = %q, %v", s, err)
+	}
+	r.ExpectObjectName()
+	if _, err := r.ReadString(); err == nil || !strings.Contains(err.Error(), "expected a string, found a number") || r.Pos().Column != 30 {
+		t.Fatalf("ReadString of a number: %v at %+v", err, r.Pos())
+	}
+
+	r = NewStringReader(in)
+	r.Expect(ObjectStart)
+	r.ExpectObjectName()
+	if err := r.SkipValue(); err != nil {
+		t.Fatal(err)
+	}
+	if name, _, _ := r.ExpectObjectName(); name != "x" {
+		t.Fatalf("after SkipValue: %q", name)
+	}
+	r.SkipValue()
+	if _, ok, err := r.ExpectObjectName(); ok || err != nil {
+		t.Fatalf("end of object: %v, %v", ok, err)
+	}
+	if err := r.End(); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := NewStringReader(`{`).ExpectObjectName(); ok || err == nil {
+		t.Fatalf("ExpectObjectName before '{': %v %v", ok, err)
+	}
+	r = NewStringReader(`[`)
+	r.NextToken()
+	if _, err := r.Expect(Number); err == nil || !strings.Contains(err.Error(), "found end of input") {
+		t.Fatalf("Expect at the end: %v", err)
+	}
+}
+
+// TestStreamHoldsOneToken: the buffer of a streaming reader grows only to
+// the longest token, however long the text.
+func TestStreamHoldsOneToken(t *testing.T) {
+	const n = 1 << 20
+	long := strings.Repeat("y", 10000)
+	src := io.MultiReader(strings.NewReader(`[`), &repeater{s: `"xxxxxxxxxxxxxx",  12345678,  `, n: n}, strings.NewReader(`"`+long+`"]`))
+	r := NewReader(src)
+	count := 0
+	for {
+		tok, err := r.NextToken()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tok.Kind == String || tok.Kind == Number {
+			count++
+		}
+		if len(r.buf) > 2*len(long)+2*initialBuffer {
+			t.Fatalf("buffer grew to %d bytes", len(r.buf))
+		}
+	}
+	if count != 2*n+1 {
+		t.Fatalf("%d values, want %d", count, 2*n+1)
+	}
+}
+
+type repeater struct {
+	s string
+	n int
+}
+
+func (r *repeater) Read(p []byte) (int, error) {
+	if r.n == 0 {
+		return 0, io.EOF
+	}
+	k := 0
+	for r.n > 0 && len(p)-k >= len(r.s) {
+		k += copy(p[k:], r.s)
+		r.n--
+	}
+	if k == 0 {
+		return copy(p, r.s[:1]), errors.New("short buffer")
+	}
+	return k, nil
+}
+
+func TestMaxTokenBytes(t *testing.T) {
+	cases := []struct {
+		in    string
+		limit bool
+		col   int
+	}{
+		{`["` + strings.Repeat("a", 100) + `"]`, true, 2},
+		{`["` + strings.Repeat("a", 10) + `"]`, false, 0},
+		{`["a` + "\t" + strings.Repeat("a", 100) + `"]`, false, 4}, // the fault comes first
+		{`[` + strings.Repeat("1", 100) + `]`, true, 2},
+		{`[0` + strings.Repeat("1", 100) + `]`, false, 3},        // "0", then a stray digit
+		{`["` + strings.Repeat("a", 30) + `\ud800"]`, false, 33}, // within the limit
+		{`["` + strings.Repeat("a", 60) + `\ud800"]`, true, 2},   // beyond it
+	}
+	for _, c := range cases {
+		for how, r := range readers(c.in) {
+			r.MaxTokenBytes = 40
+			_, err := tokens(r)
+			var e *Error
+			switch {
+			case c.col == 0 && err != nil:
+				t.Errorf("%s %.30q: %v", how, c.in, err)
+			case c.col > 0 && (!errors.As(err, &e) || e.Limit != c.limit || e.Column != c.col):
+				t.Errorf("%s %.30q: got %v (%+v), want limit %v at column %d", how, c.in, err, e, c.limit, c.col)
+			}
+		}
+	}
+}
+
+func TestReaderErrorPassesThrough(t *testing.T) {
+	boom := errors.New("boom")
+	r := NewReader(io.MultiReader(strings.NewReader(`[1,`), iotest.ErrReader(boom)))
+	_, err := tokens(r)
+	if err != boom {
+		t.Fatalf("got %v, want the reader's error", err)
+	}
+}
+
+func TestCompactKind(t *testing.T) {
+	cases := []struct {
+		in   string
+		kind Kind
+		ok   bool
+	}{
+		{`1`, Number, true}, {`-0`, Number, true}, {`1e400`, Number, true}, {`1.0`, Number, true},
+		{`true`, True, true}, {`false`, False, true}, {`null`, Null, true},
+		{`""`, String, true}, {`"x"`, String, true}, {`"a\"b\\c\n\u0001"`, String, true},
+		{`[]`, ArrayStart, true}, {`[1,[2],{}]`, ArrayStart, true}, {`{}`, ObjectStart, true}, {`{"a":{"b":null}}`, ObjectStart, true},
+		{``, 0, false}, {` 1`, 0, false}, {`1 `, 0, false}, {`[1, 2]`, 0, false}, {`{"a" :1}`, 0, false},
+		{`"\u00e9"`, 0, false}, {`"\/"`, 0, false}, {`"\u000A"`, 0, false}, {`"\u000a"`, 0, false}, {`"\u001F"`, 0, false},
+		{`{"a":1,"a":2}`, 0, false}, {`01`, 0, false}, {`0x1F`, 0, false}, {`NaN`, 0, false}, {`trueish`, 0, false},
+		{`[DEBUG] start`, 0, false}, {`2024-01-01`, 0, false}, {`"a` + "\t" + `"`, 0, false}, {"\"\xff\"", 0, false},
+		{`tru`, 0, false}, {`[`, 0, false}, {`{"a"}`, 0, false}, {`{"a":1,}`, 0, false},
+	}
+	for _, c := range cases {
+		kind, ok, err := CompactKind(c.in, DefaultMaxDepth)
+		if kind != c.kind || ok != c.ok || err != nil {
+			t.Errorf("CompactKind(%q) = %v, %v, %v; want %v, %v", c.in, kind, ok, err, c.kind, c.ok)
+		}
+	}
+	_, ok, err := CompactKind(`{"a":`+strings.Repeat("[", 20), 10)
+	var e *Error
+	if ok || !errors.As(err, &e) || !e.Limit || e.Column != 15 {
+		t.Errorf("too deep: %v, %v", ok, err)
+	}
+}
+
+func TestQuotePrefix(t *testing.T) {
+	if got := QuotePrefix("a\tb"); got != `"a\tb"` {
+		t.Errorf("short: %s", got)
+	}
+	long := strings.Repeat("é", 40) // 80 bytes
+	got := QuotePrefix(long)
+	if want := `"` + strings.Repeat("é", 32) + `"… (80 bytes)`; got != want {
+		t.Errorf("long: %s, want %s", got, want)
+	}
+}
+
+// TestPropertyStreamAgreesWithWhole: for any bytes, a stream in pieces of
+// any size gives the tokens and the error a held-whole text gives, and
+// what either accepts is JSON to encoding/json as well.
+func TestPropertyStreamAgreesWithWhole(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		in := jsonish().Draw(t, "in")
+		dup := rapid.Bool().Draw(t, "dup")
+		limit := rapid.SampledFrom([]int{0, 0, 3, 8}).Draw(t, "limit")
+		whole := NewStringReader(in)
+		whole.RejectDuplicateNames, whole.MaxTokenBytes = dup, limit
+		want, wantErr := tokens(whole)
+		chunk := rapid.IntRange(1, 7).Draw(t, "chunk")
+		stream := NewReader(&chunker{s: in, n: chunk})
+		stream.RejectDuplicateNames, stream.MaxTokenBytes = dup, limit
+		got, gotErr := tokens(stream)
+		if len(got) != len(want) {
+			t.Fatalf("%d tokens streamed, %d whole: %v / %v", len(got), len(want), got, want)
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("token %d: streamed %+v, whole %+v", i, got[i], want[i])
+			}
+		}
+		if (wantErr == nil) != (gotErr == nil) || wantErr != nil && *wantErr.(*Error) != *gotErr.(*Error) {
+			t.Fatalf("errors differ: streamed %v, whole %v", gotErr, wantErr)
+		}
+		if wantErr == nil && !json.Valid([]byte(in)) {
+			t.Fatalf("accepted %q, which encoding/json refuses", in)
+		}
+		// Compact form: the tokens written back compactly are a text
+		// CompactKind accepts, and only then is the input compact.
+		if wantErr == nil && !dup && limit == 0 {
+			c := compactOf(want)
+			if _, ok, err := CompactKind(string(c), DefaultMaxDepth); !ok || err != nil {
+				if !hasRepeatedName(in) {
+					t.Fatalf("compact form %q of %q is not compact: %v", c, in, err)
+				}
+			}
+			if _, ok, _ := CompactKind(in, DefaultMaxDepth); ok && !bytes.Equal(c, []byte(in)) {
+				t.Fatalf("CompactKind accepts %q, whose compact form is %q", in, c)
+			}
+		}
+	})
+}
+
+func hasRepeatedName(in string) bool {
+	r := NewStringReader(in)
+	r.RejectDuplicateNames = true
+	_, err := tokens(r)
+	return err != nil
+}
+
+// compactOf writes tokens back in compact form.
+func compactOf(toks []Token) []byte {
+	var b []byte
+	for i, tok := range toks {
+		if i > 0 {
+			prev := toks[i-1].Kind
+			if prev == Name {
+				b = append(b, ':')
+			} else if prev != ObjectStart && prev != ArrayStart && tok.Kind != ObjectEnd && tok.Kind != ArrayEnd {
+				b = append(b, ',')
+			}
+		}
+		switch tok.Kind {
+		case ObjectStart:
+			b = append(b, '{')
+		case ObjectEnd:
+			b = append(b, '}')
+		case ArrayStart:
+			b = append(b, '[')
+		case ArrayEnd:
+			b = append(b, ']')
+		case Name, String:
+			b = AppendString(b, tok.Text)
+		case Number:
+			b = append(b, tok.Text...)
+		case True:
+			b = append(b, "true"...)
+		case False:
+			b = append(b, "false"...)
+		case Null:
+			b = append(b, "null"...)
+		}
+	}
+	return b
+}
+
+// jsonish draws texts made mostly of JSON's own pieces, so that many are
+// valid and the rest break in every way.
+func jsonish() *rapid.Generator[string] {
+	pieces := []string{"{", "}", "[", "]", ",", ":", " ", "\n", `"a"`, `"b"`, `"é"`, `"\u00e9"`, `"\ud83d\ude00"`,
+		`"\ud800"`, `"\n\t"`, `"\/"`, "\"\x01\"", "\"\xff\"", `"`, `\`, `1`, `-0`, `1.5e+3`, `01`, `1.`, `true`, `fals`,
+		`null`, "\uFEFF", `"x`, `"\u12"`, `u`}
+	return rapid.Custom(func(t *rapid.T) string {
+		var b strings.Builder
+		for range rapid.IntRange(0, 24).Draw(t, "n") {
+			b.WriteString(rapid.SampledFrom(pieces).Draw(t, "piece"))
+		}
+		return b.String()
+	})
+}
+
+// chunker reads s n bytes at a time.
+type chunker struct {
+	s string
+	n int
+}
+
+func (c *chunker) Read(p []byte) (int, error) {
+	if c.s == "" {
+		return 0, io.EOF
+	}
+	k := copy(p[:min(len(p), c.n)], c.s)
+	c.s = c.s[k:]
+	return k, nil
+}
+
+func FuzzReader(f *testing.F) {
+	for _, s := range []string{`{"a":[1,2,{"b":null}]}`, `"\ud83d\ude00"`, "[\"\xff\"]", `{"a":1,"a":2}`, ` 1 `} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		whole := NewStringReader(string(in))
+		whole.RejectDuplicateNames = true
+		want, wantErr := tokens(whole)
+		stream := NewReader(iotest.HalfReader(bytes.NewReader(in)))
+		stream.RejectDuplicateNames = true
+		got, gotErr := tokens(stream)
+		if len(got) != len(want) || (wantErr == nil) != (gotErr == nil) {
+			t.Fatalf("stream and whole differ: %v %v / %v %v", got, gotErr, want, wantErr)
+		}
+		if wantErr == nil && !json.Valid(in) {
+			t.Fatalf("accepted what encoding/json refuses: %q", in)
+		}
+		if !json.Valid(in) && wantErr == nil {
+			t.Fatal("unreachable")
+		}
+		if _, ok, _ := CompactKind(string(in), DefaultMaxDepth); ok && (wantErr != nil || !bytes.Equal(compactOf(want), in)) {
+			t.Fatalf("CompactKind accepts %q, which is not its own compact form", in)
+		}
+	})
+}

@@ -1,0 +1,333 @@
+package jsontext
+
+import (
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// The lexical rules of RFC 8259 are written here once; the Reader and
+// CompactKind both call them. They work on a byte slice that holds the
+// whole token (a Reader makes sure of that before calling), and report a
+// fault as a code and the index of the offending byte, so that a caller
+// that only wants a yes or no — CompactKind, on every cell of a payload —
+// formats no message.
+
+// fault says what is wrong with a token.
+type fault uint8
+
+const (
+	faultNone       fault = iota
+	faultUnclosed         // the input ends inside a string
+	faultControl          // a raw control character in a string
+	faultUTF8             // a string that is not valid UTF-8
+	faultEscape           // an escape RFC 8259 does not define
+	faultHex              // \u not followed by four hex digits
+	faultSurrogate        // a \u surrogate without its partner
+	faultNotCompact       // an escape compact form does not write
+	faultDigit            // a number without its digits
+	faultFraction         // a "." without a digit after it
+	faultExponent         // an exponent without a digit
+)
+
+// message spells a fault found at src[at].
+func (f fault) message(src []byte, at int) string {
+	switch f {
+	case faultUnclosed:
+		return "string not closed before the end of input"
+	case faultControl:
+		return "control character U+00" + string(hexDigits[src[at]>>4]) + string(hexDigits[src[at]&0xF]) + " must be escaped in a string"
+	case faultUTF8:
+		return "string is not valid UTF-8"
+	case faultEscape:
+		return `unknown escape \` + describeEscape(src, at) + " in a string"
+	case faultHex:
+		return `expected four hex digits after \u, found ` + describe(src, at)
+	case faultSurrogate:
+		return "string holds an unpaired surrogate escape, which is no Unicode character"
+	case faultNotCompact:
+		return "escape that compact form does not write"
+	case faultDigit:
+		return "expected a digit in a number, found " + describe(src, at)
+	case faultFraction:
+		return "expected a digit after the decimal point, found " + describe(src, at)
+	case faultExponent:
+		return "expected a digit in the exponent, found " + describe(src, at)
+	}
+	return "invalid JSON"
+}
+
+func describeEscape(src []byte, at int) string {
+	if at < len(src) && src[at] > 0x20 && src[at] < utf8.RuneSelf {
+		return string(src[at])
+	}
+	return "(a backslash followed by " + describe(src, at) + ")"
+}
+
+const hexDigits = "0123456789abcdef"
+
+// shortEscapes maps the control characters JSON lets a string write with
+// a two-character escape to the letter after the backslash.
+var shortEscapes = [32]byte{'\b': 'b', '\t': 't', '\n': 'n', '\f': 'f', '\r': 'r'}
+
+// escapeLetter maps the letter after a backslash to the byte it stands
+// for, for the escapes that stand for one byte.
+var escapeLetter = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// needsEscape marks the bytes a compact string writes escaped: '"', '\'
+// and the controls.
+var needsEscape = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
+
+// AppendString appends s to dst as a JSON string in compact form: '"' and
+// '\' escaped, the controls U+0008, U+0009, U+000A, U+000C and U+000D as
+// \b \t \n \f \r, the other controls below U+0020 as \u00 and two
+// lower-case hex digits, and every other character as itself.
+func AppendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !needsEscape[c] {
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		switch {
+		case c == '"' || c == '\\':
+			dst = append(dst, '\\', c)
+		case shortEscapes[c] != 0:
+			dst = append(dst, '\\', shortEscapes[c])
+		default:
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+		}
+		start = i + 1
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// scanString checks the string literal whose opening quote is src[i]. It
+// returns the index just past the closing quote and whether the literal
+// holds escapes, or a fault and the index of the offending byte. Faults
+// come in byte order: the first byte that breaks a rule is the one
+// reported. With compact set, only the escapes AppendString writes are
+// accepted (faultNotCompact otherwise). With dst non-nil, the string's
+// characters are appended to *dst when the literal holds escapes.
+func scanString(src []byte, i int, compact bool, dst *[]byte) (end int, escaped bool, f fault, at int) {
+	i++
+	start := i
+	for i < len(src) {
+		c := src[i]
+		if c == '"' {
+			if bad := invalidUTF8(src[start:i]); bad >= 0 {
+				return 0, false, faultUTF8, start + bad
+			}
+			return i + 1, false, faultNone, 0
+		}
+		if c == '\\' || c < 0x20 {
+			break
+		}
+		i++
+	}
+	if bad := invalidUTF8(src[start:i]); bad >= 0 {
+		return 0, false, faultUTF8, start + bad
+	}
+	if dst != nil {
+		*dst = append((*dst)[:0], src[start:i]...)
+	}
+	for {
+		if i >= len(src) {
+			return 0, false, faultUnclosed, i
+		}
+		c := src[i]
+		switch {
+		case c == '"':
+			return i + 1, true, faultNone, 0
+		case c < 0x20:
+			return 0, false, faultControl, i
+		case c == '\\':
+			var r rune
+			next, f, at := escape(src, i, compact, &r)
+			if f != faultNone {
+				return 0, false, f, at
+			}
+			if dst != nil {
+				if r < utf8.RuneSelf {
+					*dst = append(*dst, byte(r))
+				} else {
+					*dst = utf8.AppendRune(*dst, r)
+				}
+			}
+			i = next
+		case c < utf8.RuneSelf:
+			if dst != nil {
+				*dst = append(*dst, c)
+			}
+			i++
+		default:
+			r, size := utf8.DecodeRune(src[i:])
+			if r == utf8.RuneError && size <= 1 {
+				return 0, false, faultUTF8, i
+			}
+			if dst != nil {
+				*dst = append(*dst, src[i:i+size]...)
+			}
+			i += size
+		}
+	}
+}
+
+// escape reads the escape whose backslash is src[i] and sets *r to the
+// character it stands for.
+func escape(src []byte, i int, compact bool, r *rune) (next int, f fault, at int) {
+	if i+1 >= len(src) {
+		return 0, faultUnclosed, i + 1
+	}
+	c := src[i+1]
+	if c != 'u' {
+		b := escapeLetter[c]
+		if b == 0 {
+			return 0, faultEscape, i + 1
+		}
+		if compact && b == '/' {
+			return 0, faultNotCompact, i
+		}
+		*r = rune(b)
+		return i + 2, faultNone, 0
+	}
+	u, f, at := hex4(src, i+2)
+	if f != faultNone {
+		return 0, f, at
+	}
+	if compact && (u >= 0x20 || shortEscapes[u] != 0 || !lowerHex00(src[i+2:i+6], u)) {
+		return 0, faultNotCompact, i // compact form escapes only controls, in lower-case hex
+	}
+	if !utf16.IsSurrogate(u) {
+		*r = u
+		return i + 6, faultNone, 0
+	}
+	j := i + 6
+	if u >= 0xDC00 || j+6 > len(src) || src[j] != '\\' || src[j+1] != 'u' {
+		return 0, faultSurrogate, i
+	}
+	low, f, at := hex4(src, j+2)
+	if f != faultNone {
+		return 0, f, at
+	}
+	if low < 0xDC00 || low > 0xDFFF {
+		return 0, faultSurrogate, i
+	}
+	*r = utf16.DecodeRune(u, low)
+	return j + 6, faultNone, 0
+}
+
+// lowerHex00 reports whether the four hex digits are those AppendString
+// writes for the control u: "00" and two lower-case digits.
+func lowerHex00(digits []byte, u rune) bool {
+	return digits[0] == '0' && digits[1] == '0' && digits[2] == hexDigits[u>>4] && digits[3] == hexDigits[u&0xF]
+}
+
+func hex4(src []byte, i int) (rune, fault, int) {
+	var r rune
+	for k := i; k < i+4; k++ {
+		if k >= len(src) {
+			return 0, faultHex, k
+		}
+		c := src[k]
+		switch {
+		case '0' <= c && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case 'a' <= c && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case 'A' <= c && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, faultHex, k
+		}
+	}
+	return r, faultNone, 0
+}
+
+// invalidUTF8 returns the index of the first byte of b that does not begin
+// a valid UTF-8 character, or -1.
+func invalidUTF8(b []byte) int {
+	if utf8.Valid(b) {
+		return -1
+	}
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return len(b)
+}
+
+// scanNumber checks the number literal that begins at src[i]:
+//
+//	number = [ "-" ] ( "0" | digit1-9 { digit } ) [ "." digit { digit } ] [ ( "e" | "E" ) [ "+" | "-" ] digit { digit } ]
+//
+// It returns the index just past it: the literal ends at the first byte
+// that cannot continue it.
+func scanNumber(src []byte, i int) (end int, f fault, at int) {
+	if src[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(src) && src[i] == '0':
+		i++
+	case i < len(src) && '1' <= src[i] && src[i] <= '9':
+		i = digits(src, i+1)
+	default:
+		return 0, faultDigit, i
+	}
+	if i < len(src) && src[i] == '.' {
+		j := digits(src, i+1)
+		if j == i+1 {
+			return 0, faultFraction, j
+		}
+		i = j
+	}
+	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
+		i++
+		if i < len(src) && (src[i] == '+' || src[i] == '-') {
+			i++
+		}
+		j := digits(src, i)
+		if j == i {
+			return 0, faultExponent, j
+		}
+		i = j
+	}
+	return i, faultNone, 0
+}
+
+func digits(src []byte, i int) int {
+	for i < len(src) && '0' <= src[i] && src[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// literal checks that src[i:] begins with word (true, false or null) and
+// returns the index of the first byte that differs, or -1.
+func literal(src []byte, i int, word string) int {
+	for k := 0; k < len(word); k++ {
+		if i+k >= len(src) || src[i+k] != word[k] {
+			return i + k
+		}
+	}
+	return -1
+}
+
+// isSpace reports whether c is JSON whitespace.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
