@@ -76,6 +76,7 @@ var oneSided = map[string]struct {
 	"CAN-2":  {accept: true, why: "it says what the encoder writes; refusals are CAN-3"},
 	"CAN-3":  {reject: true, why: "it says what the encoder refuses; what it writes is CAN-2"},
 	"LIM-2":  {accept: true, why: "it sets the sizes every decoder must accept"},
+	"LIM-4":  {why: "vectors give limits to decoders only; TestPropertyEncoderLimits in streaming and jsonmap checks encoders"},
 	"VER-5":  {reject: true, why: "it is the client's fall-back on an unsupported-version error, which only a rejection shows"},
 	"VER-6":  {reject: true, why: "it reserves GCX1-stream; a decoder can only refuse it"},
 	"ERR-1":  {reject: true, why: "it classifies errors"},

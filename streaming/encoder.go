@@ -25,9 +25,19 @@ import (
 // error means the output must be discarded, as a decoder's caller discards
 // rows delivered before an error [ERR-4].
 //
+// It also refuses, with an *spec.Error of class spec.ErrLimit naming
+// [LIM-4], any line, field list, section or row that a Decoder with the same
+// Limits would refuse [LIM-3], so what it writes under limits L decodes
+// under L.
+//
 // Output is buffered: call Close at the end (or Flush along the way). Errors,
 // the writer's included, are sticky.
 type Encoder struct {
+	// Limits bounds what the encoder writes, as Decoder.Limits bounds what
+	// a decoder reads [LIM-4]. NewEncoder sets it to spec.DefaultLimits; a
+	// zero field means no limit. Set it before the first call.
+	Limits spec.Limits
+
 	w   io.Writer
 	buf []byte
 	err error
@@ -44,9 +54,9 @@ const flushAt = 64 << 10
 
 var errClosed = errors.New("streaming: Encoder used after Close")
 
-// NewEncoder returns an Encoder that writes to w.
+// NewEncoder returns an Encoder that writes to w with spec.DefaultLimits.
 func NewEncoder(w io.Writer) *Encoder {
-	return &Encoder{w: w, declared: -1}
+	return &Encoder{w: w, declared: -1, Limits: spec.DefaultLimits}
 }
 
 // WriteHeader ends the current section, if any, and begins a new one with
@@ -63,6 +73,12 @@ func (e *Encoder) WriteHeader(h *Header) error {
 	if err := spec.CheckHeader(e.sections, h.Tool, h.Fields, h.Meta); err != nil {
 		return e.fail(err)
 	}
+	if max := e.Limits.MaxSections; max > 0 && e.sections == max {
+		return e.fail(e.limitErr(fmt.Sprintf("section %d: more than the limit of %d sections", e.sections+1, max)))
+	}
+	if max := e.Limits.MaxFields; max > 0 && len(h.Fields) > max {
+		return e.fail(e.limitErr(fmt.Sprintf("section %d: %d fields, more than the limit of %d", e.sections+1, len(h.Fields), max)))
+	}
 	e.declared = -1
 	for _, m := range h.Meta {
 		if m.Key == spec.KeyRows {
@@ -73,6 +89,7 @@ func (e *Encoder) WriteHeader(h *Header) error {
 	e.width = len(h.Fields)
 	e.rows = 0
 
+	start := len(e.buf)
 	b := append(e.buf, spec.Version...)
 	b = append(b, " tool="...)
 	b = append(b, h.Tool...)
@@ -88,6 +105,10 @@ func (e *Encoder) WriteHeader(h *Header) error {
 		b = append(b, m.Key...)
 		b = append(b, '=')
 		b = appendHeaderText(b, m.Value, false)
+	}
+	if err := e.checkLine(b[start:], "header"); err != nil {
+		e.buf = b[:start]
+		return err
 	}
 	e.buf = append(b, '\n')
 	return e.flushIfFull()
@@ -110,6 +131,7 @@ func (e *Encoder) WriteRow(values []string) error {
 	// passed every check, in the reference's order: the values first, the
 	// count after [CAN-3].
 	b := e.buf
+	start := len(b)
 	for i, v := range values {
 		if i > 0 {
 			b = append(b, '\t')
@@ -129,6 +151,12 @@ func (e *Encoder) WriteRow(values []string) error {
 		return e.fail(&spec.Error{Class: spec.ErrModel, Rule: "META-4",
 			Msg: fmt.Sprintf("section %d: rows=%d but a row %d is written", e.sections, e.declared, e.rows+1)})
 	}
+	if max := e.Limits.MaxRows; max > 0 && e.rows == max {
+		return e.fail(e.limitErr(fmt.Sprintf("section %d: more than the limit of %d rows", e.sections, max)))
+	}
+	if err := e.checkLine(b[start:], fmt.Sprintf("row %d", e.rows+1)); err != nil {
+		return err
+	}
 	e.buf = append(b, '\n')
 	e.rows++
 	return e.flushIfFull()
@@ -146,6 +174,9 @@ func (e *Encoder) WriteComment(text string) error {
 	}
 	if err := spec.CheckComment(e.sections-1, text); err != nil {
 		return e.fail(err)
+	}
+	if max := e.Limits.MaxLineBytes; max > 0 && 1+len(text) > max {
+		return e.fail(e.limitErr(fmt.Sprintf("section %d: a comment line of %d bytes is longer than the limit of %d bytes", e.sections, 1+len(text), max)))
 	}
 	e.buf = append(e.buf, '#')
 	e.buf = append(e.buf, text...)
@@ -187,7 +218,8 @@ func (e *Encoder) Close() error {
 	return err
 }
 
-// Encode writes p to w through an Encoder, one call per item in wire order:
+// Encode writes p to w through an Encoder with spec.DefaultLimits, one call
+// per item in wire order:
 // WriteHeader for each section, then its rows with each comment written
 // just before the row it precedes [CMT-3], then Close. It is the counterpart
 // of Decode, and writes the bytes reference.Encode returns for p [CAN-2].
@@ -253,6 +285,21 @@ func (e *Encoder) usable() error {
 func (e *Encoder) fail(err error) error {
 	e.err = err
 	return err
+}
+
+// checkLine refuses a line, its LF not counted, longer than the line limit
+// [LIM-4]; what names the line in the message.
+func (e *Encoder) checkLine(line []byte, what string) error {
+	if max := e.Limits.MaxLineBytes; max > 0 && len(line) > max {
+		return e.fail(e.limitErr(fmt.Sprintf("section %d: %s is a line of %d bytes, longer than the limit of %d bytes", e.sections, what, len(line), max)))
+	}
+	return nil
+}
+
+// limitErr is the error of a line, field list, section or row a decoder
+// under the same limits would refuse [LIM-4].
+func (e *Encoder) limitErr(msg string) *spec.Error {
+	return &spec.Error{Class: spec.ErrLimit, Rule: "LIM-4", Msg: msg}
 }
 
 // endSection refuses a section that ended short of its rows= count [META-4].

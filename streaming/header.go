@@ -233,6 +233,11 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 		h.Meta = append(h.Meta, spec.Meta{Key: key.text, Value: value.text})
 	}
 
+	d.fieldsCol = fields[0].col + 1
+	d.metaCols = d.metaCols[:0]
+	for _, v := range values {
+		d.metaCols = append(d.metaCols, v.col+1)
+	}
 	d.header = &h
 	d.sections++
 	d.rows = 0
