@@ -111,11 +111,15 @@ func (r *Reader) NextToken() (Token, error) {
 		r.last, r.lastEnd = r.peekTok, r.peekEnd
 		return r.peekTok, nil
 	}
-	tok, err := r.nextToken()
+	if r.err != nil {
+		return Token{}, r.err
+	}
+	tok, err := r.scanToken()
 	if err != nil {
+		r.err = err
 		return Token{}, err
 	}
-	r.last, r.lastEnd = tok, r.offset()
+	r.last, r.lastEnd = tok, r.base+int64(r.pos)
 	return tok, nil
 }
 
@@ -123,7 +127,11 @@ func (r *Reader) NextToken() (Token, error) {
 // error, without consuming it.
 func (r *Reader) Peek() (Kind, error) {
 	if !r.peeked {
-		r.peekTok, r.peekErr = r.nextToken()
+		if r.err != nil {
+			r.peekTok, r.peekErr = Token{}, r.err
+		} else if r.peekTok, r.peekErr = r.scanToken(); r.peekErr != nil {
+			r.err = r.peekErr
+		}
 		r.peekEnd = r.offset()
 		r.peeked = true
 	}
@@ -251,18 +259,6 @@ func (r *Reader) errAt(i int, msg string) *Error {
 	return &Error{Offset: p.Offset, Line: p.Line, Column: p.Column, Msg: msg}
 }
 
-func (r *Reader) nextToken() (Token, error) {
-	if r.err != nil {
-		return Token{}, r.err
-	}
-	tok, err := r.scanToken()
-	if err != nil {
-		r.err = err
-		return Token{}, err
-	}
-	return tok, nil
-}
-
 var bom = []byte("\uFEFF")
 
 func (r *Reader) scanToken() (Token, error) {
@@ -276,9 +272,15 @@ func (r *Reader) scanToken() (Token, error) {
 		r.state = stValue
 	}
 	for {
-		c, ok, err := r.skipSpace()
-		if err != nil {
-			return Token{}, err
+		var c byte
+		var ok bool
+		if r.pos < r.end && !isSpace(r.buf[r.pos]) {
+			c, ok = r.buf[r.pos], true
+		} else {
+			var err error
+			if c, ok, err = r.skipSpace(); err != nil {
+				return Token{}, err
+			}
 		}
 		switch r.state {
 		case stDone:
