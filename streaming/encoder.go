@@ -59,6 +59,13 @@ func NewEncoder(w io.Writer) *Encoder {
 	return &Encoder{w: w, declared: -1, Limits: spec.DefaultLimits}
 }
 
+// Reset discards the Encoder's state and unwritten output and makes it
+// write a new payload to w, keeping its buffer and its Limits, so that one
+// Encoder can serve many payloads without allocating again.
+func (e *Encoder) Reset(w io.Writer) {
+	*e = Encoder{Limits: e.Limits, w: w, buf: e.buf[:0], declared: -1}
+}
+
 // WriteHeader ends the current section, if any, and begins a new one with
 // the given header [HDR-1].
 func (e *Encoder) WriteHeader(h *Header) error {
@@ -106,9 +113,9 @@ func (e *Encoder) WriteHeader(h *Header) error {
 		b = append(b, '=')
 		b = appendHeaderText(b, m.Value, false)
 	}
-	if err := e.checkLine(b[start:], "header"); err != nil {
+	if max := e.Limits.MaxLineBytes; max > 0 && len(b)-start > max {
 		e.buf = b[:start]
-		return err
+		return e.fail(e.limitErr(fmt.Sprintf("section %d: the header is a line of %d bytes, longer than the limit of %d bytes", e.sections, len(b)-start, max)))
 	}
 	e.buf = append(b, '\n')
 	return e.flushIfFull()
@@ -154,8 +161,8 @@ func (e *Encoder) WriteRow(values []string) error {
 	if max := e.Limits.MaxRows; max > 0 && e.rows == max {
 		return e.fail(e.limitErr(fmt.Sprintf("section %d: more than the limit of %d rows", e.sections, max)))
 	}
-	if err := e.checkLine(b[start:], fmt.Sprintf("row %d", e.rows+1)); err != nil {
-		return err
+	if max := e.Limits.MaxLineBytes; max > 0 && len(b)-start > max {
+		return e.fail(e.limitErr(fmt.Sprintf("section %d: row %d is a line of %d bytes, longer than the limit of %d bytes", e.sections, e.rows+1, len(b)-start, max)))
 	}
 	e.buf = append(b, '\n')
 	e.rows++
@@ -285,15 +292,6 @@ func (e *Encoder) usable() error {
 func (e *Encoder) fail(err error) error {
 	e.err = err
 	return err
-}
-
-// checkLine refuses a line, its LF not counted, longer than the line limit
-// [LIM-4]; what names the line in the message.
-func (e *Encoder) checkLine(line []byte, what string) error {
-	if max := e.Limits.MaxLineBytes; max > 0 && len(line) > max {
-		return e.fail(e.limitErr(fmt.Sprintf("section %d: %s is a line of %d bytes, longer than the limit of %d bytes", e.sections, what, len(line), max)))
-	}
-	return nil
 }
 
 // limitErr is the error of a line, field list, section or row a decoder

@@ -206,3 +206,28 @@ func equalInts(a, b []int) bool {
 	}
 	return len(a) == len(b)
 }
+
+// Reset starts a new payload with the same buffer and limits.
+func TestEncoderReset(t *testing.T) {
+	var a, b bytes.Buffer
+	e := NewEncoder(&a)
+	e.Limits = spec.Limits{MaxRows: 1}
+	e.WriteHeader(&Header{Tool: "t", Fields: []string{"a"}})
+	e.WriteRow([]string{"x"})
+	if err := e.WriteRow([]string{"y"}); err == nil {
+		t.Fatal("the row limit was not applied")
+	}
+	e.Reset(&b)
+	if err := e.WriteHeader(&Header{Tool: "u", Fields: []string{"b"}}); err != nil {
+		t.Fatal(err)
+	}
+	e.WriteRow([]string{"z"})
+	if err := e.WriteRow([]string{"w"}); err == nil {
+		t.Fatal("Reset dropped the limits")
+	}
+	e.Reset(&b)
+	e.WriteHeader(&Header{Tool: "u", Fields: []string{"b"}})
+	if err := e.Close(); err != nil || b.String() != "GCX1 tool=u fields=b\n" || a.Len() != 0 {
+		t.Fatalf("after Reset: %v, wrote %q and %q", err, b.String(), a.String())
+	}
+}
