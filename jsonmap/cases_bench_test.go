@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/gcxwire/gcx/jsonmap"
 )
@@ -111,6 +112,46 @@ func BenchmarkCasesDecode(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// BenchmarkCasesRatio runs each direction and encoding/json in turns,
+// one operation each per iteration, and reports the time of each and
+// their ratio: on a shared machine whose load drifts, contenders measured
+// in turns see the same load, where sub-benchmarks run one after the
+// other may not. gcx/json below 1 means jsonmap is faster.
+func BenchmarkCasesRatio(b *testing.B) {
+	for _, c := range scorecardCases(b) {
+		payload, err := jsonmap.Encode(c.tool, c.json)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, dir := range []struct {
+			name string
+			op   func() error
+		}{
+			{"encode", func() error { _, err := jsonmap.Encode(c.tool, c.json); return err }},
+			{"decode", func() error { _, err := jsonmap.Decode(payload); return err }},
+		} {
+			b.Run(c.name+"/"+dir.name, func(b *testing.B) {
+				var gcx, std time.Duration
+				for b.Loop() {
+					t0 := time.Now()
+					if err := dir.op(); err != nil {
+						b.Fatal(err)
+					}
+					t1 := time.Now()
+					var v any
+					if err := json.Unmarshal(c.json, &v); err != nil {
+						b.Fatal(err)
+					}
+					gcx, std = gcx+t1.Sub(t0), std+time.Since(t1)
+				}
+				b.ReportMetric(float64(gcx.Nanoseconds())/float64(b.N), "gcx-ns/op")
+				b.ReportMetric(float64(std.Nanoseconds())/float64(b.N), "json-ns/op")
+				b.ReportMetric(float64(gcx)/float64(std), "gcx/json")
+			})
+		}
 	}
 }
 

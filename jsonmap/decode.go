@@ -755,17 +755,22 @@ type tableColumn struct {
 // also returns the index of the pair at fault.
 func (d *decoder) columns(h *streaming.Header) ([]tableColumn, int, error) {
 	cols := make([]tableColumn, len(h.Fields))
-	index := make(map[string]int, len(h.Fields))
-	for i, f := range h.Fields {
-		index[f] = i
-	}
-	var sorted []int // field indices in the order of their names, for nest=
+	var index map[string]int // field names, once a pair needs them
+	var sorted []int         // field indices in the order of their names, for nest=
 	for i, m := range h.Meta {
+		if m.Key != KeyStr && m.Key != KeyNest {
+			continue
+		}
+		if index == nil {
+			index = make(map[string]int, len(h.Fields))
+			for i, f := range h.Fields {
+				index[f] = i
+			}
+		}
 		var err error
-		switch m.Key {
-		case KeyStr:
+		if m.Key == KeyStr {
 			err = bareColumns(m.Value, cols, index)
-		case KeyNest:
+		} else {
 			if sorted == nil {
 				sorted = make([]int, len(h.Fields))
 				for k := range sorted {
@@ -779,10 +784,21 @@ func (d *decoder) columns(h *streaming.Header) ([]tableColumn, int, error) {
 			return nil, i, err
 		}
 	}
+	// The quoted names of the plain fields share one buffer.
+	var names []byte
+	ends := make([]int, len(h.Fields))
 	for i, f := range h.Fields {
 		if cols[i].owner == "" {
-			cols[i].key = append(jsontext.AppendString(nil, f), ':')
+			names = append(jsontext.AppendString(names, f), ':')
 		}
+		ends[i] = len(names)
+	}
+	from := 0
+	for i := range cols {
+		if cols[i].owner == "" {
+			cols[i].key = names[from:ends[i]:ends[i]]
+		}
+		from = ends[i]
 	}
 	return cols, -1, nil
 }

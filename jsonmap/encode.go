@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/gcxwire/gcx/spec"
@@ -81,12 +82,38 @@ func encodeBytes(tool string, v Value, limits spec.Limits, sizeHint int) ([]byte
 // section short of its rows=, or short of the sections its root announces)
 // [MAP-21]; the caller discards them. An error from w is returned as it is.
 func EncodeTo(w io.Writer, tool string, v Value, limits spec.Limits) error {
-	enc := streaming.NewEncoder(w)
+	cw := &countingWriter{w: w}
+	enc := encoders.Get().(*streaming.Encoder)
+	enc.Reset(cw)
 	enc.Limits = limits
-	if err := encodeValue(streamSink{enc}, tool, v); err != nil {
-		return err
+	err := encodeValue(streamSink{enc}, tool, v)
+	if err == nil {
+		err = enc.Close()
 	}
-	return enc.Close()
+	if cw.n <= maxPooled {
+		enc.Reset(nil)
+		encoders.Put(enc)
+	}
+	return err
+}
+
+// encoders keeps Encoders, and the buffers they have grown, for the next
+// payload. One that wrote more than maxPooled bytes may hold a buffer as
+// large as its longest line and is left to the collector.
+var encoders = sync.Pool{New: func() any { return streaming.NewEncoder(nil) }}
+
+const maxPooled = 1 << 20
+
+// countingWriter counts what passes through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // Model returns the payload model of v as the result of tool: the one

@@ -108,7 +108,7 @@ func parse(text string) (Value, error) {
 	if err != nil {
 		return Value{}, jsonError(err)
 	}
-	v, err := p.value(tok)
+	v, err := p.value(tok, 0)
 	if err != nil {
 		return Value{}, jsonError(err)
 	}
@@ -118,20 +118,29 @@ func parse(text string) (Value, error) {
 	return v, nil
 }
 
-// parser builds a Value from tokens. The members and elements of the
-// containers being read wait on two stacks, so each container is given a
-// slice of its exact size once it closes: one allocation per array or
-// object.
+// parser builds a Value from tokens. Each array or object gets its slice
+// at once, with room for as many members or elements as the last one
+// read at the same depth had: in the arrays of like objects tool results
+// are made of, that is one allocation per container and no copying.
 type parser struct {
-	r       *jsontext.Reader
-	members []Member
-	elems   []Value
+	r     *jsontext.Reader
+	hints []int // per depth: the size of the last container read there
 }
 
-func (p *parser) value(tok jsontext.Token) (Value, error) {
+func (p *parser) hint(depth int) int {
+	for len(p.hints) <= depth {
+		p.hints = append(p.hints, 0)
+	}
+	return p.hints[depth]
+}
+
+func (p *parser) value(tok jsontext.Token, depth int) (Value, error) {
 	switch tok.Kind {
 	case jsontext.ObjectStart:
-		base := len(p.members)
+		var members []Member
+		if n := p.hint(depth); n > 0 {
+			members = make([]Member, 0, n)
+		}
 		for {
 			name, err := p.r.NextToken()
 			if err != nil {
@@ -144,22 +153,16 @@ func (p *parser) value(tok jsontext.Token) (Value, error) {
 			if err != nil {
 				return Value{}, err
 			}
-			v, err := p.value(tok)
+			v, err := p.value(tok, depth+1)
 			if err != nil {
 				return Value{}, err
 			}
-			p.members = append(p.members, Member{Key: name.Text, Value: v})
+			members = append(members, Member{Key: name.Text, Value: v})
 		}
-		v := Value{Kind: Object}
-		if n := len(p.members) - base; n > 0 {
-			v.Members = make([]Member, n)
-			copy(v.Members, p.members[base:])
-			clear(p.members[base:])
-			p.members = p.members[:base]
-		}
-		return v, nil
+		p.hints[depth] = len(members)
+		return Value{Kind: Object, Members: members}, nil
 	case jsontext.ArrayStart:
-		base := len(p.elems)
+		elems := make([]Value, 0, p.hint(depth))
 		for {
 			tok, err := p.r.NextToken()
 			if err != nil {
@@ -168,20 +171,14 @@ func (p *parser) value(tok jsontext.Token) (Value, error) {
 			if tok.Kind == jsontext.ArrayEnd {
 				break
 			}
-			v, err := p.value(tok)
+			v, err := p.value(tok, depth+1)
 			if err != nil {
 				return Value{}, err
 			}
-			p.elems = append(p.elems, v)
+			elems = append(elems, v)
 		}
-		v := Value{Kind: Array, Elems: []Value{}}
-		if n := len(p.elems) - base; n > 0 {
-			v.Elems = make([]Value, n)
-			copy(v.Elems, p.elems[base:])
-			clear(p.elems[base:])
-			p.elems = p.elems[:base]
-		}
-		return v, nil
+		p.hints[depth] = len(elems)
+		return Value{Kind: Array, Elems: elems}, nil
 	case jsontext.String:
 		return Value{Kind: String, Text: tok.Text}, nil
 	case jsontext.Number:
