@@ -451,3 +451,39 @@ func TestEncodeToMatchesModel(t *testing.T) {
 		}
 	})
 }
+
+// TestPropertyPayloadPrefixesDoNotDecode: no strict prefix of a payload
+// the encoder writes, cut at a line boundary, decodes to a value, so the
+// lines an encoder hands over before failing are never taken for a result
+// [MAP-21] [MAP-12].
+func TestPropertyPayloadPrefixesDoNotDecode(t *testing.T) {
+	gen.Check(t, 1000, func(t *rapid.T) {
+		v := jsongen.Value().Draw(t, "value")
+		payload, err := jsonmap.Encode(tools.Draw(t, "tool"), v.AppendCompact(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range len(payload) - 1 {
+			if payload[i] != '\n' {
+				continue
+			}
+			if out, err := jsonmap.Decode(payload[:i+1]); err == nil {
+				t.Fatalf("the prefix %q of %q decodes to %s", payload[:i+1], payload, out)
+			}
+		}
+	})
+}
+
+// TestEncodeToFailsWithoutAResult: an encoder refused part way, after
+// handing over lines, has written no payload a decoder takes [MAP-21].
+func TestEncodeToFailsWithoutAResult(t *testing.T) {
+	big := bigTable(5000, jsonmap.Value{Kind: jsonmap.String, Text: "some text to fill the lines"})
+	var out bytes.Buffer
+	err := jsonmap.EncodeTo(&out, "t", big, spec.Limits{MaxRows: 4000})
+	if !errors.Is(err, spec.ErrLimit) || out.Len() < 64<<10 {
+		t.Fatalf("got %v after %d bytes; the test needs a refusal after some output", err, out.Len())
+	}
+	if _, err := jsonmap.Decode(out.Bytes()); err == nil {
+		t.Fatal("the output of a refused encode decodes")
+	}
+}
