@@ -450,7 +450,7 @@ func (d *decoder) header(h *streaming.Header) {
 		return
 	}
 	if len(d.expect) == 0 {
-		d.failHeader(1, "MAP-7", fmt.Sprintf("section %d (tool=%s) is not part of the value the first section begins; a payload holds one JSON value", d.section+1, h.Tool))
+		d.failHeader(1, "MAP-7", fmt.Sprintf("section %d (tool=%s) is not part of the value the first section begins; a payload holds one JSON value", d.section+1, quotePrefixText(h.Tool)))
 		return
 	}
 	x := d.expect[0]
@@ -458,7 +458,7 @@ func (d *decoder) header(h *streaming.Header) {
 	if x.layout != nil {
 		p := &x.layout.Parts[x.part]
 		if h.Tool != p.Tool {
-			d.failHeader(1, "LAY-4", fmt.Sprintf("the layout of %s needs section %d to be tool=%s, not tool=%s", x.layout.Tool, x.part+1, p.Tool, h.Tool))
+			d.failHeader(1, "LAY-4", fmt.Sprintf("the layout of %s needs section %d to be tool=%s, not tool=%s", x.layout.Tool, x.part+1, p.Tool, quotePrefixText(h.Tool)))
 			return
 		}
 		d.out.buf = append(d.out.buf, x.before...)
@@ -466,7 +466,7 @@ func (d *decoder) header(h *streaming.Header) {
 		return
 	}
 	if h.Tool != x.tool {
-		d.failHeader(1, "MAP-11", fmt.Sprintf("section %d holds member %s and must be named tool=%s, not tool=%s", d.section+1, quote(x.key), x.tool, h.Tool))
+		d.failHeader(1, "MAP-11", fmt.Sprintf("section %d holds member %s and must be named tool=%s, not tool=%s", d.section+1, quote(x.key), quotePrefixText(x.tool), quotePrefixText(h.Tool)))
 		return
 	}
 	if i := metaIndex(h, KeyJSON); i >= 0 {
@@ -594,12 +594,12 @@ func (d *decoder) headerObject(h *streaming.Header) {
 				d.expect = append(d.expect, expected{before: seg, tool: h.Tool + "." + m.Key, key: m.Key})
 				col := d.sd.MetaColumn(i)
 				d.needs = append(d.needs, needSection{tables + 1, d.headerKey(col), d.errAt(d.sd.Line(), d.sd.LineOffset(), col, "MAP-11",
-					fmt.Sprintf("member %s is \"@\" and needs section %d, named %s.%s, and the payload ends after %d sections", quote(m.Key), tables+1, h.Tool, m.Key, tables))})
+					fmt.Sprintf("member %s is \"@\" and needs section %d, named %s, and the payload ends after %d sections", quote(m.Key), tables+1, quotePrefixText(h.Tool+"."+m.Key), tables))})
 			}
 			tables++
 			seg = []byte{']'}
 		case "":
-			d.failMeta(i, "MAP-10", fmt.Sprintf("member %s= is empty; an object-form member always has a value (the empty string is written \"\")", m.Key))
+			d.failMeta(i, "MAP-10", fmt.Sprintf("member %s= is empty; an object-form member always has a value (the empty string is written \"\")", quotePrefixText(m.Key)))
 			return
 		default:
 			var err error
@@ -975,7 +975,7 @@ func (d *decoder) rowObject(row []string) {
 		tables++
 		d.expect = append(d.expect, expected{before: append(seg, '['), tool: h.Tool + "." + key, key: key})
 		d.needs = append(d.needs, needSection{tables + 1, d.cellKey(c), d.cellErr(c, "MAP-11",
-			fmt.Sprintf("member %s is \"@\" and needs section %d, named %s.%s, and the payload ends after %d sections", quote(key), tables+1, h.Tool, key, tables))})
+			fmt.Sprintf("member %s is \"@\" and needs section %d, named %s, and the payload ends after %d sections", quote(key), tables+1, quotePrefixText(h.Tool+"."+key), tables))})
 		seg = []byte{']'}
 	}
 	d.tail = append(seg, '}')

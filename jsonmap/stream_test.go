@@ -360,6 +360,18 @@ func TestMessagesQuoteAShortPrefix(t *testing.T) {
 			_, err := jsonmap.Decode([]byte("GCX1 tool=t fields=a json=row\n@\nGCX1 tool=t.b fields=" + long + "\n"))
 			return err
 		},
+		"section after the value": func() error {
+			_, err := jsonmap.Decode([]byte("GCX1 tool=t fields=a\n1\nGCX1 tool=" + long + " fields=a\n"))
+			return err
+		},
+		"empty member": func() error {
+			_, err := jsonmap.Decode([]byte("GCX1 tool=t fields= json=object " + long + "=\n"))
+			return err
+		},
+		"member table missing": func() error {
+			_, err := jsonmap.Decode([]byte("GCX1 tool=t fields=a json=object x=@ " + long + "=@\n"))
+			return err
+		},
 		"layout fields": func() error {
 			_, err := jsonmap.Decode([]byte("GCX1 tool=analyze fields=" + long + "\n"))
 			return err
