@@ -216,25 +216,20 @@ func (e *encoder) startRow(width int) []string {
 	return e.row
 }
 
-// spell returns the text v is written as in a row [MAP-6], the spelling
-// in e.spelled when it is not v's own text.
+// spell is spell for a row: a spelling that is not v's own text, nor a
+// literal, is made in e.spelled, not allocated.
 func (e *encoder) spell(v *Value) string {
 	switch v.Kind {
-	case Number:
-		return v.Text
-	case True:
-		return "true"
-	case False:
-		return "false"
-	case Null:
-		return "null"
 	case String:
 		if !mustQuote(v.Text) {
 			return v.Text
 		}
+	case Array, Object:
+	default:
+		return spell(*v)
 	}
 	start := len(e.spelled)
-	e.spelled = appendSpelled(e.spelled, *v)
+	e.spelled = v.AppendCompact(e.spelled)
 	return bytesString(e.spelled[start:])
 }
 

@@ -15,19 +15,21 @@ import (
 
 // spell returns the text v is written as [MAP-6].
 func spell(v Value) string {
-	if v.Kind == String && !mustQuote(v.Text) {
+	switch v.Kind {
+	case Number:
 		return v.Text
+	case True:
+		return "true"
+	case False:
+		return "false"
+	case Null:
+		return "null"
+	case String:
+		if !mustQuote(v.Text) {
+			return v.Text
+		}
 	}
-	if v.Kind == Number {
-		return v.Text
-	}
-	return string(appendSpelled(nil, v))
-}
-
-// appendSpelled appends the spelling of a value that is not written as
-// its own text: a quoted string, a literal, an array or an object.
-func appendSpelled(b []byte, v Value) []byte {
-	return v.AppendCompact(b)
+	return string(v.AppendCompact(nil))
 }
 
 // tableMark is the text that stands, in an object's header pair or row
