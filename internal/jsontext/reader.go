@@ -181,6 +181,26 @@ func (r *Reader) ExpectObjectName() (string, bool, error) {
 	return "", false, r.fail(tok.Pos, "expected a member name or '}', found "+tok.Kind.String())
 }
 
+// NextElement reports whether the array being read has another element,
+// which the next token begins; at the array's end it consumes the ']' and
+// reports false. Any other token is an error. It makes a loop over an
+// array's elements read like one over an object's members:
+//
+//	for more, err := r.NextElement(); more || err != nil; more, err = r.NextElement() { ... }
+func (r *Reader) NextElement() (bool, error) {
+	k, err := r.Peek()
+	switch {
+	case err != nil:
+		return false, r.unexpectedEOF(err, "an element or ']'")
+	case k == ArrayEnd:
+		_, err := r.NextToken()
+		return false, err
+	case k.IsValue():
+		return true, nil
+	}
+	return false, r.fail(r.peekTok.Pos, "expected an element or ']', found "+k.String())
+}
+
 // Expect reads the next token and returns it if it is of kind k, and an
 // error at the token otherwise.
 func (r *Reader) Expect(k Kind) (Token, error) {
