@@ -72,9 +72,7 @@ func DecodeValue(payload []byte) (Value, error) {
 // refused as streaming.Encode refuses it [CAN-3].
 func DecodePayload(p *spec.Payload) (Value, error) {
 	var b bytes.Buffer
-	e := streaming.NewEncoder(&b)
-	e.Limits = spec.Unlimited
-	if err := encodePayload(e, p); err != nil {
+	if err := streaming.EncodeLimits(&b, p, spec.Unlimited); err != nil {
 		return Value{}, err
 	}
 	out, err := decodeBytes(b.Bytes(), spec.Unlimited)
@@ -82,37 +80,6 @@ func DecodePayload(p *spec.Payload) (Value, error) {
 		return Value{}, err
 	}
 	return parse(bytesString(out))
-}
-
-// encodePayload writes a whole model through e, as streaming.Encode does
-// with its default limits.
-func encodePayload(e *streaming.Encoder, p *spec.Payload) error {
-	if p == nil {
-		return e.Close()
-	}
-	for i := range p.Sections {
-		s := &p.Sections[i]
-		if err := e.WriteHeader(&streaming.Header{Tool: s.Tool, Fields: s.Fields, Meta: s.Meta}); err != nil {
-			return err
-		}
-		c := 0
-		for r := 0; r <= len(s.Rows); r++ {
-			for ; c < len(s.Comments) && s.Comments[c].Row <= r; c++ {
-				if err := e.WriteComment(s.Comments[c].Text); err != nil {
-					return err
-				}
-			}
-			if r < len(s.Rows) {
-				if err := e.WriteRow(s.Rows[r]); err != nil {
-					return err
-				}
-			}
-		}
-		if c < len(s.Comments) {
-			return spec.CheckCommentPlace(i, c, s.Comments[c].Row, 0, len(s.Rows))
-		}
-	}
-	return e.Close()
 }
 
 // DecodeResponse returns the compact JSON value of a tool result that is

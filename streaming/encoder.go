@@ -245,7 +245,14 @@ func (e *Encoder) Close() error {
 // handed over each time the Encoder's 64 KiB buffer filled — and the caller
 // must discard it [ERR-4]. An error from w is returned as it is.
 func Encode(w io.Writer, p *spec.Payload) error {
+	return EncodeLimits(w, p, spec.DefaultLimits)
+}
+
+// EncodeLimits is Encode under the given limits: it refuses, with a limit
+// error, a payload a Decoder under them would refuse [LIM-4].
+func EncodeLimits(w io.Writer, p *spec.Payload, limits spec.Limits) error {
 	e := NewEncoder(w)
+	e.Limits = limits
 	if p == nil {
 		return e.Close() // no sections [PAY-1]
 	}

@@ -50,10 +50,7 @@ func TestEncoderLimits(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var out bytes.Buffer
-			e := NewEncoder(&out)
-			e.Limits = c.limits
-			err := encodeWith(e, &c.p)
+			err := EncodeLimits(io.Discard, &c.p, c.limits)
 			var se *spec.Error
 			switch {
 			case c.refuse && (!errors.As(err, &se) || se.Rule != "LIM-4" || !errors.Is(err, spec.ErrLimit)):
@@ -69,38 +66,12 @@ func TestEncoderLimits(t *testing.T) {
 	}
 }
 
-// encodeWith is Encode through a given Encoder.
-func encodeWith(e *Encoder, p *spec.Payload) error {
-	for i := range p.Sections {
-		s := &p.Sections[i]
-		if err := e.WriteHeader(&Header{Tool: s.Tool, Fields: s.Fields, Meta: s.Meta}); err != nil {
-			return err
-		}
-		c := 0
-		for r := 0; r <= len(s.Rows); r++ {
-			for ; c < len(s.Comments) && s.Comments[c].Row <= r; c++ {
-				if err := e.WriteComment(s.Comments[c].Text); err != nil {
-					return err
-				}
-			}
-			if r < len(s.Rows) {
-				if err := e.WriteRow(s.Rows[r]); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return e.Close()
-}
-
 // checkAgreesWithDecoder checks [LIM-4] for one payload: the encoder under
 // limits refused it (encErr) exactly when a decoder under the same limits
 // refuses its unlimited encoding, and then with a limit error.
 func checkAgreesWithDecoder(t interface{ Fatalf(string, ...any) }, p *spec.Payload, limits spec.Limits, encErr error) {
 	var all bytes.Buffer
-	e := NewEncoder(&all)
-	e.Limits = spec.Unlimited
-	if err := encodeWith(e, p); err != nil {
+	if err := EncodeLimits(&all, p, spec.Unlimited); err != nil {
 		t.Fatalf("unlimited encoder: %v", err)
 	}
 	_, decErr := Decode(bytes.NewReader(all.Bytes()), limits)
@@ -121,10 +92,7 @@ func TestPropertyEncoderLimits(t *testing.T) {
 		p := gen.Payload().Draw(t, "payload")
 		limit := func(name string, hi int) int { return rapid.IntRange(0, hi).Draw(t, name) }
 		limits := spec.Limits{MaxLineBytes: limit("line", 60), MaxFields: limit("fields", 5), MaxSections: limit("sections", 4), MaxRows: limit("rows", 4)}
-		var out bytes.Buffer
-		e := NewEncoder(&out)
-		e.Limits = limits
-		err := encodeWith(e, p)
+		err := EncodeLimits(io.Discard, p, limits)
 		if err != nil && !errors.Is(err, spec.ErrLimit) {
 			t.Fatalf("refused a valid model: %v", err)
 		}
