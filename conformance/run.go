@@ -492,6 +492,12 @@ func reencode(v *Vector, impl Implementation) step {
 	if errors.Is(err, ErrSkip) {
 		return declined(err)
 	}
+	if v.Expected.OrError != nil && err != nil {
+		// The input lies beyond a decoder's own bounds: an encoder under
+		// the same bounds refuses to write it, as its decoder refuses to
+		// read it [LIM-4].
+		return step{problems: checkError(v, &ExpectedError{Class: "limit", Rule: "LIM-4"}, err)}
+	}
 	return step{problems: checkBytes("bytes", v.Input, got, err)}
 }
 

@@ -1,14 +1,19 @@
 package jsonmap
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"slices"
+	"sort"
 	"strings"
 
-	"github.com/gcxwire/gcx/reference"
+	"github.com/gcxwire/gcx/internal/jsontext"
 	"github.com/gcxwire/gcx/spec"
+	"github.com/gcxwire/gcx/streaming"
 )
 
 // Format names what an encoder wrote: a GCX1 payload or a JSON text
@@ -22,203 +27,769 @@ const (
 )
 
 // Decode returns the compact form [MAP-3] of the JSON value a GCX1 payload
-// holds [MAP-7]. Errors are *spec.Error values: the payload's own GCX1
-// errors as reference.Decode reports them, and mapping errors of class
-// spec.ErrConstraint pointing at the header or cell at fault.
+// holds [MAP-7], read under spec.DefaultLimits. Errors are *spec.Error
+// values: the payload's own GCX1 errors as streaming.Decoder reports them,
+// and mapping errors of class spec.ErrConstraint (spec.ErrLimit for a cell
+// nested too deep) pointing at the header, meta value or cell at fault
+// [MAP-14].
 func Decode(payload []byte) ([]byte, error) {
-	v, err := DecodeValue(payload)
-	if err != nil {
+	return decodeBytes(payload, spec.DefaultLimits)
+}
+
+func decodeBytes(payload []byte, limits spec.Limits) ([]byte, error) {
+	out := &jsonOut{buf: make([]byte, 0, len(payload)+len(payload)/2+16)}
+	if err := decode(out, bytes.NewReader(payload), limits); err != nil {
 		return nil, err
 	}
-	return v.AppendCompact(nil), nil
+	return out.buf, nil
+}
+
+// DecodeTo reads a GCX1 payload from r under the given limits and writes
+// the compact form [MAP-3] of the JSON value it holds to w as it reads:
+// each row of a table becomes an array element as soon as it is read, so
+// memory stays bounded by a line [MAP-20]. Its errors are Decode's.
+//
+// On error, w may hold the beginning of the value, but never a whole JSON
+// text: the last byte of the value is held back until the payload has
+// ended cleanly, and a value that is a single cell (json=value) is written
+// only then [MAP-21]. An error from r or w is returned as it is.
+func DecodeTo(w io.Writer, r io.Reader, limits spec.Limits) error {
+	return decode(&jsonOut{w: w}, r, limits)
 }
 
 // DecodeValue is Decode returning the value itself.
 func DecodeValue(payload []byte) (Value, error) {
-	p, err := reference.Decode(payload)
+	out, err := Decode(payload)
 	if err != nil {
 		return Value{}, err
 	}
-	return DecodePayload(p)
+	return parse(bytesString(out))
 }
 
 // DecodePayload returns the JSON value a decoded payload holds. Positions
 // in its errors are those of the payload's canonical bytes, which are the
-// bytes it was decoded from [CAN-1].
+// bytes it was decoded from [CAN-1]; a payload with no GCX1 spelling is
+// refused as streaming.Encode refuses it [CAN-3].
 func DecodePayload(p *spec.Payload) (Value, error) {
-	if len(p.Sections) == 0 {
-		return Value{}, &spec.Error{Class: spec.ErrConstraint, Rule: "PAY-1", Msg: "a payload needs at least one section"}
+	var b bytes.Buffer
+	if err := streaming.EncodeLimits(&b, p, spec.Unlimited); err != nil {
+		return Value{}, err
 	}
-	d := &decoder{p: p}
-	v, used, err := d.root()
+	out, err := decodeBytes(b.Bytes(), spec.Unlimited)
 	if err != nil {
 		return Value{}, err
 	}
-	if used < len(p.Sections) {
-		return Value{}, d.errAtHeader(used, "MAP-7", fmt.Sprintf("section %d (tool=%s) is not part of the value the first section begins; a payload holds one JSON value", used+1, p.Sections[used].Tool))
-	}
-	return v, nil
+	return parse(bytesString(out))
 }
 
 // DecodeResponse returns the compact JSON value of a tool result that is
 // either a GCX1 payload or a JSON text, as an auto-mode encoder writes it,
 // and says which it was [AUTO-3]. A result that begins with "GCX" is read
-// as GCX1 (and a GCX2 result is an unsupported-version error); any other
-// is read as JSON.
+// as GCX1 (and a GCX2 result is an unsupported-version error); one that
+// begins with a byte-order mark and "GCX" is GCX1 written wrong, and
+// refused as GCX1 refuses it [ENC-2]; any other is read as JSON.
 func DecodeResponse(result []byte) ([]byte, Format, error) {
-	if bytes.HasPrefix(result, []byte(spec.TagPrefix)) {
+	if isGCX(result) {
 		out, err := Decode(result)
 		return out, FormatGCX, err
 	}
 	out, err := Compact(result)
 	if err != nil {
-		var e *spec.Error
-		if errors.As(err, &e) {
-			e.Msg = "the input does not begin with GCX, so it was read as JSON: " + e.Msg
-		}
-		return nil, FormatJSON, err
+		return nil, FormatJSON, readAsJSON(err)
 	}
 	return out, FormatJSON, nil
 }
 
+// DecodeResponseTo is DecodeResponse from r to w: a GCX1 result is decoded
+// as DecodeTo decodes it, under the given limits; a JSON text is written
+// in compact form a token at a time, under the same convention on error
+// [MAP-21].
+func DecodeResponseTo(w io.Writer, r io.Reader, limits spec.Limits) (Format, error) {
+	br := bufio.NewReader(r)
+	start, _ := br.Peek(len(bomGCX))
+	if isGCX(start) {
+		return FormatGCX, DecodeTo(w, br, limits)
+	}
+	if err := compactTo(&jsonOut{w: w}, br); err != nil {
+		return FormatJSON, readAsJSON(err)
+	}
+	return FormatJSON, nil
+}
+
+var bomGCX = []byte("\uFEFF" + spec.TagPrefix)
+
+// isGCX reports whether a result is to be read as GCX1 [AUTO-3]: it begins
+// with GCX, or with a byte-order mark and GCX, which GCX1 refuses [ENC-2].
+func isGCX(b []byte) bool {
+	return bytes.HasPrefix(b, []byte(spec.TagPrefix)) || bytes.HasPrefix(b, bomGCX)
+}
+
+// readAsJSON says, in the error of a result read as JSON, why it was.
+func readAsJSON(err error) error {
+	var e *spec.Error
+	if errors.As(err, &e) {
+		e.Msg = "the input does not begin with GCX, so it was read as JSON: " + e.Msg
+	}
+	return err
+}
+
+// compactTo writes the compact form of the JSON text r holds to out, a
+// token at a time, refusing what Parse refuses [MAP-1].
+func compactTo(out *jsonOut, r io.Reader) error {
+	jr := jsontext.NewReader(r)
+	jr.MaxDepth = MaxDepth
+	jr.RejectDuplicateNames = true
+	prev := jsontext.Kind(0)
+	for {
+		tok, err := jr.NextToken()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return jsonError(err)
+		}
+		b := out.buf
+		if prev != 0 && prev != jsontext.ObjectStart && prev != jsontext.ArrayStart && tok.Kind != jsontext.ObjectEnd && tok.Kind != jsontext.ArrayEnd {
+			if prev == jsontext.Name {
+				b = append(b, ':')
+			} else {
+				b = append(b, ',')
+			}
+		}
+		switch tok.Kind {
+		case jsontext.ObjectStart:
+			b = append(b, '{')
+		case jsontext.ObjectEnd:
+			b = append(b, '}')
+		case jsontext.ArrayStart:
+			b = append(b, '[')
+		case jsontext.ArrayEnd:
+			b = append(b, ']')
+		case jsontext.Name, jsontext.String:
+			b = jsontext.AppendString(b, tok.Text)
+		case jsontext.Number:
+			b = append(b, tok.Text...)
+		case jsontext.True:
+			b = append(b, "true"...)
+		case jsontext.False:
+			b = append(b, "false"...)
+		case jsontext.Null:
+			b = append(b, "null"...)
+		}
+		out.buf = b
+		prev = tok.Kind
+		// A text that is a single scalar is written whole or not at all.
+		if jr.Depth() > 0 || tok.Kind == jsontext.ObjectEnd || tok.Kind == jsontext.ArrayEnd {
+			if err := out.flushSome(); err != nil {
+				return err
+			}
+		}
+	}
+	return out.finish()
+}
+
+// jsonOut buffers the JSON a decoder writes. It hands the bytes to w in
+// large pieces, always keeping the last byte back, so that nothing w
+// receives before finish is a whole JSON text [MAP-21]; without w it keeps
+// everything.
+type jsonOut struct {
+	w   io.Writer
+	buf []byte
+}
+
+// flushAt is the size at which the buffer is handed to w.
+const flushAt = 64 << 10
+
+func (o *jsonOut) flushSome() error {
+	if o.w == nil || len(o.buf) < flushAt {
+		return nil
+	}
+	n := len(o.buf) - 1
+	if _, err := o.w.Write(o.buf[:n]); err != nil {
+		return err
+	}
+	o.buf[0] = o.buf[n]
+	o.buf = o.buf[:1]
+	return nil
+}
+
+// finish writes the rest, the last byte with it.
+func (o *jsonOut) finish() error {
+	if o.w == nil || len(o.buf) == 0 {
+		return nil
+	}
+	_, err := o.w.Write(o.buf)
+	o.buf = o.buf[:0]
+	return err
+}
+
+// decode reads a payload with a streaming.Decoder and writes its value to
+// out as it goes.
+//
+// Mapping errors are reported in the order of [MAP-14], after any GCX1
+// error: once one is found the decoder stops writing, but reads on to the
+// end, because a GCX1 error anywhere comes first, and keeps counting rows
+// and sections for the checks that only the end of a section or of the
+// payload decides — a json=value section's single row, the sections a
+// root announces. Each error carries the place the procedure of [MAP-14]
+// would check it (its key), and the first by that order is reported.
+func decode(out *jsonOut, r io.Reader, limits spec.Limits) error {
+	sd := streaming.NewDecoder(r)
+	sd.Limits = limits
+	sd.ReuseRecord = true
+	d := &decoder{sd: sd, out: out, section: -1}
+	for {
+		kind, err := sd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		switch kind {
+		case streaming.KindHeader:
+			if d.section >= 0 {
+				d.endSection()
+			}
+			d.section++
+			d.rows = 0
+			d.oneRow = nil
+			if !d.failed {
+				d.header(sd.Header())
+			}
+		case streaming.KindRow:
+			d.rows++
+			if !d.failed {
+				d.row(sd.Row())
+			}
+		}
+		if !d.failed {
+			if err := out.flushSome(); err != nil {
+				return err
+			}
+		}
+	}
+	d.endSection()
+	for _, n := range d.needs {
+		if d.section+1 < n.sections {
+			d.fail(n.key, n.err)
+		}
+	}
+	if d.pending != nil {
+		return d.pending
+	}
+	out.buf = append(out.buf, d.tail...)
+	return out.finish()
+}
+
+// decoder holds what decode knows about the value being read.
 type decoder struct {
-	p *spec.Payload
+	sd  *streaming.Decoder
+	out *jsonOut
+
+	section int // index of the current section
+	rows    int // rows read in it
+
+	// How the current section's rows are read.
+	mode  readMode
+	cols  []tableColumn // modeTable
+	part  *Part         // modeLayout
+	keys  [][]byte      // modeLayout: each field's member name, quoted, with ':'
+	first bool          // no row of the section written yet
+
+	// The sections the value still needs, in order, and the JSON that
+	// goes before each; tail is the JSON after the last.
+	expect []expected
+	tail   []byte
+
+	oneRow  *rowCheck     // the current section must have exactly one row
+	needs   []needSection // the payload must have this many sections
+	failed  bool          // stop reading the value; only count
+	pending *spec.Error   // the first mapping error by [MAP-14]'s order
+	pendKey errKey
 }
 
-// root decodes the value the first section begins and returns how many
-// sections it took [MAP-7].
-func (d *decoder) root() (Value, int, error) {
-	s := &d.p.Sections[0]
-	form, explicit := s.Lookup(KeyJSON)
-	if !explicit {
-		if at, ok := partIndex[s.Tool]; ok {
-			return d.layout(registry[at[0]], at[1])
-		}
-		if l, ok := Lookup(s.Tool); ok {
-			return Value{}, 0, d.errAtHeader(0, "LAY-4", fmt.Sprintf("tool=%s is declared, and its payload begins with tool=%s; a section with another shape must carry json=", s.Tool, l.Parts[0].Tool))
-		}
-		v, err := d.table(0)
-		return v, 1, err
+type readMode uint8
+
+const (
+	modeTable     readMode = iota // each row an object [MAP-8]
+	modeList                      // each row an element [MAP-9]
+	modeValue                     // the one row's cell is the value [MAP-9]
+	modeRowObject                 // the one row holds the members [MAP-10]
+	modeNoRows                    // a header-form root without a table [MAP-10]
+	modeLayout                    // each row an object of a layout part [LAY-3]
+)
+
+// expected is a section the value still needs: a member's table [MAP-11]
+// or a layout part [LAY-4].
+type expected struct {
+	before []byte // the JSON written when the section begins
+	tool   string // the name it must have
+	key    string // the member whose table it holds; "" for a layout part
+	layout *Layout
+	part   int
+}
+
+// errKey orders mapping errors as [MAP-14] checks them: section by
+// section, then line by line and column by column. A check that follows
+// every other of its header has the column math.MaxInt.
+type errKey struct{ section, line, col int }
+
+func (a errKey) less(b errKey) bool {
+	if a.section != b.section {
+		return a.section < b.section
 	}
-	switch form {
+	if a.line != b.line {
+		return a.line < b.line
+	}
+	return a.col < b.col
+}
+
+// rowCheck is a section's need of exactly one row, decided at its end.
+type rowCheck struct {
+	want int // the rows the section must hold
+	key  errKey
+	err  func(rows int) *spec.Error
+}
+
+// needSection is the payload's need of a number of sections, decided at
+// its end.
+type needSection struct {
+	sections int
+	key      errKey
+	err      *spec.Error
+}
+
+// fail records a mapping error found at key and stops the value.
+func (d *decoder) fail(key errKey, err *spec.Error) {
+	d.failed = true
+	if d.pending == nil || key.less(d.pendKey) {
+		d.pending, d.pendKey = err, key
+	}
+}
+
+// Positions [ERR-2]. The streaming decoder knows them: the header's
+// columns as it read them, and a row's value columns from the row's
+// bytes, which it looks at only when asked.
+
+func (d *decoder) errAt(line int, lineOffset int64, col int, rule, msg string) *spec.Error {
+	return &spec.Error{Class: spec.ErrConstraint, Line: line, Column: col, Offset: lineOffset + int64(col-1),
+		Production: "json-mapping", Rule: rule, Msg: msg}
+}
+
+// headerKey is where a check of the current header stands in [MAP-14]'s
+// order.
+func (d *decoder) headerKey(col int) errKey { return errKey{d.section, d.sd.Line(), col} }
+
+func (d *decoder) failHeader(col int, rule, msg string) {
+	d.fail(d.headerKey(col), d.errAt(d.sd.Line(), d.sd.LineOffset(), col, rule, msg))
+}
+
+func (d *decoder) failMeta(i int, rule, msg string) {
+	d.failHeader(d.sd.MetaColumn(i), rule, msg)
+}
+
+// cellKey and cellErr place an error at value c of the current row.
+func (d *decoder) cellKey(c int) errKey { return errKey{d.section, d.sd.Line(), d.sd.ValueColumn(c)} }
+
+func (d *decoder) cellErr(c int, rule, msg string) *spec.Error {
+	return d.errAt(d.sd.Line(), d.sd.LineOffset(), d.sd.ValueColumn(c), rule, msg)
+}
+
+func (d *decoder) failCell(c int, rule, msg string) {
+	d.fail(d.cellKey(c), d.cellErr(c, rule, msg))
+}
+
+// failDepth places the limit error of a text nested too deep [MAP-4].
+func (d *decoder) failDepth(key errKey, at *spec.Error, err error) {
+	at.Class, at.Rule = spec.ErrLimit, "MAP-4"
+	var e *jsontext.Error
+	if errors.As(err, &e) {
+		at.Msg = e.Msg
+	}
+	d.fail(key, at)
+}
+
+// header reads a section's header: the root's decides the form of the
+// value [MAP-7]; each later one must be a section the value needs.
+func (d *decoder) header(h *streaming.Header) {
+	if d.section == 0 {
+		d.root(h)
+		return
+	}
+	if len(d.expect) == 0 {
+		d.failHeader(1, "MAP-7", fmt.Sprintf("section %d (tool=%s) is not part of the value the first section begins; a payload holds one JSON value", d.section+1, quotePrefixText(h.Tool)))
+		return
+	}
+	x := d.expect[0]
+	d.expect = d.expect[1:]
+	if x.layout != nil {
+		p := &x.layout.Parts[x.part]
+		if h.Tool != p.Tool {
+			d.failHeader(1, "LAY-4", fmt.Sprintf("the layout of %s needs section %d to be tool=%s, not tool=%s", x.layout.Tool, x.part+1, p.Tool, quotePrefixText(h.Tool)))
+			return
+		}
+		d.out.buf = append(d.out.buf, x.before...)
+		d.startPart(x.layout, x.part)
+		return
+	}
+	if h.Tool != x.tool {
+		d.failHeader(1, "MAP-11", fmt.Sprintf("section %d holds member %s and must be named tool=%s, not tool=%s", d.section+1, quote(x.key), quotePrefixText(x.tool), quotePrefixText(h.Tool)))
+		return
+	}
+	if i := metaIndex(h, KeyJSON); i >= 0 {
+		d.failMeta(i, "MAP-11", "a section that holds a member's table carries no json= pair")
+		return
+	}
+	cols, bad, err := d.columns(h)
+	if err != nil {
+		d.failMeta(bad, pairRule(h.Meta[bad].Key), err.Error())
+		return
+	}
+	d.out.buf = append(d.out.buf, x.before...)
+	d.mode, d.cols, d.first = modeTable, cols, true
+}
+
+func metaIndex(h *streaming.Header, key string) int {
+	return slices.IndexFunc(h.Meta, func(m spec.Meta) bool { return m.Key == key })
+}
+
+// root reads the first header [MAP-7].
+func (d *decoder) root(h *streaming.Header) {
+	form := metaIndex(h, KeyJSON)
+	if form < 0 {
+		if at, ok := partIndex[h.Tool]; ok {
+			d.layout(&registry[at[0]], at[1])
+			return
+		}
+		if l, ok := layoutOf(h.Tool); ok {
+			d.failHeader(1, "LAY-4", fmt.Sprintf("tool=%s is declared, and its payload begins with tool=%s; a section with another shape must carry json=", h.Tool, l.Parts[0].Tool))
+			return
+		}
+		d.startTable(h)
+		return
+	}
+	switch h.Meta[form].Value {
 	case FormRows:
-		v, err := d.table(0)
-		return v, 1, err
+		d.startTable(h)
 	case FormObject:
-		return d.object()
+		d.headerObject(h)
 	case FormRow:
-		return d.rowObject()
+		d.mode = modeRowObject
+		d.oneRow = &rowCheck{1, d.headerKey(1), d.rowsErr(1, "MAP-10", fmt.Sprintf("json=%s holds one object as one row", FormRow))}
 	case FormArray:
-		v, err := d.list(0)
-		return v, 1, err
-	case FormValue:
-		v, err := d.single(0)
-		return v, 1, err
-	}
-	return Value{}, 0, d.errAtMeta(0, KeyJSON, "MAP-7", fmt.Sprintf("json=%s names no form; the forms are rows, object, row, array and value", form))
-}
-
-// table decodes a section of the table form: one object per row, a member
-// for each non-empty cell [MAP-8], with the columns of nest= gathered into
-// objects and those of str= read as bare strings [MAP-15]. Its other meta
-// pairs are not part of the value [MAP-13].
-func (d *decoder) table(si int) (Value, error) {
-	s := &d.p.Sections[si]
-	cols, _, err := d.columns(si)
-	if err != nil {
-		return Value{}, err
-	}
-	v := Value{Kind: Array, Elems: make([]Value, 0, len(s.Rows))}
-	for r, row := range s.Rows {
-		obj := Value{Kind: Object}
-		for c, cell := range row {
-			col := cols[c]
-			if col.owner == "" {
-				if cell == "" {
-					continue
-				}
-				e, err := d.tableCell(si, r, c, col.bare)
-				if err != nil {
-					return Value{}, err
-				}
-				obj.Members = append(obj.Members, Member{Key: s.Fields[c], Value: e})
-				continue
-			}
-			if !col.first {
-				continue
-			}
-			nested := Value{Kind: Object}
-			for _, c2 := range col.group {
-				if row[c2] == "" {
-					continue
-				}
-				e, err := d.tableCell(si, r, c2, cols[c2].bare)
-				if err != nil {
-					return Value{}, err
-				}
-				nested.Members = append(nested.Members, Member{Key: strings.TrimPrefix(s.Fields[c2], col.owner+"."), Value: e})
-			}
-			obj.Members = append(obj.Members, Member{Key: col.owner, Value: nested})
+		if len(h.Fields) != 1 {
+			d.failHeader(d.sd.FieldsColumn(), "MAP-9", fmt.Sprintf("json=%s needs exactly one field, and the section declares %d", FormArray, len(h.Fields)))
+			return
 		}
-		v.Elems = append(v.Elems, obj)
+		d.mode, d.first = modeList, true
+		d.out.buf = append(d.out.buf, '[')
+		d.tail = []byte{']'}
+	case FormValue:
+		col := d.sd.FieldsColumn()
+		if len(h.Fields) != 1 {
+			d.failHeader(col, "MAP-9", fmt.Sprintf("json=%s needs one field and one row, and the section declares %d fields", FormValue, len(h.Fields)))
+			return
+		}
+		d.mode = modeValue
+		// A wrong row count is reported at column 1 of the header, as every
+		// one is [MAP-14].
+		d.oneRow = &rowCheck{1, d.headerKey(1), d.rowsErr(1, "MAP-9", fmt.Sprintf("json=%s holds one value as one row", FormValue))}
+	default:
+		d.failMeta(form, "MAP-7", fmt.Sprintf("json=%s names no form; the forms are rows, object, row, array and value", quotePrefixText(h.Meta[form].Value)))
 	}
-	return v, nil
 }
 
-// tableCell decodes a non-empty table cell: bare in a str= column, else
-// spelled.
-func (d *decoder) tableCell(si, r, c int, bare bool) (Value, error) {
-	cell := d.p.Sections[si].Rows[r][c]
-	if bare {
-		return Value{Kind: String, Text: cell}, nil
+// rowsErr returns the error of a section that must have one row and has
+// another number, at column col of the current header.
+func (d *decoder) rowsErr(col int, rule, msg string) func(int) *spec.Error {
+	line, offset := d.sd.Line(), d.sd.LineOffset()
+	return func(rows int) *spec.Error {
+		return d.errAt(line, offset, col, rule, fmt.Sprintf("%s, and the section has %d rows", msg, rows))
 	}
-	e, err := unspell(cell)
+}
+
+// endSection decides the checks that wait for a section's end.
+func (d *decoder) endSection() {
+	if c := d.oneRow; c != nil && d.rows != c.want {
+		d.fail(c.key, c.err(d.rows))
+	}
+	d.oneRow = nil
+}
+
+// startTable reads a section of the table form [MAP-8].
+func (d *decoder) startTable(h *streaming.Header) {
+	cols, bad, err := d.columns(h)
 	if err != nil {
-		return Value{}, d.cellErr(si, r, c, err)
+		d.failMeta(bad, pairRule(h.Meta[bad].Key), err.Error())
+		return
 	}
-	return e, nil
+	d.mode, d.cols, d.first = modeTable, cols, true
+	d.out.buf = append(d.out.buf, '[')
+	d.tail = []byte{']'}
+}
+
+// headerObject reads the header form of an object: each meta pair but
+// json=, rows=, nest= and str= is a member, and "@" stands for a table —
+// the root section's rows for the first, the next section, named tool.key,
+// for each further one [MAP-10] [MAP-11]. The pairs are checked in order
+// [MAP-14].
+func (d *decoder) headerObject(h *streaming.Header) {
+	cols, bad, colErr := d.columns(h)
+	seg := []byte{'{'}
+	members, tables := 0, 0
+	for i, m := range h.Meta {
+		switch m.Key {
+		case KeyJSON, spec.KeyRows:
+			continue
+		case KeyNest, KeyStr:
+			if colErr != nil && i == bad {
+				d.failMeta(i, pairRule(m.Key), colErr.Error())
+				return
+			}
+			continue
+		}
+		if members > 0 {
+			seg = append(seg, ',')
+		}
+		members++
+		seg = jsontext.AppendString(seg, m.Key)
+		seg = append(seg, ':')
+		switch m.Value {
+		case tableMark:
+			seg = append(seg, '[')
+			if tables == 0 {
+				d.out.buf = append(d.out.buf, seg...)
+			} else {
+				d.expect = append(d.expect, expected{before: seg, tool: h.Tool + "." + m.Key, key: m.Key})
+				col := d.sd.MetaColumn(i)
+				d.needs = append(d.needs, needSection{tables + 1, d.headerKey(col), d.errAt(d.sd.Line(), d.sd.LineOffset(), col, "MAP-11",
+					fmt.Sprintf("member %s is \"@\" and needs section %d, named %s, and the payload ends after %d sections", quote(m.Key), tables+1, quotePrefixText(h.Tool+"."+m.Key), tables))})
+			}
+			tables++
+			seg = []byte{']'}
+		case "":
+			d.failMeta(i, "MAP-10", fmt.Sprintf("member %s= is empty; an object-form member always has a value (the empty string is written \"\")", quotePrefixText(m.Key)))
+			return
+		default:
+			var err error
+			if seg, err = appendSpelledText(seg, m.Value); err != nil {
+				col := d.sd.MetaColumn(i)
+				d.failDepth(d.headerKey(col), d.errAt(d.sd.Line(), d.sd.LineOffset(), col, "", ""), err)
+				return
+			}
+		}
+	}
+	d.tail = append(seg, '}')
+	if tables == 0 {
+		d.mode = modeNoRows
+		d.oneRow = &rowCheck{0, d.headerKey(1), d.rowsErr(1, "MAP-10", "in the header form no member is \"@\" to hold the section's rows")}
+		return
+	}
+	d.mode, d.cols, d.first = modeTable, cols, true
+}
+
+// appendSpelledText appends the JSON of a non-empty spelled value [MAP-5]:
+// the text itself when it is a compact form, else the string it is. The
+// error is that of a text nested too deep to tell [MAP-4].
+func appendSpelledText(b []byte, text string) ([]byte, error) {
+	_, compact, err := spelledKind(text)
+	if err != nil {
+		return b, err
+	}
+	if compact {
+		return append(b, text...), nil
+	}
+	return jsontext.AppendString(b, text), nil
+}
+
+// layout reads the first section of a declared tool's layout [LAY-4].
+func (d *decoder) layout(l *Layout, part int) {
+	if part != 0 {
+		d.failHeader(1, "LAY-4", fmt.Sprintf("tool=%s is part %d of the layout of %s, whose payload begins with tool=%s", l.Parts[part].Tool, part+1, l.Tool, l.Parts[0].Tool))
+		return
+	}
+	// The value is the part's own when there is one part, else an object
+	// with a member per part: {"nodes":[...],"edges":[...]}.
+	open := func(p Part) []byte {
+		var b []byte
+		if len(l.Parts) > 1 {
+			b = append(jsontext.AppendString(b, p.Key), ':')
+		}
+		if p.Shape == ShapeRows {
+			b = append(b, '[')
+		}
+		return b
+	}
+	closing := func(p Part) []byte {
+		if p.Shape == ShapeRows {
+			return []byte{']'}
+		}
+		return nil
+	}
+	first := open(l.Parts[0])
+	if len(l.Parts) > 1 {
+		first = append([]byte{'{'}, first...)
+	}
+	for i := 1; i < len(l.Parts); i++ {
+		before := append(append(closing(l.Parts[i-1]), ','), open(l.Parts[i])...)
+		d.expect = append(d.expect, expected{before: before, layout: l, part: i})
+	}
+	d.tail = closing(l.Parts[len(l.Parts)-1])
+	if len(l.Parts) > 1 {
+		d.tail = append(d.tail, '}')
+	}
+	d.out.buf = append(d.out.buf, first...)
+	d.startPart(l, 0)
+}
+
+// startPart reads section part of a layout against its frozen part: the
+// same fields, in order [LAY-5], no json=, nest= or str= [LAY-4], and for
+// an object part one row [LAY-2], checked in that order. The part after it,
+// if any, must follow [LAY-4].
+func (d *decoder) startPart(l *Layout, part int) {
+	h, p := d.sd.Header(), &l.Parts[part]
+	if names := p.FieldNames(); !slices.Equal(h.Fields, names) {
+		d.failHeader(d.sd.FieldsColumn(), "LAY-5", fmt.Sprintf("tool=%s has the frozen fields %s and this section declares %s; a GCX1 layout never changes (a section with other fields must carry json=)",
+			p.Tool, strings.Join(names, ","), quotePrefixText(strings.Join(h.Fields, ","))))
+		return
+	}
+	for i, m := range h.Meta {
+		if m.Key == KeyJSON || m.Key == KeyNest || m.Key == KeyStr {
+			d.failMeta(i, "LAY-4", fmt.Sprintf("section tool=%s is part of a declared layout and carries no %s= pair", p.Tool, m.Key))
+			return
+		}
+	}
+	if p.Shape == ShapeObject {
+		d.oneRow = &rowCheck{1, d.headerKey(math.MaxInt), d.rowsErr(1, "LAY-2", fmt.Sprintf("tool=%s holds one object, as one row", p.Tool))}
+	}
+	if next := part + 1; next < len(l.Parts) {
+		// Checked after this section's rows: its key is the next section's.
+		d.needs = append(d.needs, needSection{next + 1, errKey{d.section + 1, 0, 0}, d.errAt(d.sd.Line(), d.sd.LineOffset(), 1, "LAY-4",
+			fmt.Sprintf("the layout of %s needs section tool=%s after this one, and the payload ends", l.Tool, l.Parts[next].Tool))})
+	}
+	d.mode, d.part, d.first = modeLayout, p, true
+	d.keys = make([][]byte, len(p.Fields))
+	for i, f := range p.Fields {
+		d.keys[i] = append(jsontext.AppendString(nil, f.Key), ':')
+	}
+}
+
+// row reads one row of the current section.
+func (d *decoder) row(values []string) {
+	switch d.mode {
+	case modeTable:
+		d.tableRow(values)
+	case modeList:
+		d.listRow(values[0])
+	case modeValue:
+		if d.rows > 1 {
+			d.failed = true // the section's end reports it [MAP-9]
+			return
+		}
+		if values[0] == "" {
+			d.failCell(0, "MAP-9", "the cell is empty, which marks an absent member, and no member can be absent here; the empty string is written \"\"")
+			return
+		}
+		var err error
+		if d.tail, err = appendSpelledText(nil, values[0]); err != nil {
+			d.failDepth(d.cellKey(0), d.cellErr(0, "", ""), err)
+		}
+	case modeRowObject:
+		if d.rows > 1 {
+			d.failed = true // the section's end reports it [MAP-10]
+			return
+		}
+		d.rowObject(values)
+	case modeNoRows:
+		d.failed = true // the section's end reports it [MAP-10]
+	case modeLayout:
+		if d.part.Shape == ShapeObject && d.rows > 1 {
+			d.failed = true // the section's end reports it [LAY-2]
+			return
+		}
+		d.layoutRow(values)
+	}
 }
 
 // tableColumn says how to read one field of a table section [MAP-15].
 type tableColumn struct {
+	key   []byte // the member name, quoted, and ':'; for a nested field, the name within its owner
 	bare  bool   // listed in str=
-	owner string // the nested member the field belongs to, if any
-	first bool   // the owner's first field, where its object is placed
-	group []int  // on the first field: every field of the owner, in order
+	owner string // the nest= member the field belongs to, if any
+	group []int  // on the owner's first field: every field of the owner, in order
+	outer []byte // on the owner's first field: the owner's name, quoted, and ':'
 }
 
 // columns reads the nest= and str= pairs of a table section and checks
-// them [MAP-15] [MAP-16], in the order the header holds them [MAP-14]; on error it
-// also returns the key of the pair at fault.
-func (d *decoder) columns(si int) ([]tableColumn, string, error) {
-	s := &d.p.Sections[si]
-	cols := make([]tableColumn, len(s.Fields))
-	index := make(map[string]int, len(s.Fields))
-	for i, f := range s.Fields {
-		index[f] = i
-	}
-	for _, m := range s.Meta {
+// them [MAP-15], in the order the header holds them [MAP-14]; on error it
+// also returns the index of the pair at fault.
+func (d *decoder) columns(h *streaming.Header) ([]tableColumn, int, error) {
+	cols := make([]tableColumn, len(h.Fields))
+	var index map[string]int // field names, once a pair needs them
+	var sorted []int         // field indices in the order of their names, for nest=
+	for i, m := range h.Meta {
+		if m.Key != KeyStr && m.Key != KeyNest {
+			continue
+		}
+		if index == nil {
+			index = make(map[string]int, len(h.Fields))
+			for i, f := range h.Fields {
+				index[f] = i
+			}
+		}
 		var err error
-		switch m.Key {
-		case KeyStr:
-			err = d.bareColumns(si, m.Value, cols, index)
-		case KeyNest:
-			err = d.nestedColumns(si, m.Value, cols, index)
+		if m.Key == KeyStr {
+			err = bareColumns(m.Value, cols, index)
+		} else {
+			if sorted == nil {
+				sorted = make([]int, len(h.Fields))
+				for k := range sorted {
+					sorted[k] = k
+				}
+				slices.SortFunc(sorted, func(a, b int) int { return strings.Compare(h.Fields[a], h.Fields[b]) })
+			}
+			err = nestedColumns(m.Value, h.Fields, cols, index, sorted)
 		}
 		if err != nil {
-			return nil, m.Key, err
+			return nil, i, err
 		}
 	}
-	return cols, "", nil
+	// The quoted names of the plain fields share one buffer.
+	var names []byte
+	ends := make([]int, len(h.Fields))
+	for i, f := range h.Fields {
+		if cols[i].owner == "" {
+			names = append(jsontext.AppendString(names, f), ':')
+		}
+		ends[i] = len(names)
+	}
+	from := 0
+	for i := range cols {
+		if cols[i].owner == "" {
+			cols[i].key = names[from:ends[i]:ends[i]]
+		}
+		from = ends[i]
+	}
+	return cols, -1, nil
+}
+
+// pairRule is the rule a table's nest= or str= pair breaks when columns
+// refuses it: nest= is [MAP-15], str= [MAP-16].
+func pairRule(key string) string {
+	if key == KeyStr {
+		return "MAP-16"
+	}
+	return "MAP-15"
 }
 
 // bareColumns marks the fields str= lists as bare [MAP-16].
-func (d *decoder) bareColumns(si int, list string, cols []tableColumn, index map[string]int) error {
+func bareColumns(list string, cols []tableColumn, index map[string]int) error {
 	seen := map[string]bool{}
-	for _, name := range strings.Split(list, ",") {
+	for name := range strings.SplitSeq(list, ",") {
 		i, ok := index[name]
 		if !ok || seen[name] {
-			return d.errAtMeta(si, KeyStr, "MAP-16", fmt.Sprintf("str= names %q, which is not a field of the section or is named twice", name))
+			return fmt.Errorf("str= names %s, which is not a field of the section or is named twice", quote(name))
 		}
 		seen[name] = true
 		cols[i].bare = true
@@ -227,272 +798,220 @@ func (d *decoder) bareColumns(si int, list string, cols []tableColumn, index map
 }
 
 // nestedColumns gathers the fields of each member nest= lists [MAP-15].
-func (d *decoder) nestedColumns(si int, list string, cols []tableColumn, index map[string]int) error {
-	s := &d.p.Sections[si]
-	first := map[string]int{}
-	for _, owner := range strings.Split(list, ",") {
-		if _, dup := first[owner]; dup || owner == "" {
-			return d.errAtMeta(si, KeyNest, "MAP-15", fmt.Sprintf("nest= names %q twice or names the empty member", owner))
+// The fields that begin with p and a dot sort together, so each member's
+// are found by a binary search among the sorted names and each field is
+// looked at once per member it belongs to: a field claimed twice is an
+// error at once.
+func nestedColumns(list string, fields []string, cols []tableColumn, index map[string]int, sorted []int) error {
+	seen := map[string]bool{}
+	for owner := range strings.SplitSeq(list, ",") {
+		if seen[owner] || owner == "" {
+			return fmt.Errorf("nest= names %s twice or names the empty member", quote(owner))
 		}
+		seen[owner] = true
 		if _, ok := index[owner]; ok {
-			return d.errAtMeta(si, KeyNest, "MAP-15", fmt.Sprintf("nest= names %q, which is also a field, so the member would appear twice", owner))
+			return fmt.Errorf("nest= names %s, which is also a field, so the member would appear twice", quote(owner))
 		}
-		first[owner] = -1
-		for i, f := range s.Fields {
-			if !strings.HasPrefix(f, owner+".") {
-				continue
-			}
+		prefix := owner + "."
+		lo := sort.Search(len(sorted), func(k int) bool { return fields[sorted[k]] >= prefix })
+		hi := lo
+		for hi < len(sorted) && strings.HasPrefix(fields[sorted[hi]], prefix) {
+			hi++
+		}
+		if lo == hi {
+			return fmt.Errorf("nest= names %s, and no field begins with %s", quote(owner), quote(prefix))
+		}
+		group := slices.Clone(sorted[lo:hi])
+		slices.Sort(group)
+		for _, i := range group {
 			if cols[i].owner != "" {
-				return d.errAtMeta(si, KeyNest, "MAP-15", fmt.Sprintf("field %q belongs to both %q and %q", f, cols[i].owner, owner))
+				return fmt.Errorf("field %s belongs to both %s and %s", quote(fields[i]), quote(cols[i].owner), quote(owner))
 			}
+		}
+		for _, i := range group {
 			cols[i].owner = owner
-			if first[owner] < 0 {
-				first[owner] = i
-				cols[i].first = true
-			}
-			lead := first[owner]
-			cols[lead].group = append(cols[lead].group, i)
+			cols[i].key = append(jsontext.AppendString(nil, fields[i][len(prefix):]), ':')
 		}
-		if first[owner] < 0 {
-			return d.errAtMeta(si, KeyNest, "MAP-15", fmt.Sprintf("nest= names %q, and no field begins with %q", owner, owner+"."))
-		}
+		lead := &cols[group[0]]
+		lead.group = group
+		lead.outer = append(jsontext.AppendString(nil, owner), ':')
 	}
 	return nil
 }
 
-// list decodes the array form: one field, one value per row [MAP-9].
-func (d *decoder) list(si int) (Value, error) {
-	s := &d.p.Sections[si]
-	if len(s.Fields) != 1 {
-		return Value{}, d.errAtFields(si, "MAP-9", fmt.Sprintf("json=%s needs exactly one field, and the section declares %d", FormArray, len(s.Fields)))
+// tableRow writes one row of a table as an object: a member for each
+// non-empty cell, in field order, the fields of a nest= member gathered
+// where its first field stands [MAP-8] [MAP-15].
+func (d *decoder) tableRow(row []string) {
+	b := d.out.buf
+	if !d.first {
+		b = append(b, ',')
 	}
-	v := Value{Kind: Array, Elems: make([]Value, 0, len(s.Rows))}
-	for r := range s.Rows {
-		e, err := d.cell(si, r, 0)
-		if err != nil {
-			return Value{}, err
+	d.first = false
+	b = append(b, '{')
+	n := 0
+	for c := range row {
+		col := &d.cols[c]
+		if col.owner == "" {
+			if row[c] == "" {
+				continue
+			}
+			if n > 0 {
+				b = append(b, ',')
+			}
+			n++
+			var ok bool
+			if b, ok = d.appendCell(append(b, col.key...), row[c], col.bare, c); !ok {
+				return
+			}
+			continue
 		}
-		v.Elems = append(v.Elems, e)
+		if col.group == nil {
+			continue
+		}
+		if n > 0 {
+			b = append(b, ',')
+		}
+		n++
+		b = append(append(b, col.outer...), '{')
+		inner := 0
+		for _, g := range col.group {
+			if row[g] == "" {
+				continue
+			}
+			if inner > 0 {
+				b = append(b, ',')
+			}
+			inner++
+			var ok bool
+			if b, ok = d.appendCell(append(b, d.cols[g].key...), row[g], d.cols[g].bare, g); !ok {
+				return
+			}
+		}
+		b = append(b, '}')
 	}
-	return v, nil
+	d.out.buf = append(b, '}')
 }
 
-// single decodes the value form: one field, one row [MAP-9]. A wrong
-// field list is reported at the list, a wrong row count at the header
-// [MAP-14].
-func (d *decoder) single(si int) (Value, error) {
-	s := &d.p.Sections[si]
-	if len(s.Fields) != 1 {
-		return Value{}, d.errAtFields(si, "MAP-9", fmt.Sprintf("json=%s needs exactly one field, and the section declares %d", FormValue, len(s.Fields)))
+// appendCell appends the value of a non-empty table cell: bare in a str=
+// column, else spelled [MAP-5]. It reports false after recording the
+// error of a cell nested too deep [MAP-4].
+func (d *decoder) appendCell(b []byte, cell string, bare bool, c int) ([]byte, bool) {
+	if bare {
+		return jsontext.AppendString(b, cell), true
 	}
-	if len(s.Rows) != 1 {
-		return Value{}, d.errAtHeader(si, "MAP-9", fmt.Sprintf("json=%s holds one value as one row, and the section has %d rows", FormValue, len(s.Rows)))
-	}
-	return d.cell(si, 0, 0)
-}
-
-// cell decodes a cell that must hold a value: it may not be empty.
-func (d *decoder) cell(si, r, c int) (Value, error) {
-	text := d.p.Sections[si].Rows[r][c]
-	if text == "" {
-		return Value{}, d.errAtCell(si, r, c, "MAP-9", "the cell is empty, which marks an absent member, and no member can be absent here; the empty string is written \"\"")
-	}
-	v, err := unspell(text)
+	b, err := appendSpelledText(b, cell)
 	if err != nil {
-		return Value{}, d.cellErr(si, r, c, err)
+		d.failDepth(d.cellKey(c), d.cellErr(c, "", ""), err)
+		return b, false
 	}
-	return v, nil
+	return b, true
 }
 
-// object decodes the header form of an object: each meta pair but json=
-// and rows= is a member, and "@" stands for a table — the root section's
-// rows for the first, the next section, named tool.key, for each further
-// one [MAP-10] [MAP-11]. The header is checked first, pair by pair, then
-// the tables in payload order [MAP-14].
-func (d *decoder) object() (Value, int, error) {
-	root := &d.p.Sections[0]
-	_, badPair, colErr := d.columns(0)
-	v := Value{Kind: Object}
-	var tables []int // the members that are tables, in order
-	for _, m := range root.Meta {
-		switch m.Key {
-		case KeyJSON, spec.KeyRows:
-			continue
-		case KeyNest, KeyStr:
-			if m.Key == badPair {
-				return Value{}, 0, colErr
-			}
-			continue
-		}
-		var e Value
-		var err error
-		switch m.Value {
-		case tableMark:
-			if n := len(tables); n > 0 {
-				err = d.needSection(n, root.Tool, m.Key, func(rule, msg string) *spec.Error { return d.errAtMeta(0, m.Key, rule, msg) })
-			}
-			tables = append(tables, len(v.Members))
-		case "":
-			err = d.errAtMeta(0, m.Key, "MAP-10", fmt.Sprintf("member %s= is empty; an object-form member always has a value (the empty string is written \"\")", m.Key))
-		default:
-			if e, err = unspell(m.Value); err != nil {
-				err = d.placed(d.errAtMeta(0, m.Key, "", ""), err)
-			}
-		}
-		if err != nil {
-			return Value{}, 0, err
-		}
-		v.Members = append(v.Members, Member{Key: m.Key, Value: e})
+// listRow writes one element of the array form; the cell may not be empty
+// [MAP-9].
+func (d *decoder) listRow(cell string) {
+	if cell == "" {
+		d.failCell(0, "MAP-9", "the cell is empty, which marks an absent member, and no member can be absent here; the empty string is written \"\"")
+		return
 	}
-	if len(tables) == 0 && len(root.Rows) > 0 {
-		return Value{}, 0, d.errAtHeader(0, "MAP-10", "the section has rows, but no member is \"@\" to hold them")
+	b := d.out.buf
+	if !d.first {
+		b = append(b, ',')
 	}
-	for n, member := range tables {
-		var err error
-		if n == 0 {
-			v.Members[member].Value, err = d.table(0)
-		} else {
-			v.Members[member].Value, err = d.continuation(n, root.Tool, v.Members[member].Key)
-		}
-		if err != nil {
-			return Value{}, 0, err
-		}
+	d.first = false
+	b, ok := d.appendCell(b, cell, false, 0)
+	if ok {
+		d.out.buf = b
 	}
-	return v, max(1, len(tables)), nil
 }
 
-// rowObject decodes the row form of an object: the fields are the member
-// names and the only row their values; an empty cell is an absent member
-// and "@" a table in the next section, named tool.key [MAP-10] [MAP-11].
-// The row is checked first, cell by cell, then the tables' sections
+// rowObject reads the row of the row form: the fields are the member
+// names and the cells their values; an empty cell is an absent member and
+// "@" a table in the next section, named tool.key [MAP-10] [MAP-11]. The
+// cells are checked from left to right, then the tables' sections
 // [MAP-14].
-func (d *decoder) rowObject() (Value, int, error) {
-	root := &d.p.Sections[0]
-	if len(root.Rows) != 1 {
-		return Value{}, 0, d.errAtHeader(0, "MAP-10", fmt.Sprintf("json=%s holds one object as one row, and the section has %d rows", FormRow, len(root.Rows)))
-	}
-	v := Value{Kind: Object}
-	var tables []int // the members that are tables, in order
-	for c, cell := range root.Rows[0] {
-		key := root.Fields[c]
-		var e Value
-		var err error
-		switch cell {
-		case "":
+func (d *decoder) rowObject(row []string) {
+	h := d.sd.Header()
+	seg := []byte{'{'}
+	members, tables := 0, 0
+	for c, cell := range row {
+		if cell == "" {
 			continue
-		case tableMark:
-			tables = append(tables, len(v.Members))
-			err = d.needSection(len(tables), root.Tool, key, func(rule, msg string) *spec.Error { return d.errAtCell(0, 0, c, rule, msg) })
-		default:
-			if e, err = unspell(cell); err != nil {
-				err = d.cellErr(0, 0, c, err)
-			}
 		}
+		if members > 0 {
+			seg = append(seg, ',')
+		}
+		members++
+		key := h.Fields[c]
+		seg = append(jsontext.AppendString(seg, key), ':')
+		if cell != tableMark {
+			var ok bool
+			if seg, ok = d.appendCell(seg, cell, false, c); !ok {
+				return
+			}
+			continue
+		}
+		tables++
+		d.expect = append(d.expect, expected{before: append(seg, '['), tool: h.Tool + "." + key, key: key})
+		d.needs = append(d.needs, needSection{tables + 1, d.cellKey(c), d.cellErr(c, "MAP-11",
+			fmt.Sprintf("member %s is \"@\" and needs section %d, named %s, and the payload ends after %d sections", quote(key), tables+1, quotePrefixText(h.Tool+"."+key), tables))})
+		seg = []byte{']'}
+	}
+	d.tail = append(seg, '}')
+}
+
+// layoutRow writes one object of a layout part: a member for each
+// non-empty cell, named as the part declares, of the field's type [LAY-3].
+func (d *decoder) layoutRow(row []string) {
+	b := d.out.buf
+	if d.part.Shape == ShapeRows && !d.first {
+		b = append(b, ',')
+	}
+	d.first = false
+	b = append(b, '{')
+	n := 0
+	for c, cell := range row {
+		f := &d.part.Fields[c]
+		if cell == "" {
+			if f.Optional {
+				continue
+			}
+			d.failCell(c, "LAY-3", fmt.Sprintf("field %s (member %s) is required and the cell is empty", f.Name, quote(f.Key)))
+			return
+		}
+		kind, compact, err := spelledKind(cell)
 		if err != nil {
-			return Value{}, 0, err
+			d.failDepth(d.cellKey(c), d.cellErr(c, "", ""), err)
+			return
 		}
-		v.Members = append(v.Members, Member{Key: key, Value: e})
-	}
-	for n, member := range tables {
-		var err error
-		if v.Members[member].Value, err = d.continuation(n+1, root.Tool, v.Members[member].Key); err != nil {
-			return Value{}, 0, err
+		if !f.Type.holdsKind(kind, cell) {
+			d.failCell(c, "LAY-3", fmt.Sprintf("field %s (member %s) is typed %s and the cell holds %s", f.Name, quote(f.Key), f.Type, kindPhrase(kind)))
+			return
+		}
+		if n > 0 {
+			b = append(b, ',')
+		}
+		n++
+		b = append(b, d.keys[c]...)
+		if compact {
+			b = append(b, cell...)
+		} else {
+			b = jsontext.AppendString(b, cell)
 		}
 	}
-	return v, 1 + len(tables), nil
+	d.out.buf = append(b, '}')
 }
 
-// needSection checks that the payload has section si to hold the table of
-// member key; mark places the error at the member's "@" [MAP-11].
-func (d *decoder) needSection(si int, tool, key string, mark func(rule, msg string) *spec.Error) error {
-	if si < len(d.p.Sections) {
-		return nil
-	}
-	return mark("MAP-11", fmt.Sprintf("member %q is \"@\" and needs section %d, named %s.%s, and the payload ends after %d sections", key, si+1, tool, key, len(d.p.Sections)))
-}
+// quote quotes a name or value for a message, at most a short prefix of
+// it.
+func quote(s string) string { return jsontext.QuotePrefix(s) }
 
-// continuation decodes section si as the table of member key [MAP-11].
-func (d *decoder) continuation(si int, tool, key string) (Value, error) {
-	s := &d.p.Sections[si]
-	if want := tool + "." + key; s.Tool != want {
-		return Value{}, d.errAtHeader(si, "MAP-11", fmt.Sprintf("section %d holds member %q and must be named tool=%s, not tool=%s", si+1, key, want, s.Tool))
+// quotePrefixText is quote for text that a message shows without quotes
+// when it is short.
+func quotePrefixText(s string) string {
+	if len(s) <= jsontext.QuoteLimit {
+		return s
 	}
-	if _, ok := s.Lookup(KeyJSON); ok {
-		return Value{}, d.errAtMeta(si, KeyJSON, "MAP-11", "a section that holds a member's table carries no json= pair")
-	}
-	return d.table(si)
-}
-
-// layout decodes the sections of a declared tool [LAY-4].
-func (d *decoder) layout(l Layout, part int) (Value, int, error) {
-	if part != 0 {
-		return Value{}, 0, d.errAtHeader(0, "LAY-4", fmt.Sprintf("tool=%s is part %d of the layout of %s, whose payload begins with tool=%s", l.Parts[part].Tool, part+1, l.Tool, l.Parts[0].Tool))
-	}
-	values := make([]Value, len(l.Parts))
-	for i, p := range l.Parts {
-		if i >= len(d.p.Sections) {
-			return Value{}, 0, d.errAtHeader(i-1, "LAY-4", fmt.Sprintf("the layout of %s needs section tool=%s after this one, and the payload ends", l.Tool, p.Tool))
-		}
-		s := &d.p.Sections[i]
-		if s.Tool != p.Tool {
-			return Value{}, 0, d.errAtHeader(i, "LAY-4", fmt.Sprintf("the layout of %s needs section %d to be tool=%s, not tool=%s", l.Tool, i+1, p.Tool, s.Tool))
-		}
-		v, err := d.part(i, p)
-		if err != nil {
-			return Value{}, 0, err
-		}
-		values[i] = v
-	}
-	if len(l.Parts) == 1 {
-		return values[0], 1, nil
-	}
-	obj := Value{Kind: Object, Members: make([]Member, len(l.Parts))}
-	for i, p := range l.Parts {
-		obj.Members[i] = Member{Key: p.Key, Value: values[i]}
-	}
-	return obj, len(l.Parts), nil
-}
-
-// part decodes one section against its frozen part: the same fields, in
-// order [LAY-5], and cells of the declared types [LAY-3].
-func (d *decoder) part(si int, p Part) (Value, error) {
-	s := &d.p.Sections[si]
-	if names := p.FieldNames(); !slices.Equal(s.Fields, names) {
-		return Value{}, d.errAtFields(si, "LAY-5", fmt.Sprintf("tool=%s has the frozen fields %s and this section declares %s; a GCX1 layout never changes (a section with other fields must carry json=)",
-			p.Tool, strings.Join(names, ","), strings.Join(s.Fields, ",")))
-	}
-	for _, m := range s.Meta { // after the field list, as the header holds them [MAP-14]
-		if m.Key == KeyJSON || m.Key == KeyNest || m.Key == KeyStr {
-			return Value{}, d.errAtMeta(si, m.Key, "LAY-4", fmt.Sprintf("section tool=%s is part of a declared layout and carries no %s= pair", p.Tool, m.Key))
-		}
-	}
-	if p.Shape == ShapeObject && len(s.Rows) != 1 {
-		return Value{}, d.errAtHeader(si, "LAY-2", fmt.Sprintf("tool=%s holds one object, as one row, and the section has %d rows", p.Tool, len(s.Rows)))
-	}
-	rows := Value{Kind: Array, Elems: make([]Value, 0, len(s.Rows))}
-	for r, row := range s.Rows {
-		obj := Value{Kind: Object}
-		for c, cell := range row {
-			f := p.Fields[c]
-			if cell == "" {
-				if f.Optional {
-					continue
-				}
-				return Value{}, d.errAtCell(si, r, c, "LAY-3", fmt.Sprintf("field %s (member %q) is required and the cell is empty", f.Name, f.Key))
-			}
-			v, err := unspell(cell)
-			if err != nil {
-				return Value{}, d.cellErr(si, r, c, err)
-			}
-			if !f.Type.holds(v) {
-				return Value{}, d.errAtCell(si, r, c, "LAY-3", fmt.Sprintf("field %s (member %q) is typed %s and the cell holds %s", f.Name, f.Key, f.Type, kindPhrase(v.Kind)))
-			}
-			obj.Members = append(obj.Members, Member{Key: f.Key, Value: v})
-		}
-		rows.Elems = append(rows.Elems, obj)
-	}
-	if p.Shape == ShapeObject {
-		return rows.Elems[0], nil
-	}
-	return rows, nil
+	return quote(s)
 }

@@ -1,9 +1,9 @@
 package jsonmap_test
 
 import (
-	"bytes"
 	"errors"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -160,16 +160,36 @@ func TestEncodeRefusesBadToolNames(t *testing.T) {
 // TestDecoderImportsNoTokenizer: the mapping's decoder stays free of the
 // tokenizer and its tables; only package auto may import them.
 func TestDecoderImportsNoTokenizer(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", "github.com/gcxwire/gcx/jsonmap").Output()
-	if err != nil {
-		t.Skipf("go list unavailable: %v", err)
-	}
-	for _, dep := range strings.Fields(string(out)) {
+	for _, dep := range deps(t, "github.com/gcxwire/gcx/jsonmap") {
 		if dep == "github.com/gcxwire/gcx/tokens" || strings.Contains(dep, "tiktoken") || strings.Contains(dep, "regexp2") {
 			t.Errorf("jsonmap imports %s", dep)
 		}
 	}
-	if !bytes.Contains(out, []byte("github.com/gcxwire/gcx/reference")) {
-		t.Errorf("go list -deps output looks wrong:\n%s", out)
+}
+
+// TestMappingRunsOnStreaming: the mapping and auto mode are product code,
+// so they run on the streaming codec and never reach the reference parser
+// and encoder, which are test oracles.
+func TestMappingRunsOnStreaming(t *testing.T) {
+	for _, pkg := range []string{"github.com/gcxwire/gcx/jsonmap", "github.com/gcxwire/gcx/jsonmap/auto"} {
+		list := deps(t, pkg)
+		if !slices.Contains(list, "github.com/gcxwire/gcx/streaming") {
+			t.Errorf("%s does not reach streaming; is go list -deps output right?\n%s", pkg, strings.Join(list, "\n"))
+		}
+		for _, dep := range list {
+			if dep == "github.com/gcxwire/gcx/reference" || dep == "github.com/gcxwire/gcx/grammar" {
+				t.Errorf("%s imports %s, a test oracle", pkg, dep)
+			}
+		}
 	}
+}
+
+// deps returns what go list -deps says pkg depends on.
+func deps(t *testing.T, pkg string) []string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-deps", pkg).Output()
+	if err != nil {
+		t.Skipf("go list unavailable: %v", err)
+	}
+	return strings.Fields(string(out))
 }

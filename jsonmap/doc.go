@@ -12,9 +12,19 @@
 // its frozen layout [LAY-1]. Whatever fits no table still encodes, as JSON
 // text in a cell [MAP-9].
 //
-// The package reads JSON itself, because the mapping must see what
-// encoding/json hides: the literal text of numbers, the order of members
-// and repeated member names. It never imports a tokenizer: choosing
-// between GCX1 and JSON by token cost is package auto's job, so decoders
-// stay small.
+// Both directions run on package streaming, the production codec: the
+// encoder writes through a streaming.Encoder a line at a time, under the
+// limits its decoder applies [LIM-4], and the decoder reads with a
+// streaming.Decoder and writes the JSON as rows arrive (DecodeTo,
+// DecodeResponseTo), in memory bounded by a line [MAP-20], never leaving a
+// whole JSON text behind an error [MAP-21]. Mapping errors take their
+// positions from the decoder [MAP-14]. Encoding needs the whole value, so
+// Encode parses it first; every step after that is linear in the members,
+// rows, cells, string lengths and depth of the value.
+//
+// The package reads JSON with internal/jsontext, because the mapping must
+// see what encoding/json hides: the literal text of numbers, the order of
+// members and repeated member names. It never imports a tokenizer:
+// choosing between GCX1 and JSON by token cost is package auto's job, so
+// decoders stay small.
 package jsonmap

@@ -20,16 +20,20 @@ const (
 )
 
 // holds reports whether v is of type t.
-func (t Type) holds(v Value) bool {
+func (t Type) holds(v Value) bool { return t.holdsKind(v.Kind, v.Text) }
+
+// holdsKind reports whether a value of kind k, and for a number of
+// literal text, is of type t.
+func (t Type) holdsKind(k Kind, text string) bool {
 	switch t {
 	case TypeString:
-		return v.Kind == String
+		return k == String
 	case TypeInt:
-		return v.Kind == Number && !strings.ContainsAny(v.Text, ".eE")
+		return k == Number && !strings.ContainsAny(text, ".eE")
 	case TypeNumber:
-		return v.Kind == Number
+		return k == Number
 	case TypeBool:
-		return v.Kind == True || v.Kind == False
+		return k == True || k == False
 	}
 	return true
 }
@@ -183,14 +187,25 @@ func (p Part) FieldNames() []string {
 // [LAY-2] [LAY-3]. A value that does not fit is still encoded,
 // generically [LAY-7]; Fit is for callers that would rather refuse it.
 func (l Layout) Fit(v Value) error {
-	if _, err := l.cells(v); err != nil {
+	if _, err := l.fit(v); err != nil {
 		return &spec.Error{Class: spec.ErrModel, Rule: "LAY-2", Msg: err.Error()}
 	}
 	return nil
 }
 
-// cells returns, for each part, the rows of cells the layout writes for v.
-func (l Layout) cells(v Value) ([][][]string, error) {
+// layoutOf returns the registry's layout of a declared tool, uncopied.
+func layoutOf(tool string) (Layout, bool) {
+	for _, l := range registry {
+		if l.Tool == tool {
+			return l, true
+		}
+	}
+	return Layout{}, false
+}
+
+// fit checks v against the layout and returns the value of each part: v
+// itself for a single part, else its members in order.
+func (l Layout) fit(v Value) ([]Value, error) {
 	values := []Value{v}
 	if len(l.Parts) > 1 {
 		if v.Kind != Object {
@@ -202,20 +217,17 @@ func (l Layout) cells(v Value) ([][][]string, error) {
 		values = values[:0]
 		for i, m := range v.Members {
 			if m.Key != l.Parts[i].Key {
-				return nil, fmt.Errorf("%s: member %d is %q where the layout needs %q", l.Tool, i+1, m.Key, l.Parts[i].Key)
+				return nil, fmt.Errorf("%s: member %d is %s where the layout needs %q", l.Tool, i+1, quote(m.Key), l.Parts[i].Key)
 			}
 			values = append(values, m.Value)
 		}
 	}
-	out := make([][][]string, len(l.Parts))
 	for i, p := range l.Parts {
-		rows, err := p.cells(values[i])
-		if err != nil {
+		if err := p.fit(values[i]); err != nil {
 			return nil, err
 		}
-		out[i] = rows
 	}
-	return out, nil
+	return values, nil
 }
 
 func (l Layout) partKeys() string {
@@ -226,41 +238,42 @@ func (l Layout) partKeys() string {
 	return strings.Join(keys, ", ")
 }
 
-func (p Part) cells(v Value) ([][]string, error) {
+// fit checks that v has the part's shape and each of its objects the
+// part's members.
+func (p Part) fit(v Value) error {
 	switch p.Shape {
 	case ShapeObject:
 		if v.Kind != Object {
-			return nil, fmt.Errorf("%s: the value is %s, and the layout needs an object", p.Tool, kindPhrase(v.Kind))
+			return fmt.Errorf("%s: the value is %s, and the layout needs an object", p.Tool, kindPhrase(v.Kind))
 		}
-		row, err := p.row(v, "the object")
-		if err != nil {
-			return nil, err
-		}
-		return [][]string{row}, nil
+		return p.row(v, -1)
 	default:
 		if v.Kind != Array {
-			return nil, fmt.Errorf("%s: the value is %s, and the layout needs an array of objects", p.Tool, kindPhrase(v.Kind))
+			return fmt.Errorf("%s: the value is %s, and the layout needs an array of objects", p.Tool, kindPhrase(v.Kind))
 		}
-		rows := make([][]string, len(v.Elems))
 		for i, e := range v.Elems {
-			where := fmt.Sprintf("element %d", i+1)
 			if e.Kind != Object {
-				return nil, fmt.Errorf("%s: %s is %s, and the layout needs an object", p.Tool, where, kindPhrase(e.Kind))
+				return fmt.Errorf("%s: element %d is %s, and the layout needs an object", p.Tool, i+1, kindPhrase(e.Kind))
 			}
-			row, err := p.row(e, where)
-			if err != nil {
-				return nil, err
+			if err := p.row(e, i); err != nil {
+				return err
 			}
-			rows[i] = row
 		}
-		return rows, nil
+		return nil
 	}
 }
 
-// row lays out one object: its members must be the part's keys, in the
+// where names object i of a part in messages; -1 is the part's only one.
+func where(i int) string {
+	if i < 0 {
+		return "the object"
+	}
+	return fmt.Sprintf("element %d", i+1)
+}
+
+// row checks one object: its members must be the part's keys, in the
 // part's order, each of its type, with only optional ones left out.
-func (p Part) row(obj Value, where string) ([]string, error) {
-	row := make([]string, len(p.Fields))
+func (p Part) row(obj Value, i int) error {
 	next := 0
 	for _, m := range obj.Members {
 		k := next
@@ -269,36 +282,46 @@ func (p Part) row(obj Value, where string) ([]string, error) {
 		}
 		if k == len(p.Fields) {
 			if p.declares(m.Key) {
-				return nil, fmt.Errorf("%s: %s has member %q out of the layout's order (%s)", p.Tool, where, m.Key, p.keyList())
+				return fmt.Errorf("%s: %s has member %s out of the layout's order (%s)", p.Tool, where(i), quote(m.Key), p.keyList())
 			}
-			return nil, fmt.Errorf("%s: %s has member %q, which the layout does not declare (%s)", p.Tool, where, m.Key, p.keyList())
+			return fmt.Errorf("%s: %s has member %s, which the layout does not declare (%s)", p.Tool, where(i), quote(m.Key), p.keyList())
 		}
-		if err := p.skip(obj, next, k, where); err != nil {
-			return nil, err
+		if err := p.skip(obj, next, k, i); err != nil {
+			return err
 		}
 		f := p.Fields[k]
 		if !f.Type.holds(m.Value) {
-			return nil, fmt.Errorf("%s: in %s, member %q is %s, and the layout types it %s", p.Tool, where, m.Key, kindPhrase(m.Value.Kind), f.Type)
+			return fmt.Errorf("%s: in %s, member %s is %s, and the layout types it %s", p.Tool, where(i), quote(m.Key), kindPhrase(m.Value.Kind), f.Type)
 		}
-		row[k] = spell(m.Value)
 		next = k + 1
 	}
-	if err := p.skip(obj, next, len(p.Fields), where); err != nil {
-		return nil, err
+	return p.skip(obj, next, len(p.Fields), i)
+}
+
+// fill writes the cells of an object that fits the part into row, one per
+// field, empty for an absent optional member.
+func (p Part) fill(row []string, obj *Value, e *encoder) {
+	k := 0
+	for j := range obj.Members {
+		m := &obj.Members[j]
+		for p.Fields[k].Key != m.Key {
+			k++
+		}
+		row[k] = e.spell(&m.Value)
+		k++
 	}
-	return row, nil
 }
 
 // skip checks that the fields in [from, to) may be absent from obj.
-func (p Part) skip(obj Value, from, to int, where string) error {
+func (p Part) skip(obj Value, from, to int, i int) error {
 	for _, f := range p.Fields[from:to] {
 		if f.Optional {
 			continue
 		}
-		if _, ok := obj.Lookup(f.Key); ok {
-			return fmt.Errorf("%s: %s has member %q out of the layout's order (%s)", p.Tool, where, f.Key, p.keyList())
+		if _, ok := obj.Lookup(f.Key); ok { // only on the way to an error
+			return fmt.Errorf("%s: %s has member %q out of the layout's order (%s)", p.Tool, where(i), f.Key, p.keyList())
 		}
-		return fmt.Errorf("%s: %s lacks member %q, which the layout requires", p.Tool, where, f.Key)
+		return fmt.Errorf("%s: %s lacks member %q, which the layout requires", p.Tool, where(i), f.Key)
 	}
 	return nil
 }

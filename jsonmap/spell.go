@@ -1,6 +1,10 @@
 package jsonmap
 
-import "errors"
+import (
+	"unsafe"
+
+	"github.com/gcxwire/gcx/internal/jsontext"
+)
 
 // Spelled values [MAP-5] [MAP-6]: the text of a cell or of an object-form
 // meta value says its own type. A text that is the compact form of a JSON
@@ -11,11 +15,19 @@ import "errors"
 
 // spell returns the text v is written as [MAP-6].
 func spell(v Value) string {
-	if v.Kind == String {
-		if mustQuote(v.Text) {
-			return string(appendQuoted(nil, v.Text))
-		}
+	switch v.Kind {
+	case Number:
 		return v.Text
+	case True:
+		return "true"
+	case False:
+		return "false"
+	case Null:
+		return "null"
+	case String:
+		if !mustQuote(v.Text) {
+			return v.Text
+		}
 	}
 	return string(v.AppendCompact(nil))
 }
@@ -45,45 +57,48 @@ func mustQuote(s string) bool {
 	if !mayBeJSON(s[0]) {
 		return false
 	}
-	_, ok, err := compactValue(s)
+	_, ok, err := jsontext.CompactKind(s, MaxDepth)
 	return ok || err != nil
 }
 
 // mayBeJSON reports whether c can begin a JSON text in compact form.
 func mayBeJSON(c byte) bool {
-	switch c {
-	case '{', '[', '"', '-', 't', 'f', 'n':
-		return true
-	}
-	return '0' <= c && c <= '9'
+	return jsonStart[c]
 }
 
-// compactValue reports whether s is the compact form of a JSON value and,
-// if so, returns it. The error is non-nil only when s is nested too deep
-// to decide [MAP-4].
-func compactValue(s string) (Value, bool, error) {
-	p := &jsonParser{src: s, strict: true}
-	v, err := p.value()
-	switch {
-	case err == nil && p.pos == len(p.src):
-		return v, true, nil
-	case err == nil || errors.Is(err, errNotCompact):
-		return Value{}, false, nil
+var jsonStart = [256]bool{'{': true, '[': true, '"': true, '-': true, 't': true, 'f': true, 'n': true,
+	'0': true, '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true, '8': true, '9': true}
+
+// spelledKind returns the kind of value a non-empty spelled text denotes
+// [MAP-5], and whether the text is its own compact form; a text that is
+// no compact form is a string, written quoted. Its error is a limit error
+// (class spec.ErrLimit) without a position; callers place it [MAP-4].
+func spelledKind(text string) (kind Kind, compact bool, err error) {
+	if !mayBeJSON(text[0]) {
+		return String, false, nil
 	}
-	return Value{}, false, err
+	k, ok, err := jsontext.CompactKind(text, MaxDepth)
+	if err != nil {
+		return 0, false, err
+	}
+	if !ok {
+		return String, false, nil
+	}
+	return kindOf[k], true, nil
 }
 
-// unspell returns the value a non-empty text denotes [MAP-5]. Its error is
-// a limit error (class spec.ErrLimit) without position; callers place it.
-func unspell(text string) (Value, error) {
-	if text != "" && mayBeJSON(text[0]) {
-		v, ok, err := compactValue(text)
-		if err != nil {
-			return Value{}, err
-		}
-		if ok {
-			return v, nil
-		}
+// kindOf maps the kinds CompactKind reports to the kinds of values.
+var kindOf = [...]Kind{
+	jsontext.ObjectStart: Object, jsontext.ArrayStart: Array, jsontext.String: String, jsontext.Number: Number,
+	jsontext.True: True, jsontext.False: False, jsontext.Null: Null,
+}
+
+// bytesString returns a string that shares b's bytes; it changes when they
+// do. The encoder spells a row's cells into a buffer it reuses once the
+// row is written, and the decoder reads rows the streaming decoder reuses.
+func bytesString(b []byte) string {
+	if len(b) == 0 {
+		return ""
 	}
-	return Value{Kind: String, Text: text}, nil
+	return unsafe.String(&b[0], len(b))
 }

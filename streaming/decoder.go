@@ -70,6 +70,7 @@ type Header struct {
 	Tool   string      // the tool= name [HDR-2]
 	Fields []string    // the fields= names, decoded, in order [HDR-5]
 	Meta   []spec.Meta // every pair after fields=, decoded, in wire order [HDR-9]
+
 }
 
 // A Decoder reads a GCX1 payload line by line from an io.Reader.
@@ -144,6 +145,11 @@ type Decoder struct {
 	rows     int // rows read in the current section
 	rowsDecl *declared
 
+	// Where the current header's fields= value and meta values begin,
+	// 1-based, for FieldsColumn and MetaColumn.
+	fieldsCol int
+	metaCols  []int
+
 	record  []string
 	ends    []int  // where each value of the row being read ends, in rowText
 	rowText []byte // the row's values once escapes are decoded
@@ -200,6 +206,51 @@ func (d *Decoder) Line() int { return d.line - 1 }
 // InputOffset returns the input offset just past the last line Next
 // returned: the number of bytes of the payload consumed so far.
 func (d *Decoder) InputOffset() int64 { return d.base + int64(d.start) }
+
+// FieldsColumn returns the 1-based byte column of the first byte of the
+// fields= value in the current section's header, for errors about the
+// field list [ERR-2].
+func (d *Decoder) FieldsColumn() int { return d.fieldsCol }
+
+// MetaColumn returns the 1-based byte column of the first byte of the value
+// of Header().Meta[i] in the current section's header.
+func (d *Decoder) MetaColumn(i int) int { return d.metaCols[i] }
+
+// LineOffset returns the input offset of the first byte of the line of the
+// item Next returned last. It looks back over that line, which is still in
+// the buffer, so it costs nothing until it is called.
+func (d *Decoder) LineOffset() int64 {
+	return d.base + int64(d.lineStart())
+}
+
+// lineStart returns where the last line Next returned begins in buf: after
+// the LF before it, or at 0, where the buffer's move put the line.
+func (d *Decoder) lineStart() int {
+	if d.start == 0 {
+		return 0
+	}
+	return bytes.LastIndexByte(d.buf[:d.start-1], '\n') + 1
+}
+
+// ValueColumn returns the 1-based byte column at which value i of the row
+// Next returned last begins, after the guard if the row has one [ROW-4]:
+// for errors about a value [ERR-2]. Like LineOffset it looks at the row's
+// bytes only when called.
+func (d *Decoder) ValueColumn(i int) int {
+	line := d.buf[d.lineStart() : d.start-1]
+	at := 0
+	if len(line) >= 2 && line[0] == '\\' && (line[1] == '#' || line[1] == 'G') {
+		at = 1
+	}
+	for ; i > 0; i-- {
+		tab := bytes.IndexByte(line[at:], '\t')
+		if tab < 0 {
+			return len(line) + 1
+		}
+		at += tab + 1
+	}
+	return at + 1
+}
 
 // Decode reads a whole payload from r under the given limits and returns it,
 // or no payload at all and the first error [ERR-4], exactly as

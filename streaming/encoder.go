@@ -24,9 +24,19 @@ import (
 // error means the output must be discarded, as a decoder's caller discards
 // rows delivered before an error [ERR-4].
 //
+// It also refuses, with an *spec.Error of class spec.ErrLimit naming
+// [LIM-4], any line, field list, section or row that a Decoder with the same
+// Limits would refuse [LIM-3], so what it writes under limits L decodes
+// under L.
+//
 // Output is buffered: call Close at the end (or Flush along the way). Errors,
 // the writer's included, are sticky.
 type Encoder struct {
+	// Limits bounds what the encoder writes, as Decoder.Limits bounds what
+	// a decoder reads [LIM-4]. NewEncoder sets it to spec.DefaultLimits; a
+	// zero field means no limit. Set it before the first call.
+	Limits spec.Limits
+
 	w   io.Writer
 	buf []byte
 	err error
@@ -44,9 +54,16 @@ const flushAt = 64 << 10
 
 var errClosed = errors.New("streaming: Encoder used after Close")
 
-// NewEncoder returns an Encoder that writes to w.
+// NewEncoder returns an Encoder that writes to w with spec.DefaultLimits.
 func NewEncoder(w io.Writer) *Encoder {
-	return &Encoder{w: w, declared: -1}
+	return &Encoder{w: w, declared: -1, Limits: spec.DefaultLimits}
+}
+
+// Reset discards the Encoder's state and unwritten output and makes it
+// write a new payload to w, keeping its buffer and its Limits, so that one
+// Encoder can serve many payloads without allocating again.
+func (e *Encoder) Reset(w io.Writer) {
+	*e = Encoder{Limits: e.Limits, w: w, buf: e.buf[:0], declared: -1}
 }
 
 // WriteHeader ends the current section, if any, and begins a new one with
@@ -63,6 +80,12 @@ func (e *Encoder) WriteHeader(h *Header) error {
 	if err := spec.CheckHeader(e.sections, h.Tool, h.Fields, h.Meta); err != nil {
 		return e.fail(err)
 	}
+	if f := e.Limits.SectionFault(e.sections); f != nil {
+		return e.fail(limitErr(fmt.Sprintf("section %d", e.sections+1), f))
+	}
+	if f := e.Limits.FieldFault(len(h.Fields)-1, 0); f != nil {
+		return e.fail(limitErr(fmt.Sprintf("section %d", e.sections+1), f))
+	}
 	e.declared, e.rowsText = -1, ""
 	if value, ok := spec.RowCountValue(h.Meta); ok {
 		e.declared, _ = strconv.ParseInt(value, 10, 64) // CheckHeader vouched for it [META-1]
@@ -72,6 +95,7 @@ func (e *Encoder) WriteHeader(h *Header) error {
 	e.width = len(h.Fields)
 	e.rows = 0
 
+	start := len(e.buf)
 	b := append(e.buf, spec.Version...)
 	b = append(b, " tool="...)
 	b = append(b, h.Tool...)
@@ -87,6 +111,10 @@ func (e *Encoder) WriteHeader(h *Header) error {
 		b = append(b, m.Key...)
 		b = append(b, '=')
 		b = spec.MetaEscapes.Append(b, m.Value)
+	}
+	if f := e.Limits.LineFault(len(b) - start); f != nil {
+		e.buf = b[:start]
+		return e.fail(limitErr(fmt.Sprintf("section %d, header of %d bytes", e.sections, len(b)-start), f))
 	}
 	e.buf = append(b, '\n')
 	return e.flushIfFull()
@@ -109,6 +137,7 @@ func (e *Encoder) WriteRow(values []string) error {
 	// passed every check, in the reference's order: the values first, the
 	// count after [CAN-3].
 	b := e.buf
+	start := len(b)
 	for i, v := range values {
 		if i > 0 {
 			b = append(b, '\t')
@@ -128,6 +157,12 @@ func (e *Encoder) WriteRow(values []string) error {
 		return e.fail(&spec.Error{Class: spec.ErrModel, Rule: "META-4",
 			Msg: fmt.Sprintf("section %d: rows=%d but a row %d is written", e.sections, e.declared, e.rows+1)})
 	}
+	if f := e.Limits.RowFault(e.rows); f != nil {
+		return e.fail(limitErr(fmt.Sprintf("section %d", e.sections), f))
+	}
+	if f := e.Limits.LineFault(len(b) - start); f != nil {
+		return e.fail(limitErr(fmt.Sprintf("section %d, row %d of %d bytes", e.sections, e.rows+1, len(b)-start), f))
+	}
 	e.buf = append(b, '\n')
 	e.rows++
 	return e.flushIfFull()
@@ -145,6 +180,9 @@ func (e *Encoder) WriteComment(text string) error {
 	}
 	if err := spec.CheckComment(e.sections-1, text); err != nil {
 		return e.fail(err)
+	}
+	if f := e.Limits.LineFault(1 + len(text)); f != nil {
+		return e.fail(limitErr(fmt.Sprintf("section %d, comment of %d bytes", e.sections, 1+len(text)), f))
 	}
 	e.buf = append(e.buf, '#')
 	e.buf = append(e.buf, text...)
@@ -186,7 +224,8 @@ func (e *Encoder) Close() error {
 	return err
 }
 
-// Encode writes p to w through an Encoder, one call per item in wire order:
+// Encode writes p to w through an Encoder with spec.DefaultLimits, one call
+// per item in wire order:
 // WriteHeader for each section, then its rows with each comment written
 // just before the row it precedes [CMT-3], then Close. It is the counterpart
 // of Decode, and writes the bytes reference.Encode returns for p [CAN-2].
@@ -205,7 +244,14 @@ func (e *Encoder) Close() error {
 // handed over each time the Encoder's 64 KiB buffer filled — and the caller
 // must discard it [ERR-4]. An error from w is returned as it is.
 func Encode(w io.Writer, p *spec.Payload) error {
+	return EncodeLimits(w, p, spec.DefaultLimits)
+}
+
+// EncodeLimits is Encode under the given limits: it refuses, with a limit
+// error, a payload a Decoder under them would refuse [LIM-4].
+func EncodeLimits(w io.Writer, p *spec.Payload, limits spec.Limits) error {
 	e := NewEncoder(w)
+	e.Limits = limits
 	if p == nil {
 		return e.Close() // no sections [PAY-1]
 	}
@@ -252,6 +298,13 @@ func (e *Encoder) usable() error {
 func (e *Encoder) fail(err error) error {
 	e.err = err
 	return err
+}
+
+// limitErr is the error of a line, field list, section or row that a
+// decoder under the same limits would refuse [LIM-4]: the decoder's fault,
+// said of what is being written.
+func limitErr(where string, f *spec.Fault) *spec.Error {
+	return &spec.Error{Class: spec.ErrLimit, Rule: "LIM-4", Msg: where + ": " + f.Msg}
 }
 
 // endSection refuses a section that ended short of its rows= count [META-4].

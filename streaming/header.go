@@ -186,6 +186,11 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 		h.Meta = append(h.Meta, spec.Meta{Key: key.Text, Value: values[k].Text})
 	}
 
+	d.fieldsCol = fields[0].Col + 1
+	d.metaCols = d.metaCols[:0]
+	for _, v := range values {
+		d.metaCols = append(d.metaCols, v.Col+1)
+	}
 	d.header = &h
 	d.sections++
 	d.rows = 0

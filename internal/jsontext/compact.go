@@ -83,8 +83,13 @@ func (c *compactChecker) array(i int) (int, Kind, bool) {
 	if !c.enter(i) {
 		return 0, 0, false
 	}
-	defer func() { c.depth-- }()
-	i++
+	end, kind, ok := c.elements(i + 1)
+	c.depth--
+	return end, kind, ok
+}
+
+// elements reads an array's elements and its ']', from i.
+func (c *compactChecker) elements(i int) (int, Kind, bool) {
 	if i < len(c.src) && c.src[i] == ']' {
 		return i + 1, ArrayStart, true
 	}
@@ -108,13 +113,19 @@ func (c *compactChecker) object(i int) (int, Kind, bool) {
 	if !c.enter(i) {
 		return 0, 0, false
 	}
-	defer func() { c.depth-- }()
-	i++
+	base := len(c.names)
+	end, kind, ok := c.members(i+1, base)
+	c.names = c.names[:base]
+	c.depth--
+	return end, kind, ok
+}
+
+// members reads an object's members and its '}', from i; the object's
+// names go on c.names from base.
+func (c *compactChecker) members(i, base int) (int, Kind, bool) {
 	if i < len(c.src) && c.src[i] == '}' {
 		return i + 1, ObjectStart, true
 	}
-	base := len(c.names)
-	defer func() { c.names = c.names[:base] }()
 	var set map[string]struct{}
 	for {
 		if i >= len(c.src) || c.src[i] != '"' {

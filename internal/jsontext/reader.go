@@ -111,11 +111,15 @@ func (r *Reader) NextToken() (Token, error) {
 		r.last, r.lastEnd = r.peekTok, r.peekEnd
 		return r.peekTok, nil
 	}
-	tok, err := r.nextToken()
+	if r.err != nil {
+		return Token{}, r.err
+	}
+	tok, err := r.scanToken()
 	if err != nil {
+		r.err = err
 		return Token{}, err
 	}
-	r.last, r.lastEnd = tok, r.offset()
+	r.last, r.lastEnd = tok, r.base+int64(r.pos)
 	return tok, nil
 }
 
@@ -123,7 +127,11 @@ func (r *Reader) NextToken() (Token, error) {
 // error, without consuming it.
 func (r *Reader) Peek() (Kind, error) {
 	if !r.peeked {
-		r.peekTok, r.peekErr = r.nextToken()
+		if r.err != nil {
+			r.peekTok, r.peekErr = Token{}, r.err
+		} else if r.peekTok, r.peekErr = r.scanToken(); r.peekErr != nil {
+			r.err = r.peekErr
+		}
 		r.peekEnd = r.offset()
 		r.peeked = true
 	}
@@ -171,6 +179,26 @@ func (r *Reader) ExpectObjectName() (string, bool, error) {
 		return "", false, nil
 	}
 	return "", false, r.fail(tok.Pos, "expected a member name or '}', found "+tok.Kind.String())
+}
+
+// NextElement reports whether the array being read has another element,
+// which the next token begins; at the array's end it consumes the ']' and
+// reports false. Any other token is an error. It makes a loop over an
+// array's elements read like one over an object's members:
+//
+//	for more, err := r.NextElement(); more || err != nil; more, err = r.NextElement() { ... }
+func (r *Reader) NextElement() (bool, error) {
+	k, err := r.Peek()
+	switch {
+	case err != nil:
+		return false, r.unexpectedEOF(err, "an element or ']'")
+	case k == ArrayEnd:
+		_, err := r.NextToken()
+		return false, err
+	case k.IsValue():
+		return true, nil
+	}
+	return false, r.fail(r.peekTok.Pos, "expected an element or ']', found "+k.String())
 }
 
 // Expect reads the next token and returns it if it is of kind k, and an
@@ -251,18 +279,6 @@ func (r *Reader) errAt(i int, msg string) *Error {
 	return &Error{Offset: p.Offset, Line: p.Line, Column: p.Column, Msg: msg}
 }
 
-func (r *Reader) nextToken() (Token, error) {
-	if r.err != nil {
-		return Token{}, r.err
-	}
-	tok, err := r.scanToken()
-	if err != nil {
-		r.err = err
-		return Token{}, err
-	}
-	return tok, nil
-}
-
 var bom = []byte("\uFEFF")
 
 func (r *Reader) scanToken() (Token, error) {
@@ -276,9 +292,15 @@ func (r *Reader) scanToken() (Token, error) {
 		r.state = stValue
 	}
 	for {
-		c, ok, err := r.skipSpace()
-		if err != nil {
-			return Token{}, err
+		var c byte
+		var ok bool
+		if r.pos < r.end && !isSpace(r.buf[r.pos]) {
+			c, ok = r.buf[r.pos], true
+		} else {
+			var err error
+			if c, ok, err = r.skipSpace(); err != nil {
+				return Token{}, err
+			}
 		}
 		switch r.state {
 		case stDone:

@@ -231,6 +231,32 @@ func TestAccessors(t *testing.T) {
 	if err := r.End(); err != nil {
 		t.Fatal(err)
 	}
+	r = NewStringReader(`[[1,"a"],[]]`)
+	r.Expect(ArrayStart)
+	var got []string
+	for more, err := r.NextElement(); more || err != nil; more, err = r.NextElement() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Expect(ArrayStart)
+		for more, err := r.NextElement(); more || err != nil; more, err = r.NextElement() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			tok, _ := r.NextToken()
+			got = append(got, tok.Text)
+		}
+	}
+	if err := r.End(); err != nil || strings.Join(got, ",") != "1,a" {
+		t.Fatalf("NextElement loop read %q, %v", got, err)
+	}
+	r = NewStringReader(`[1`)
+	r.Expect(ArrayStart)
+	r.NextElement()
+	r.NextToken()
+	if more, err := r.NextElement(); more || err == nil || !strings.Contains(err.Error(), "expected ',' or ']'") {
+		t.Fatalf("NextElement at a missing ']': %v, %v", more, err)
+	}
 	if _, ok, err := NewStringReader(`{`).ExpectObjectName(); ok || err == nil {
 		t.Fatalf("ExpectObjectName before '{': %v %v", ok, err)
 	}

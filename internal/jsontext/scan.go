@@ -1,6 +1,8 @@
 package jsontext
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -120,26 +122,33 @@ func AppendString(dst []byte, s string) []byte {
 func scanString(src []byte, i int, compact bool, dst *[]byte) (end int, escaped bool, f fault, at int) {
 	i++
 	start := i
-	for i < len(src) {
+	for {
+		i = plainRun(src, i)
+		if i >= len(src) {
+			return 0, false, faultUnclosed, i
+		}
 		c := src[i]
 		if c == '"' {
-			if bad := invalidUTF8(src[start:i]); bad >= 0 {
-				return 0, false, faultUTF8, start + bad
-			}
 			return i + 1, false, faultNone, 0
 		}
-		if c == '\\' || c < 0x20 {
-			break
+		if c < utf8.RuneSelf {
+			break // a backslash or a control
 		}
-		i++
-	}
-	if bad := invalidUTF8(src[start:i]); bad >= 0 {
-		return 0, false, faultUTF8, start + bad
+		r, size := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return 0, false, faultUTF8, i
+		}
+		i += size
 	}
 	if dst != nil {
 		*dst = append((*dst)[:0], src[start:i]...)
 	}
 	for {
+		from := i
+		i = plainRun(src, i)
+		if dst != nil {
+			*dst = append(*dst, src[from:i]...)
+		}
 		if i >= len(src) {
 			return 0, false, faultUnclosed, i
 		}
@@ -163,11 +172,6 @@ func scanString(src []byte, i int, compact bool, dst *[]byte) (end int, escaped 
 				}
 			}
 			i = next
-		case c < utf8.RuneSelf:
-			if dst != nil {
-				*dst = append(*dst, c)
-			}
-			i++
 		default:
 			r, size := utf8.DecodeRune(src[i:])
 			if r == utf8.RuneError && size <= 1 {
@@ -179,6 +183,36 @@ func scanString(src []byte, i int, compact bool, dst *[]byte) (end int, escaped 
 			i += size
 		}
 	}
+}
+
+// Word-at-a-time tests: eight bytes per step with integer arithmetic.
+const (
+	lowBits  = 0x0101010101010101
+	highBits = 0x8080808080808080
+)
+
+// plainRun returns the index of the first byte at or after i that a
+// string cannot hold as it stands or that needs a closer look — '"', '\',
+// a control, a byte beyond ASCII — or len(src). It tests eight bytes a
+// step: in a word without such a byte no test fires, and in one with
+// some, the lowest that fires is the first such byte (a borrow only ever
+// spreads upwards from a byte that fires itself).
+func plainRun(src []byte, i int) int {
+	for ; i+8 <= len(src); i += 8 {
+		w := binary.LittleEndian.Uint64(src[i:])
+		q := w ^ ('"' * lowBits)
+		b := w ^ ('\\' * lowBits)
+		fire := (((w - 0x20*lowBits) &^ w) | ((q - lowBits) &^ q) | ((b - lowBits) &^ b) | w) & highBits
+		if fire != 0 {
+			return i + bits.TrailingZeros64(fire)>>3
+		}
+	}
+	for ; i < len(src); i++ {
+		if c := src[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+			return i
+		}
+	}
+	return i
 }
 
 // escape reads the escape whose backslash is src[i] and sets *r to the
@@ -250,26 +284,6 @@ func hex4(src []byte, i int) (rune, fault, int) {
 		}
 	}
 	return r, faultNone, 0
-}
-
-// invalidUTF8 returns the index of the first byte of b that does not begin
-// a valid UTF-8 character, or -1.
-func invalidUTF8(b []byte) int {
-	if utf8.Valid(b) {
-		return -1
-	}
-	for i := 0; i < len(b); {
-		if b[i] < utf8.RuneSelf {
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && size <= 1 {
-			return i
-		}
-		i += size
-	}
-	return len(b)
 }
 
 // scanNumber checks the number literal that begins at src[i]:
