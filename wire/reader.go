@@ -575,14 +575,17 @@ func (m *model) section(tool string, fields []string, meta []spec.Meta, rows, co
 func (m *model) end() error { return nil }
 
 // Encode reads a wire view from r and writes the canonical GCX1 bytes of
-// the payload it describes to w through a streaming.Encoder [CAN-2]; a model without a GCX1 spelling is refused as the
+// the payload it describes to w through a streaming.Encoder under the
+// given limits [CAN-2] [LIM-4]; a model without a GCX1 spelling is refused as the
 // Encoder refuses it [CAN-3], and comments out of place as
 // streaming.Encode refuses them [CMT-3]. Memory stays bounded by a
 // string of the view and 1 MiB of each section's rows and comments; the
 // rest waits in a temporary file. On error w may hold the start of the
 // payload, which the caller must discard [ERR-4].
-func Encode(w io.Writer, r io.Reader) error {
-	return newViewReader(r).read(&encoding{enc: streaming.NewEncoder(w)})
+func Encode(w io.Writer, r io.Reader, limits spec.Limits) error {
+	enc := streaming.NewEncoder(w)
+	enc.Limits = limits
+	return newViewReader(r).read(&encoding{enc: enc})
 }
 
 // encoding hands a view's items to a streaming.Encoder.

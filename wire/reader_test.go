@@ -50,7 +50,7 @@ func TestPropertyEncodeIsTheReference(t *testing.T) {
 		}
 		want, wantErr := reference.Encode(p)
 		var got bytes.Buffer
-		err := wire.Encode(&got, bytes.NewReader(wire.Marshal(p)))
+		err := wire.Encode(&got, bytes.NewReader(wire.Marshal(p)), spec.Unlimited)
 		if wantErr != nil {
 			var we, ge *spec.Error
 			errors.As(wantErr, &we)
@@ -90,7 +90,7 @@ func TestEncodeSpills(t *testing.T) {
 	swapped = append(swapped, "}]}\n"...)
 	for name, v := range map[string][]byte{"rows first": view, "comments first": swapped} {
 		var got bytes.Buffer
-		if err := wire.Encode(&got, bytes.NewReader(v)); err != nil {
+		if err := wire.Encode(&got, bytes.NewReader(v), spec.DefaultLimits); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if !bytes.Equal(got.Bytes(), want) {
@@ -157,7 +157,7 @@ func TestReaderStrict(t *testing.T) {
 // and the message quotes the row as written, not a clipped number.
 func TestCommentRowBeyondInt(t *testing.T) {
 	view := `{"sections":[{"tool":"t","fields":["a"],"rows":[["x"]],"comments":[[99999999999999999999,"far"]]}]}`
-	err := wire.Encode(&bytes.Buffer{}, strings.NewReader(view))
+	err := wire.Encode(&bytes.Buffer{}, strings.NewReader(view), spec.DefaultLimits)
 	var e *spec.Error
 	if !errors.As(err, &e) || e.Rule != "CMT-3" || !strings.Contains(e.Msg, "99999999999999999999") || strings.Contains(e.Msg, "9223372036854775807") {
 		t.Errorf("got %v", err)

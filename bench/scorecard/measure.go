@@ -11,7 +11,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/gcxwire/gcx/reference"
+	"github.com/gcxwire/gcx/spec"
+	"github.com/gcxwire/gcx/streaming"
 	"github.com/gcxwire/gcx/tokens"
 )
 
@@ -163,8 +164,8 @@ func measureCase(c Case, codec Codec, toon *TOONOutput) (Result, error) {
 	r.RoundTrip = "not run: the value did not encode"
 	if gcx, err := codec.Encode(c.Tool, c.Response); err != nil {
 		r.GCXError = err.Error()
-	} else if p, err := reference.Decode(gcx); err != nil {
-		r.GCXError = "the reference decoder rejects the payload: " + err.Error()
+	} else if p, err := streaming.Decode(bytes.NewReader(gcx), spec.DefaultLimits); err != nil {
+		r.GCXError = "the decoder rejects the payload: " + err.Error()
 	} else {
 		size, err := measure(gcx)
 		if err != nil {

@@ -20,6 +20,7 @@ const (
 type encodeOptions struct {
 	wire, stats, requireLayout *bool
 	tool, mode                 *string
+	limits                     *spec.Limits
 }
 
 func encodeFlags(fs *flag.FlagSet) encodeOptions {
@@ -29,6 +30,7 @@ func encodeFlags(fs *flag.FlagSet) encodeOptions {
 		mode:          fs.String("mode", modeAuto, "`auto`: GCX1 only when it costs fewer cl100k_base tokens than compact JSON, else that JSON; gcx: always GCX1"),
 		stats:         fs.Bool("stats", false, "report the format written and both token counts on stderr"),
 		requireLayout: fs.Bool("require-layout", false, "fail when --tool is declared and the value does not fit its layout"),
+		limits:        limitFlags(fs),
 	}
 }
 
@@ -41,10 +43,10 @@ func runEncode(c *subcommand, args []string, s streams) int {
 		return code
 	}
 	if *o.wire {
-		if code, ok := onlyFlags(fs, s.stderr, "wire"); !ok {
+		if code, ok := onlyFlags(fs, s.stderr, limitNames("wire")...); !ok {
 			return code
 		}
-		return encodeWire(s.input(c.name), s.stdout, s.stderr)
+		return encodeWire(s.input(c.name), *o.limits, s.stdout, s.stderr)
 	}
 	if *o.mode != modeAuto && *o.mode != modeGCX {
 		fmt.Fprintf(s.stderr, "gcx encode: --mode must be auto or gcx, not %q\n", *o.mode)
@@ -66,29 +68,31 @@ func runEncode(c *subcommand, args []string, s streams) int {
 			}
 		}
 	}
-	var payload []byte
-	var choice auto.Choice
-	format := jsonmap.FormatGCX
-	if *o.mode == modeAuto || *o.stats {
-		// --stats counts both formats, so the GCX1 payload is at hand; it
-		// prints both counts, so neither may stop early.
-		choose := auto.ChooseValue
-		if *o.stats {
-			choose = auto.ChooseValueFull
+	out := newResult(s.stdout)
+	if *o.mode == modeGCX && !*o.stats {
+		// The payload goes out a line at a time as it is made.
+		if err := jsonmap.EncodeTo(out, *o.tool, v, *o.limits); err != nil {
+			out.Abandon(abandonedGCX)
+			return fail(s.stderr, err)
 		}
-		if choice, err = choose(*o.tool, v); err == nil {
-			payload, format = choice.Output, choice.Format
-			if *o.mode == modeGCX {
-				payload, format = choice.Payload, jsonmap.FormatGCX
-			}
+		if err := out.Commit(); err != nil {
+			return fail(s.stderr, err)
 		}
-	} else {
-		payload, err = jsonmap.EncodeValue(*o.tool, v)
+		return exitOK
 	}
+	// Auto mode needs both texts to count them; --stats prints both
+	// counts, so neither may stop early.
+	choice, err := auto.ChooseValueLimits(*o.tool, v, *o.limits, *o.stats)
 	if err != nil {
 		return fail(s.stderr, err)
 	}
-	out := newResult(s.stdout)
+	payload, format := choice.Output, choice.Format
+	if *o.mode == modeGCX {
+		if choice.Refused != nil {
+			return fail(s.stderr, choice.Refused)
+		}
+		payload, format = choice.Payload, jsonmap.FormatGCX
+	}
 	out.Write(payload)
 	if format == jsonmap.FormatJSON {
 		io.WriteString(out, "\n")
@@ -97,7 +101,11 @@ func runEncode(c *subcommand, args []string, s streams) int {
 		return fail(s.stderr, err)
 	}
 	if *o.stats {
-		fmt.Fprintf(s.stderr, "gcx encode: wrote %s; GCX1 %d tokens, compact JSON %d tokens (%s)\n", format, choice.GCXTokens, choice.JSONTokens, auto.Encoding)
+		if choice.Refused != nil {
+			fmt.Fprintf(s.stderr, "gcx encode: wrote %s; compact JSON %d tokens (%s); no GCX1: %v\n", format, choice.JSONTokens, auto.Encoding, choice.Refused)
+		} else {
+			fmt.Fprintf(s.stderr, "gcx encode: wrote %s; GCX1 %d tokens, compact JSON %d tokens (%s)\n", format, choice.GCXTokens, choice.JSONTokens, auto.Encoding)
+		}
 	}
 	return exitOK
 }
@@ -121,22 +129,24 @@ func runDecode(c *subcommand, args []string, s streams) int {
 	if *wire {
 		return decodeWire(s.input(c.name), *limits, s.stdout, s.stderr)
 	}
-	if code, ok := onlyFlags(fs, s.stderr, "wire"); !ok {
-		return code
-	}
-	in, err := io.ReadAll(input{s.input(c.name)})
-	if err != nil {
-		return fail(s.stderr, err)
-	}
-	value, _, err := jsonmap.DecodeResponse(in)
-	if err != nil {
-		return fail(s.stderr, err)
-	}
+	// The value goes out as the payload's lines arrive [MAP-20]; a failure
+	// leaves it unfinished [MAP-21] [WIRE-4].
 	out := newResult(s.stdout)
-	out.Write(value)
+	if _, err := jsonmap.DecodeResponseTo(out, input{s.input(c.name)}, *limits); err != nil {
+		out.Abandon(abandonedJSON)
+		return fail(s.stderr, err)
+	}
 	io.WriteString(out, "\n")
 	if err := out.Commit(); err != nil {
 		return fail(s.stderr, err)
 	}
 	return exitOK
+}
+
+// limitNames returns the names of the limit flags and extra.
+func limitNames(extra ...string) []string {
+	for _, f := range spec.LimitFlags {
+		extra = append(extra, f.Name)
+	}
+	return extra
 }

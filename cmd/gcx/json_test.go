@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -132,5 +133,41 @@ func TestExamplesLoopInProcess(t *testing.T) {
 				t.Errorf("%s: gcx encode %v | gcx decode (-want +got):\n%s", f, args, diff)
 			}
 		}
+	}
+}
+
+// gcx encode and gcx decode take the same limit flags, and what encode
+// writes under limits decode reads under them [LIM-4]: a 5,000-key table is
+// refused by mode gcx under the default field limit, written as JSON by auto
+// mode, and written and read back with the limit lifted on both sides.
+func TestEncodeDecodeLimitsAgree(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`[{`)
+	for i := range 5000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"k%d":%d`, i, i)
+	}
+	b.WriteString(`}]`)
+	value := b.String()
+	code, out, stderr := gcx(t, value, "encode", "--mode", "gcx")
+	if code != exitInvalid || out != "" || !strings.Contains(stderr, "[LIM-4]") {
+		t.Fatalf("mode gcx under the default limits: exit %d, %d bytes out, %s", code, len(out), stderr)
+	}
+	code, out, stderr = gcx(t, value, "encode", "--stats")
+	if code != exitOK || !strings.HasPrefix(out, "[{") || !strings.Contains(stderr, "no GCX1") {
+		t.Fatalf("auto mode under the default limits: exit %d, %.20q, %s", code, out, stderr)
+	}
+	code, payload, stderr := gcx(t, value, "encode", "--mode", "gcx", "--max-fields", "0")
+	if code != exitOK || !strings.HasPrefix(payload, "GCX1 ") {
+		t.Fatalf("mode gcx without a field limit: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := gcx(t, payload, "decode"); code != exitInvalid || !strings.Contains(stderr, "[LIM-3]") {
+		t.Errorf("decode under the default limits: exit %d, %s", code, stderr)
+	}
+	code, back, stderr := gcx(t, payload, "decode", "--max-fields", "0")
+	if code != exitOK || back != value+"\n" {
+		t.Errorf("decode without a field limit: exit %d, %s", code, stderr)
 	}
 }

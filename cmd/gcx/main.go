@@ -75,11 +75,11 @@ var commands []*subcommand
 func init() {
 	commands = []*subcommand{
 		{name: "encode", run: runEncode,
-			usage:   "gcx encode [--tool NAME] [--mode auto|gcx] [--stats] [--require-layout] < value.json\n       gcx encode --wire < view.json",
+			usage:   "gcx encode [--tool NAME] [--mode auto|gcx] [--stats] [--require-layout] [limits] < value.json\n       gcx encode --wire [limits] < view.json",
 			summary: "JSON value -> GCX1 (auto: or compact JSON); --wire: wire view -> canonical GCX1",
 			example: "gcx encode --mode gcx --tool search_symbols < examples/search_symbols.json"},
 		{name: "decode", run: runDecode,
-			usage:   "gcx decode < result\n       gcx decode --wire [limits] < payload.gcx",
+			usage:   "gcx decode [limits] < result\n       gcx decode --wire [limits] < payload.gcx",
 			summary: "GCX1 (or JSON) result -> the JSON value; --wire: GCX1 -> wire view",
 			example: "gcx decode --wire < docs/example.gcx"},
 		{name: "check", run: runCheck,

@@ -242,7 +242,7 @@ func TestMemoryBoundedByALine(t *testing.T) {
 		sizes = append(sizes, (1<<30)/2)
 	}
 	for _, n := range sizes {
-		for _, args := range [][]string{{"check"}, {"decode", "--wire"}, {"encode", "--wire"}} {
+		for _, args := range [][]string{{"check"}, {"decode", "--wire"}, {"decode"}, {"encode", "--wire"}} {
 			feed := func(w io.Writer) error { return rowsPayload(w, n) }
 			if args[0] == "encode" {
 				feed = func(w io.Writer) error { return rowsView(w, n) }

@@ -84,9 +84,9 @@ func decodeWire(in io.Reader, limits spec.Limits, stdout, stderr io.Writer) int 
 
 // encodeWire reads a wire view and writes the canonical GCX1 bytes of the
 // payload it describes [CAN-2], as the view arrives.
-func encodeWire(in io.Reader, stdout, stderr io.Writer) int {
+func encodeWire(in io.Reader, limits spec.Limits, stdout, stderr io.Writer) int {
 	out := newResult(stdout)
-	if err := wire.Encode(out, input{in}); err != nil {
+	if err := wire.Encode(out, input{in}, limits); err != nil {
 		out.Abandon(abandonedGCX)
 		return fail(stderr, err)
 	}

@@ -59,7 +59,7 @@ func TestExitStatus(t *testing.T) {
 		{"--wire is a flag like any other", "GCX1 tool=t fields=a\n", []string{"decode", "--wire=true"}, exitOK, nil,
 			`{"sections":[{"tool":"t","fields":["a"],"meta":[],"rows":[]}]}` + "\n"},
 		{"--wire=false decodes JSON", "[1]", []string{"decode", "--wire=false"}, exitOK, nil, "[1]\n"},
-		{"limits without --wire", "[1]", []string{"decode", "--max-rows", "3"}, exitUsage, []string{"--max-rows", "not used"}, ""},
+		{"limits apply to decode too [LIM-3]", "GCX1 tool=t fields=a rows=3\nx\ny\nz\n", []string{"decode", "--max-rows", "2"}, exitInvalid, []string{"line 4, column 1", "[LIM-3]"}, ""},
 		{"JSON flags with --wire", `{"sections":[]}`, []string{"encode", "--wire", "--tool", "x"}, exitUsage, []string{"--tool"}, ""},
 	}
 	for _, c := range cases {

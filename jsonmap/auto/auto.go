@@ -6,7 +6,11 @@
 package auto
 
 import (
+	"bytes"
+	"errors"
+
 	"github.com/gcxwire/gcx/jsonmap"
+	"github.com/gcxwire/gcx/spec"
 	"github.com/gcxwire/gcx/tokens"
 )
 
@@ -25,6 +29,10 @@ type Choice struct {
 	// format is then exact, and the other is a partial count that already
 	// decides: above GCXTokens for JSON, at least JSONTokens for GCX1.
 	Partial bool
+	// Refused is the GCX1 encoder's limit error when the limits refuse
+	// the payload [LIM-4]; the result is then the compact JSON text, and
+	// Payload and GCXTokens are empty.
+	Refused error
 }
 
 // Encode returns the GCX1 payload of the JSON text value when it costs
@@ -52,7 +60,15 @@ func Choose(tool string, value []byte) (Choice, error) {
 // full and the other only until it is known to cost more (see
 // Choice.Partial).
 func ChooseValue(tool string, v jsonmap.Value) (Choice, error) {
-	return choose(tool, v, false)
+	return choose(tool, v, spec.DefaultLimits, false)
+}
+
+// ChooseValueLimits is ChooseValue for an encoder under limits, counting
+// both texts in full when full is set. A value whose payload the limits
+// refuse [LIM-4] is written as its compact JSON text, which is then the
+// only result a decoder under those limits can read [AUTO-1].
+func ChooseValueLimits(tool string, v jsonmap.Value, limits spec.Limits, full bool) (Choice, error) {
+	return choose(tool, v, limits, full)
 }
 
 // ChooseFull is Choose with both texts counted in full, for a caller that
@@ -67,15 +83,29 @@ func ChooseFull(tool string, value []byte) (Choice, error) {
 
 // ChooseValueFull is ChooseFull for a parsed value.
 func ChooseValueFull(tool string, v jsonmap.Value) (Choice, error) {
-	return choose(tool, v, true)
+	return choose(tool, v, spec.DefaultLimits, true)
 }
 
-func choose(tool string, v jsonmap.Value, full bool) (Choice, error) {
-	payload, err := jsonmap.EncodeValue(tool, v)
+func choose(tool string, v jsonmap.Value, limits spec.Limits, full bool) (Choice, error) {
+	var buf bytes.Buffer
+	err := jsonmap.EncodeTo(&buf, tool, v, limits)
+	compact := v.AppendCompact(nil)
+	var refused *spec.Error
+	if errors.As(err, &refused) && refused.Rule == "LIM-4" {
+		c := Choice{Output: compact, Format: jsonmap.FormatJSON, Refused: err}
+		if full {
+			enc, err := tokens.Get(Encoding)
+			if err != nil {
+				return Choice{}, err
+			}
+			c.JSONTokens = enc.CountBytes(compact)
+		}
+		return c, nil
+	}
 	if err != nil {
 		return Choice{}, err
 	}
-	compact := v.AppendCompact(nil)
+	payload := buf.Bytes()
 	enc, err := tokens.Get(Encoding)
 	if err != nil {
 		return Choice{}, err
