@@ -9,9 +9,9 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/gcxwire/gcx/internal/gen"
+	"github.com/gcxwire/gcx/internal/jsongen"
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/jsonmap/auto"
-	"github.com/gcxwire/gcx/jsonmap/internal/jsongen"
 )
 
 // checkChoice checks [AUTO-1] [AUTO-2] for one value: the output costs no
