@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
+	"github.com/gcxwire/gcx/codec"
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/jsonmap/auto"
 	"github.com/gcxwire/gcx/spec"
@@ -19,7 +22,7 @@ const (
 // encodeOptions are gcx encode's flags.
 type encodeOptions struct {
 	wire, stats, requireLayout *bool
-	tool, mode                 *string
+	tool, mode, tag            *string
 }
 
 func encodeFlags(fs *flag.FlagSet) encodeOptions {
@@ -29,7 +32,27 @@ func encodeFlags(fs *flag.FlagSet) encodeOptions {
 		mode:          fs.String("mode", modeAuto, "`auto`: GCX1 only when it costs fewer cl100k_base tokens than compact JSON, else that JSON; gcx: always GCX1"),
 		stats:         fs.Bool("stats", false, "report the format written and both token counts on stderr"),
 		requireLayout: fs.Bool("require-layout", false, "fail when --tool is declared and the value does not fit its layout"),
+		tag:           fs.String("tag", spec.Version, "the version `TAG` to write, one of "+strings.Join(registered(), ", ")+"; a draft is written only when named here"),
 	}
+}
+
+// registered lists the tags of the registered codecs.
+func registered() []string {
+	var tags []string
+	for _, c := range codec.All() {
+		tags = append(tags, c.Tag())
+	}
+	return tags
+}
+
+// lookupCodec returns the codec of tag, or reports a usage error naming
+// the flag.
+func lookupCodec(flag, tag string, stderr io.Writer) (codec.Codec, bool) {
+	c, ok := codec.Lookup(tag)
+	if !ok {
+		fmt.Fprintf(stderr, "gcx: --%s: no version %q here; the versions are %s\n", flag, tag, strings.Join(registered(), ", "))
+	}
+	return c, ok
 }
 
 // runEncode is gcx encode: with --wire, a wire view to its canonical GCX1
@@ -40,9 +63,17 @@ func runEncode(c *subcommand, args []string, s streams) int {
 	if code, ok := parseFlags(fs, args, s.stderr); !ok {
 		return code
 	}
+	version, ok := lookupCodec("tag", *o.tag, s.stderr)
+	if !ok {
+		return exitUsage
+	}
 	if *o.wire {
-		if code, ok := onlyFlags(fs, s.stderr, "wire"); !ok {
+		if code, ok := onlyFlags(fs, s.stderr, "wire", "tag"); !ok {
 			return code
+		}
+		if version.Tag() != spec.Version {
+			fmt.Fprintf(s.stderr, "gcx encode: --wire writes %s only\n", spec.Version)
+			return exitUsage
 		}
 		return encodeWire(s.input(c.name), s.stdout, s.stderr)
 	}
@@ -69,7 +100,16 @@ func runEncode(c *subcommand, args []string, s streams) int {
 	var payload []byte
 	var choice auto.Choice
 	format := jsonmap.FormatGCX
-	if *o.mode == modeAuto || *o.stats {
+	if version.Tag() != spec.Version {
+		// Another version: its own encoder, and auto mode on its payload
+		// [AUTO-1].
+		if payload, err = version.Encode(*o.tool, v); err == nil && (*o.mode == modeAuto || *o.stats) {
+			choice = auto.ChoosePayload(payload, v)
+			if *o.mode == modeAuto {
+				payload, format = choice.Output, choice.Format
+			}
+		}
+	} else if *o.mode == modeAuto || *o.stats {
 		// --stats counts both formats, so the GCX1 payload is at hand.
 		if choice, err = auto.ChooseValue(*o.tool, v); err == nil {
 			payload, format = choice.Output, choice.Format
@@ -92,14 +132,45 @@ func runEncode(c *subcommand, args []string, s streams) int {
 		return fail(s.stderr, err)
 	}
 	if *o.stats {
-		fmt.Fprintf(s.stderr, "gcx encode: wrote %s; GCX1 %d tokens, compact JSON %d tokens (%s)\n", format, choice.GCXTokens, choice.JSONTokens, auto.Encoding)
+		fmt.Fprintf(s.stderr, "gcx encode: wrote %s; %s %d tokens, compact JSON %d tokens (%s)\n", format, version.Tag(), choice.GCXTokens, choice.JSONTokens, auto.Encoding)
 	}
 	return exitOK
 }
 
-func decodeFlags(fs *flag.FlagSet) (wire *bool, limits *spec.Limits) {
+func decodeFlags(fs *flag.FlagSet) (wire *bool, limits *spec.Limits, accept *string) {
 	wire = fs.Bool("wire", false, "read GCX1 only and write its wire view [WIRE-1]")
-	return wire, limitFlags(fs)
+	accept = fs.String("accept", spec.Version, "the versions read, a comma-separated `list` of "+strings.Join(registered(), ", ")+
+		";\na payload of another version is refused with exit status 3, naming its tag")
+	return wire, limitFlags(fs), accept
+}
+
+// acceptedCodecs returns the codecs of a comma-separated list of tags, or
+// reports a usage error.
+func acceptedCodecs(list string, stderr io.Writer) ([]codec.Codec, bool) {
+	var out []codec.Codec
+	for _, tag := range strings.Split(list, ",") {
+		c, ok := lookupCodec("accept", tag, stderr)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, c)
+	}
+	return out, true
+}
+
+// decodeAs returns the codec that reads a result for a client that
+// accepts the codecs of accepted: the codec of the result's tag when it is
+// among them, else the first, which refuses the tag as another version
+// [VER-2]. A result that is not GCX is JSON and needs no codec [AUTO-3].
+func decodeAs(result []byte, accepted []codec.Codec) codec.Codec {
+	if tag, _, _ := spec.ReadTag(result); tag != "" {
+		for _, c := range accepted {
+			if c.Tag() == tag {
+				return c
+			}
+		}
+	}
+	return accepted[0]
 }
 
 // runDecode is gcx decode: with --wire, a GCX1 payload to its wire view
@@ -109,21 +180,36 @@ func decodeFlags(fs *flag.FlagSet) (wire *bool, limits *spec.Limits) {
 // JSON is cheaper [AUTO-3].
 func runDecode(c *subcommand, args []string, s streams) int {
 	fs := c.flags(s.stderr)
-	wire, limits := decodeFlags(fs)
+	wire, limits, accept := decodeFlags(fs)
 	if code, ok := parseFlags(fs, args, s.stderr); !ok {
 		return code
 	}
+	accepted, ok := acceptedCodecs(*accept, s.stderr)
+	if !ok {
+		return exitUsage
+	}
 	if *wire {
+		if len(accepted) != 1 || accepted[0].Tag() != spec.Version {
+			fmt.Fprintf(s.stderr, "gcx decode: --wire reads %s only\n", spec.Version)
+			return exitUsage
+		}
 		return decodeWire(s.input(c.name), *limits, s.stdout, s.stderr)
 	}
-	if code, ok := onlyFlags(fs, s.stderr, "wire"); !ok {
+	if code, ok := onlyFlags(fs, s.stderr, "wire", "accept"); !ok {
 		return code
 	}
 	in, err := io.ReadAll(input{s.input(c.name)})
 	if err != nil {
 		return fail(s.stderr, err)
 	}
-	value, _, err := jsonmap.DecodeResponse(in)
+	var value []byte
+	if version := decodeAs(in, accepted); version.Tag() == spec.Version || !bytes.HasPrefix(in, []byte(spec.TagPrefix)) {
+		value, _, err = jsonmap.DecodeResponse(in)
+	} else if v, derr := version.Decode(in); derr == nil {
+		value = v.AppendCompact(nil)
+	} else {
+		err = derr
+	}
 	if err != nil {
 		return fail(s.stderr, err)
 	}
