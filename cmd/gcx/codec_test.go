@@ -57,3 +57,14 @@ func TestVersionFlags(t *testing.T) {
 		})
 	}
 }
+
+// gcx conformance --tag runs a registered draft's vectors — those it
+// inherits from GCX1, respelled with its tag — and its report names the
+// tag.
+func TestConformanceTag(t *testing.T) {
+	code, stdout, stderr := gcx(t, "", "conformance", "--tag", testDraft)
+	if code != exitOK || !strings.Contains(stdout, "== codec "+testDraft+": ") || !strings.Contains(stdout, " vectors of "+testDraft+" (built-in vectors)") ||
+		!strings.HasSuffix(stdout, " passed, 0 failed, 0 skipped\n") {
+		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+}
