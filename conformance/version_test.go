@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -384,4 +385,53 @@ func errorRule(e *ExpectedError) []string {
 		return nil
 	}
 	return []string{e.Rule}
+}
+
+// A draft's document is named after a draft tag, and its rules are of its
+// own namespace: it never defines an ID of GCX1's. The documents about
+// versions cite only rules that exist, and the files CONTRIBUTING.md tells
+// a draft's author to copy exist.
+func TestDraftDocuments(t *testing.T) {
+	gcx1 := specRules(t)
+	defines := regexp.MustCompile(`\*\*\[([A-Z]+-[0-9]+)\]\*\*`)
+	docs, err := filepath.Glob(filepath.Join("..", "docs", "drafts", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, doc := range docs {
+		name := strings.TrimSuffix(filepath.Base(doc), ".md")
+		if name == "TEMPLATE" {
+			continue
+		}
+		if !codec.IsDraft(name) {
+			t.Errorf("docs/drafts/%s.md: %s is not a draft tag (GCX<major>-draft.<n>)", name, name)
+		}
+		b, _ := os.ReadFile(doc)
+		for _, m := range defines.FindAllSubmatch(b, -1) {
+			if gcx1[string(m[1])] {
+				t.Errorf("docs/drafts/%s.md defines [%s], an ID of GCX1; a draft's rules take IDs of its own", name, m[1])
+			}
+		}
+	}
+	cites := regexp.MustCompile(`\[([A-Z]+-[0-9]+)\]`)
+	for _, doc := range []string{"VERSIONING.md", filepath.Join("docs", "drafts", "TEMPLATE.md")} {
+		b, err := os.ReadFile(filepath.Join("..", doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range cites.FindAllSubmatch(b, -1) {
+			if r := string(m[1]); !gcx1[r] && !strings.HasPrefix(r, "PREFIX-") {
+				t.Errorf("%s cites [%s], which docs/wire-format.md does not define", doc, r)
+			}
+		}
+	}
+	guide, _ := os.ReadFile(filepath.Join("..", "CONTRIBUTING.md"))
+	for _, file := range []string{"docs/drafts/TEMPLATE.md", "codec/template.go", "VERSIONING.md"} {
+		if !bytes.Contains(guide, []byte("("+file+")")) {
+			t.Errorf("CONTRIBUTING.md does not link %s", file)
+		}
+		if _, err := os.Stat(filepath.Join("..", file)); err != nil {
+			t.Error(err)
+		}
+	}
 }
