@@ -206,7 +206,7 @@ func Command(args []string, codec Codec, stdout, stderr io.Writer) int {
 	fl.StringVar(&o.TOON, "toon", "", "directory holding the pinned TOON encoder (default bench/toon)")
 	fl.StringVar(&o.Explanations, "explanations", "", "JSON file explaining each loss (default bench/wire-format/explanations.json)")
 	check := fl.Bool("check", false, "compare with the files in -out instead of writing them; exit 1 if any differs")
-	reuse := fl.Bool("reuse-toon", true, "where TOON cannot run, keep the TOON figures of -out's "+JSONFile+" if every response is unchanged since they were measured")
+	reuse := fl.Bool("reuse-toon", true, "where TOON cannot run, keep the TOON figures of -out's "+JSONFile+" (or, when -out has none, the committed\none's) if every response is unchanged since they were measured")
 	codecs := fl.String("codec", "", "measure these registered versions, a comma-separated `list` of tags (the first in the main tables, each in a column\nof its own; a draft's ideas are ablated); default: the codecs -out's "+JSONFile+" was made with, else GCX1 alone")
 	fl.Usage = func() {
 		fmt.Fprintf(stderr, "usage: gcx bench [flags]   (or: %s [flags])\n\nMeasures GCX1 (or the versions of -codec) against JSON and TOON on every fixture and writes\n%s, %s, %s and %s.\n\nflags:\n",
@@ -231,6 +231,13 @@ func Command(args []string, codec Codec, stdout, stderr io.Writer) int {
 	}
 	if *reuse {
 		o.Previous = filepath.Join(o.Out, JSONFile)
+		if _, err := os.Stat(o.Previous); err != nil {
+			// A new directory, such as a draft's scorecard: the committed
+			// record's TOON figures apply as well to the same responses.
+			if committed, err := (Options{}).Resolve(); err == nil {
+				o.Previous = filepath.Join(committed.Out, JSONFile)
+			}
+		}
 	}
 	if *codecs == "" {
 		*codecs = recordedCodecs(filepath.Join(o.Out, JSONFile))
