@@ -43,8 +43,9 @@ type Codec interface {
 var registry []Codec
 
 // Register adds c to the registry. Drafts call it from an init function of
-// their own file. Tags are unique, and a test of this package checks that
-// every registered tag is well formed and registered once.
+// their own file. A test of this package checks that every registered tag
+// is well formed, has a place in the order of versions (Ranked) and is
+// registered once.
 func Register(c Codec) { registry = append(registry, c) }
 
 // All returns the registered codecs in the order they were registered,
