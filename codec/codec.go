@@ -5,12 +5,22 @@
 // own file in this package, and is never written unless asked for by tag.
 //
 // Registering a codec is all it takes for the module's version-generic
-// tests, the conformance runner and the scorecard to cover it.
+// tests, the conformance runner and the scorecard to cover it: the
+// properties of this package's tests (TestProperty...) run on every
+// registered codec, `gcx conformance --tag TAG` runs the vectors that
+// apply to its tag, and `gcx bench --codec TAG` gives it a scorecard
+// column.
+//
+// A codec may implement optional interfaces that give those tools more to
+// check: WireCodec (the wire view, for the decode, reject and encode
+// vectors), Goaler (the scorecard's goals for it) and Ablatable (the ideas
+// it combines, each of which the scorecard can switch off). CONTRIBUTING.md
+// ("How to trial a change") walks through writing a draft; NewTemplate is
+// the draft to copy.
 package codec
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/spec"
@@ -33,8 +43,9 @@ type Codec interface {
 var registry []Codec
 
 // Register adds c to the registry. Drafts call it from an init function of
-// their own file. Tags are unique, and a test of this package checks that
-// every registered tag is well formed and registered once.
+// their own file. A test of this package checks that every registered tag
+// is well formed, has a place in the order of versions (Ranked) and is
+// registered once.
 func Register(c Codec) { registry = append(registry, c) }
 
 // All returns the registered codecs in the order they were registered,
@@ -51,9 +62,87 @@ func Lookup(tag string) (Codec, bool) {
 	return nil, false
 }
 
-// IsDraft reports whether tag names a draft, which is written only when
-// asked for by name.
-func IsDraft(tag string) bool { return strings.Contains(tag, "-draft.") }
+// IsDraft reports whether tag names a draft, GCX<major>-draft.<n>, which
+// is written only when asked for by name.
+func IsDraft(tag string) bool { r := rankOf(tag); return r.ranked && r.stage == 0 }
+
+// A WireCodec is a codec whose payloads have a wire view [WIRE-1]: the
+// sections, fields, meta pairs, rows and comments of chapters 4 to 9, as a
+// draft that keeps GCX1's lines has (ReadWire and WriteWire implement
+// both methods for such a draft). The conformance runner runs the decode,
+// reject and encode vectors through it; a codec without it is checked on
+// the JSON vectors only.
+type WireCodec interface {
+	Codec
+	// DecodeWire reads a payload under the limits [LIM-1] and returns its
+	// sections, or an *spec.Error and no payload [ERR-4].
+	DecodeWire(payload []byte, limits spec.Limits) (*spec.Payload, error)
+	// EncodeWire writes the canonical payload of p [CAN-2], or refuses it
+	// with an error of class spec.ErrModel [CAN-3].
+	EncodeWire(p *spec.Payload) ([]byte, error)
+}
+
+// Goals are what a version sets out to reach on the token scorecard of
+// bench/wire-format, which reports each goal of each selected codec as met
+// or missed. Every codec is also held to the laws no goal can waive: auto
+// mode never costs more than compact JSON, and every value comes back.
+type Goals struct {
+	// MedianSaving is the median saving, in percent, against compact JSON
+	// on the tabular cases, to be reached in every tokenizer of
+	// Tokenizers; 0 sets no such goal.
+	MedianSaving float64 `json:"median_saving,omitempty"`
+	// Tokenizers names the tokenizers MedianSaving is counted in,
+	// "cl100k_base" and "o200k_base"; empty means cl100k_base.
+	Tokenizers []string `json:"tokenizers,omitempty"`
+	// TOONTab is the goal against TOON with the tab delimiter on every
+	// tabular case, counted in cl100k_base: TieTOON, BeatTOON or "" for
+	// none.
+	TOONTab TOONGoal `json:"toon_tab,omitempty"`
+}
+
+// A TOONGoal is how a version means to compare with TOON on every tabular
+// case.
+type TOONGoal string
+
+const (
+	TieTOON  TOONGoal = "tie"  // no more tokens than TOON-tab
+	BeatTOON TOONGoal = "beat" // fewer tokens than TOON-tab
+)
+
+// A Goaler is a codec that states its goals. A codec that does not is
+// reported against no goal but the laws.
+type Goaler interface {
+	Codec
+	Goals() Goals
+}
+
+// An Idea is one change a draft makes to GCX1 that its encoder can leave
+// out on its own, such as a dictionary of repeated values.
+type Idea struct {
+	// Name is short and stable, a lower-case word ("dict"): the ablation
+	// table of the scorecard and EncodeWithout know the idea by it.
+	Name string `json:"name"`
+	// Rules are the rule IDs of the draft's document that make up the
+	// idea.
+	Rules []string `json:"rules,omitempty"`
+	// Summary says in one line what the idea does.
+	Summary string `json:"summary"`
+}
+
+// An Ablatable codec combines several ideas and can write a payload with
+// any of them switched off, so that the scorecard shows what each earns:
+// every idea alone, every idea left out, none and all. Switching an idea
+// off is the encoder's choice and never another format: Decode reads every
+// payload EncodeWithout writes back to v, and the scorecard checks that it
+// does.
+type Ablatable interface {
+	Codec
+	// Ideas lists the ideas, in the order the scorecard shows them.
+	Ideas() []Idea
+	// EncodeWithout is Encode with the ideas named in off switched off;
+	// with off empty it writes what Encode writes.
+	EncodeWithout(tool string, v jsonmap.Value, off []string) ([]byte, error)
+}
 
 // GCX1 is the codec of chapters 2 to 14 of docs/wire-format.md: the JSON
 // mapping of package jsonmap over the streaming codec.
@@ -69,3 +158,16 @@ func (GCX1) Encode(tool string, v jsonmap.Value) ([]byte, error) { return jsonma
 
 // Decode reads a GCX1 payload [MAP-7].
 func (GCX1) Decode(payload []byte) (jsonmap.Value, error) { return jsonmap.DecodeValue(payload) }
+
+// DecodeWire reads a GCX1 payload's sections with the streaming decoder.
+func (GCX1) DecodeWire(payload []byte, limits spec.Limits) (*spec.Payload, error) {
+	return ReadWire(spec.Version, payload, limits)
+}
+
+// EncodeWire writes p's canonical GCX1 bytes with the streaming encoder.
+func (GCX1) EncodeWire(p *spec.Payload) ([]byte, error) { return WriteWire(spec.Version, p) }
+
+// Goals returns the goals GCX1 was announced with: a median saving of
+// 27.4% against compact JSON on tabular results (cl100k_base), and no
+// more tokens than TOON-tab on any tabular case.
+func (GCX1) Goals() Goals { return Goals{MedianSaving: 27.4, TOONTab: TieTOON} }

@@ -9,8 +9,9 @@ import (
 	"github.com/gcxwire/gcx/spec"
 )
 
-// Every registered tag is a well-formed version tag [VER-1], registered
-// once; GCX1 comes first and is no draft.
+// Every registered tag is a well-formed version tag [VER-1] with a place in
+// the order of versions, registered once; GCX1 comes first and is no
+// draft.
 func TestRegistry(t *testing.T) {
 	all := codec.All()
 	if len(all) == 0 || all[0].Tag() != spec.Version {
@@ -21,6 +22,9 @@ func TestRegistry(t *testing.T) {
 		tag := c.Tag()
 		if got, kind, n := spec.ReadTag([]byte(tag)); got != tag || n != len(tag) || kind == spec.TagMalformed {
 			t.Errorf("tag %q is not a well-formed version tag", tag)
+		}
+		if !codec.Ranked(tag) {
+			t.Errorf("tag %q has no place in the order of versions", tag)
 		}
 		if seen[tag] {
 			t.Errorf("tag %q is registered twice", tag)

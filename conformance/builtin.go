@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/gcxwire/gcx/codec"
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/jsonmap/auto"
 	"github.com/gcxwire/gcx/reference"
@@ -196,4 +197,66 @@ func streamEncode(p *spec.Payload) ([]byte, error) {
 		return nil, err
 	}
 	return out.Bytes(), nil
+}
+
+// CodecImplementation returns the implementation of a version's codec,
+// run in-process: the JSON ops through its Encode and Decode, auto mode
+// through auto.ChoosePayload [AUTO-1], and the wire ops when it is a
+// codec.WireCodec (otherwise the vectors that need them are skipped).
+func CodecImplementation(c codec.Codec) Implementation {
+	impl := Implementation{
+		Name: "codec " + c.Tag(),
+		EncodeJSON: func(text []byte, tool, mode string) ([]byte, error) {
+			v, err := jsonmap.Parse(text)
+			if err != nil {
+				return nil, err
+			}
+			if mode != "gcx" && mode != "auto" {
+				return nil, fmt.Errorf("%w: mode %q", ErrSkip, mode)
+			}
+			payload, err := c.Encode(tool, v)
+			if err != nil || mode == "gcx" {
+				return payload, err
+			}
+			choice, err := auto.ChoosePayload(payload, v)
+			return choice.Output, err
+		},
+		DecodeJSON: func(result []byte) ([]byte, error) {
+			if !bytes.HasPrefix(result, []byte(spec.TagPrefix)) {
+				out, _, err := jsonmap.DecodeResponse(result) // JSON text [AUTO-3]
+				return out, err
+			}
+			v, err := c.Decode(result)
+			if err != nil {
+				return nil, err
+			}
+			return v.AppendCompact(nil), nil
+		},
+	}
+	if w, ok := c.(codec.WireCodec); ok {
+		impl.Decode = func(payload []byte, limits Limits) (*spec.Payload, error) {
+			return w.DecodeWire(payload, limits.Apply(spec.DefaultLimits))
+		}
+		impl.Encode = func(view []byte) ([]byte, error) {
+			p, err := wire.Unmarshal(view)
+			if err != nil {
+				return nil, err
+			}
+			return w.EncodeWire(p)
+		}
+	}
+	return impl
+}
+
+// BuiltInFor returns the implementations gcx conformance checks for a
+// version: BuiltIn() for GCX1, the registered codec for another tag.
+func BuiltInFor(tag string) ([]Implementation, error) {
+	if tag == spec.Version {
+		return BuiltIn(), nil
+	}
+	c, ok := codec.Lookup(tag)
+	if !ok {
+		return nil, fmt.Errorf("no codec of version %s is registered here (package codec)", tag)
+	}
+	return []Implementation{CodecImplementation(c)}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -47,10 +48,18 @@ const DefaultTimeout = 10 * time.Second
 // op — decoder limits, the JSON mapping and auto mode are optional — and
 // its vectors are skipped. Exit status 2 on any other run is a failure.
 func Command(timeout time.Duration, argv ...string) Implementation {
+	return CommandFor(spec.Version, timeout, argv...)
+}
+
+// CommandFor is Command for the vectors of another version: it adds
+// --tag TAG to every encode and --accept TAG to every decode, the flags of
+// gcx itself, and probes with payloads under that tag. For GCX1 it adds
+// nothing, so a GCX1 implementation need not know the flags.
+func CommandFor(tag string, timeout time.Duration, argv ...string) Implementation {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	c := &command{argv: argv, timeout: timeout, probes: map[string]*probe{}}
+	c := &command{argv: argv, timeout: timeout, probes: map[string]*probe{}, tag: tag}
 	return Implementation{
 		Name:       strings.Join(argv, " "),
 		Decode:     c.decode,
@@ -62,6 +71,7 @@ func Command(timeout time.Duration, argv ...string) Implementation {
 
 type command struct {
 	argv    []string
+	tag     string
 	timeout time.Duration
 	mu      sync.Mutex
 	probes  map[string]*probe
@@ -98,20 +108,36 @@ func (c *command) offers(feature string, input string, args ...string) bool {
 	return p.offered
 }
 
+// versioned returns the arguments of an op with the version flag that
+// selects c's tag appended, if it is not GCX1: flag is --tag for an
+// encoder and --accept for a decoder.
+func (c *command) versioned(flag string, args ...string) []string {
+	if c.tag == spec.Version {
+		return args
+	}
+	return append(args, flag, c.tag)
+}
+
+// probePayload returns the trivial payload of c's version.
+func (c *command) probePayload() string {
+	return c.tag + strings.TrimPrefix(probePayload, spec.Version)
+}
+
 func (c *command) decode(payload []byte, limits Limits) (*spec.Payload, error) {
-	if !c.offers("decode", probePayload, "decode", "--wire") {
-		return nil, fmt.Errorf("%w: exits 2 on decode --wire", ErrSkip)
+	wireArgs := c.versioned("--accept", "decode", "--wire")
+	if !c.offers("decode", c.probePayload(), wireArgs...) {
+		return nil, fmt.Errorf("%w: exits 2 on %s", ErrSkip, strings.Join(wireArgs, " "))
 	}
 	if limits != nil {
 		all := Limits{}
 		for _, f := range spec.LimitFlags {
 			all[f.Name] = *f.Field(&spec.MinimumLimits)
 		}
-		if !c.offers("limits", probePayload, append([]string{"decode", "--wire"}, all.Flags()...)...) {
-			return nil, fmt.Errorf("%w: exits 2 on the limit flags of decode --wire", ErrSkip)
+		if !c.offers("limits", c.probePayload(), append(slices.Clone(wireArgs), all.Flags()...)...) {
+			return nil, fmt.Errorf("%w: exits 2 on the limit flags of %s", ErrSkip, strings.Join(wireArgs, " "))
 		}
 	}
-	args := append([]string{"decode", "--wire"}, limits.Flags()...)
+	args := append(slices.Clone(wireArgs), limits.Flags()...)
 	out, err := c.run(payload, args...)
 	if err != nil {
 		return nil, err
@@ -124,17 +150,18 @@ func (c *command) decode(payload []byte, limits Limits) (*spec.Payload, error) {
 }
 
 func (c *command) encode(view []byte) ([]byte, error) {
-	if !c.offers("encode", probeView, "encode", "--wire") {
-		return nil, fmt.Errorf("%w: exits 2 on encode --wire", ErrSkip)
+	args := c.versioned("--tag", "encode", "--wire")
+	if !c.offers("encode", probeView, args...) {
+		return nil, fmt.Errorf("%w: exits 2 on %s", ErrSkip, strings.Join(args, " "))
 	}
-	return c.run(view, "encode", "--wire")
+	return c.run(view, args...)
 }
 
 func (c *command) encodeJSON(text []byte, tool, mode string) ([]byte, error) {
-	if !c.offers("json-encode "+mode, probeJSON, "encode", "--mode", mode, "--tool", "t") {
-		return nil, fmt.Errorf("%w: exits 2 on encode --mode %s", ErrSkip, mode)
+	if !c.offers("json-encode "+mode, probeJSON, c.versioned("--tag", "encode", "--mode", mode, "--tool", "t")...) {
+		return nil, fmt.Errorf("%w: exits 2 on %s", ErrSkip, strings.Join(c.versioned("--tag", "encode", "--mode", mode), " "))
 	}
-	args := []string{"encode", "--mode", mode, "--tool", tool}
+	args := c.versioned("--tag", "encode", "--mode", mode, "--tool", tool)
 	out, err := c.run(text, args...)
 	if err != nil || bytes.HasPrefix(out, []byte(spec.TagPrefix)) {
 		return out, err
@@ -143,14 +170,15 @@ func (c *command) encodeJSON(text []byte, tool, mode string) ([]byte, error) {
 }
 
 func (c *command) decodeJSON(result []byte) ([]byte, error) {
-	if !c.offers("json-decode", probeJSON, "decode") {
-		return nil, fmt.Errorf("%w: exits 2 on decode", ErrSkip)
+	args := c.versioned("--accept", "decode")
+	if !c.offers("json-decode", probeJSON, args...) {
+		return nil, fmt.Errorf("%w: exits 2 on %s", ErrSkip, strings.Join(args, " "))
 	}
-	out, err := c.run(result, "decode")
+	out, err := c.run(result, args...)
 	if err != nil {
 		return nil, err
 	}
-	return c.trimLF([]string{"decode"}, out)
+	return c.trimLF(args, out)
 }
 
 // trimLF removes the LF that ends a JSON result on stdout.

@@ -25,6 +25,9 @@ const fakeEnv = "GCX_CONFORMANCE_FAKE"
 
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(fakeEnv); mode != "" {
+		if tag, ok := strings.CutPrefix(mode, "codec "); ok {
+			os.Exit(codecProgram(tag, os.Args[1:]))
+		}
 		os.Exit(fakeProgram(mode, os.Args[1:]))
 	}
 	os.Exit(m.Run())
@@ -225,7 +228,7 @@ func TestGCXConformanceCommand(t *testing.T) {
 	t.Run("built-in", func(t *testing.T) {
 		code, out := runGCX(t, gcx, "conformance")
 		m := lastLine.FindStringSubmatch(out)
-		want := fmt.Sprintf("== all: %d vectors × %d implementations\n", total, len(BuiltIn()))
+		want := fmt.Sprintf("== all: %d vectors of GCX1 × %d implementations\n", total, len(BuiltIn()))
 		if code != 0 || m == nil || m[1] != fmt.Sprint(total*len(BuiltIn())) || m[2] != "0" || m[3] != "0" || !strings.Contains(out, want) {
 			t.Fatalf("exit %d, want %q and no failure:\n%s", code, want, out)
 		}
@@ -252,6 +255,8 @@ func TestGCXConformanceCommand(t *testing.T) {
 			{"conformance", "--level", "strict"},
 			{"conformance", "--"},
 			{"conformance", "stray"},
+			{"conformance", "--tag", "GCX9"},
+			{"conformance", "--tag", "GCX 1"},
 		} {
 			if code, out := runGCX(t, gcx, args...); code != 2 {
 				t.Errorf("%q: exit %d, want 2\n%s", args, code, out)

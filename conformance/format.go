@@ -17,6 +17,9 @@ func Format(f *File) ([]byte, error) {
 	field(&b, "  ", "category", f.Category)
 	field(&b, "  ", "group", f.Group)
 	field(&b, "  ", "description", f.Description)
+	if len(f.Tags) > 0 {
+		field(&b, "  ", "tags", f.Tags)
+	}
 	b.WriteString("  \"vectors\": [\n")
 	for i := range f.Vectors {
 		v := &f.Vectors[i]

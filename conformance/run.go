@@ -164,6 +164,9 @@ func (n Counts) String() string {
 // Report holds the results of one Check, in vector order, and the
 // counts at each level.
 type Report struct {
+	// Tag is the version whose vectors were run, as Suite.For set it on
+	// them ("" for vectors that did not come through it).
+	Tag     string
 	Results []Result
 	// Level is the level the report is judged at: the one whose
 	// failures WriteSummary lists and whose counts end it.
@@ -222,6 +225,9 @@ func (r *Report) WriteSummary(w io.Writer, verbose bool) {
 		fmt.Fprintf(w, "%s %s\n", label, res.Vector.Name())
 		if st == Fail {
 			fmt.Fprintf(w, "     %s\n", res.Vector.Description)
+			if res.Vector.Inherited {
+				fmt.Fprintf(w, "     (a vector of %s, its payloads respelled for %s)\n", spec.Version, res.Vector.Tag)
+			}
 		}
 		if res.Detail != "" && st != Pass {
 			for _, line := range strings.Split(strings.TrimRight(res.Detail, "\n"), "\n") {
@@ -280,6 +286,9 @@ func Check(vectors []Vector, impl Implementation, opt Options) *Report {
 	wg.Wait()
 
 	r := &Report{Results: results, Level: opt.level()}
+	if len(picked) > 0 {
+		r.Tag = picked[0].Tag
+	}
 	for _, res := range results {
 		count(&r.Core, res.Core)
 		count(&r.Diagnostic, res.Diagnostic)

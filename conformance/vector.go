@@ -38,19 +38,47 @@ func Embedded() fs.FS {
 	return sub
 }
 
-var embeddedVectors struct {
-	once    sync.Once
-	vectors []Vector
-	err     error
+var embeddedSuite struct {
+	once  sync.Once
+	suite *Suite
+	gcx1  []Vector
+	err   error
 }
 
-// Vectors returns the committed vectors, read once per process: the
-// million-row vector makes a load take a moment, and every run of a test
-// binary would otherwise repeat it. Callers must not modify the vectors.
+// EmbeddedSuite returns the committed vectors and versions, read once per
+// process: the million-row vector makes a load take a moment, and every
+// run of a test binary would otherwise repeat it. Callers must not modify
+// it.
+func EmbeddedSuite() (*Suite, error) {
+	e := &embeddedSuite
+	e.once.Do(func() {
+		if e.suite, e.err = LoadSuite(Embedded()); e.err == nil {
+			e.gcx1, e.err = e.suite.For(spec.Version)
+		}
+	})
+	return e.suite, e.err
+}
+
+// Vectors returns the committed vectors of GCX1. Callers must not modify
+// them.
 func Vectors() ([]Vector, error) {
-	e := &embeddedVectors
-	e.once.Do(func() { e.vectors, e.err = Load(Embedded()) })
-	return e.vectors, e.err
+	if _, err := EmbeddedSuite(); err != nil {
+		return nil, err
+	}
+	return embeddedSuite.gcx1, nil
+}
+
+// VectorsFor returns the committed vectors that apply to the version tag
+// (Suite.For).
+func VectorsFor(tag string) ([]Vector, error) {
+	s, err := EmbeddedSuite()
+	if err != nil {
+		return nil, err
+	}
+	if tag == spec.Version {
+		return embeddedSuite.gcx1, nil
+	}
+	return s.For(tag)
 }
 
 // Categories of vectors, each a directory of the vectors tree.
@@ -101,10 +129,15 @@ var opsOf = map[string][]Op{
 
 // File is one vectors file, CATEGORY/GROUP.json.
 type File struct {
-	Category    string   `json:"category"`
-	Group       string   `json:"group"`
-	Description string   `json:"description"`
-	Vectors     []Vector `json:"vectors"`
+	Category    string `json:"category"`
+	Group       string `json:"group"`
+	Description string `json:"description"`
+	// Tags are the versions the file's vectors are written for, their
+	// payloads spelled with the tag. Empty means GCX1 and every version
+	// that inherits GCX1's vectors (Suite.For says how); a file that lists
+	// tags holds vectors for exactly those versions, never inherited.
+	Tags    []string `json:"tags,omitempty"`
+	Vectors []Vector `json:"vectors"`
 }
 
 // Vector is one conformance case. The exported fields with JSON names are
@@ -133,8 +166,16 @@ type Vector struct {
 
 	Category string `json:"-"`
 	Group    string `json:"-"`
+	// Tags are the tags of the vector's file: the versions it is written
+	// for, none for GCX1's inheritable vectors.
+	Tags []string `json:"-"`
 	// Input is the decoded input bytes.
 	Input []byte `json:"-"`
+	// Tag is the version the vector is run for, set by Suite.For (and so
+	// by Vectors and VectorsFor); Inherited says that it is one of GCX1's,
+	// its payloads respelled with Tag.
+	Tag       string `json:"-"`
+	Inherited bool   `json:"-"`
 }
 
 // Expected is the outcome a vector asks for: exactly one of View, Output
@@ -185,13 +226,20 @@ type ExpectedError struct {
 func (v *Vector) Name() string { return v.Category + "/" + v.Group + "/" + v.ID }
 
 // RuleOfID returns the rule ID the vector's id begins with, such as
-// "ROW-4" for "row-4-guard-hash", or "" if it begins with none.
+// "ROW-4" for "row-4-guard-hash" or "D1-TAB-1" for a draft's
+// "d1-tab-1-constant-column": the id up to its first part that is a
+// number, in upper case, or "" if it begins with none.
 func (v *Vector) RuleOfID() string {
-	m := idPattern.FindStringSubmatch(v.ID)
-	if m == nil {
+	if !idPattern.MatchString(v.ID) {
 		return ""
 	}
-	return strings.ToUpper(m[1]) + "-" + m[2]
+	parts := strings.Split(v.ID, "-")
+	for i, part := range parts {
+		if strings.Trim(part, "0123456789") == "" {
+			return strings.ToUpper(strings.Join(parts[:i+1], "-"))
+		}
+	}
+	return ""
 }
 
 // Accepts reports whether the vector expects success.
@@ -202,9 +250,12 @@ func (v *Vector) Accepts() bool { return v.Expected.Error == nil }
 func (v *Vector) IsCanonical() bool { return v.Canonical != nil && *v.Canonical }
 
 var (
-	idPattern    = regexp.MustCompile(`^([a-z]+)-([0-9]+)(-[a-z0-9]+)+$`)
+	// A rule ID is a namespace of capital words — one for GCX1's chapters
+	// (VAL-2), more for a draft's (D1-TAB-1) — and a number; a vector's id
+	// is a rule ID in lower case and at least one word more.
+	idPattern    = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z][a-z0-9]*)*-[0-9]+(-[a-z0-9]+)+$`)
 	slugPattern  = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-	rulePattern  = regexp.MustCompile(`^[A-Z]+-[0-9]+$`)
+	rulePattern  = regexp.MustCompile(`^[A-Z][A-Z0-9]*(-[A-Z][A-Z0-9]*)*-[0-9]+$`)
 	classesOf    = map[string]bool{"not-gcx": true, "unsupported-version": true, "syntax": true, "constraint": true, "limit": true, "model": true, "invalid-json": true}
 	modes        = map[string]bool{"gcx": true, "auto": true}
 	errNoVectors = errors.New("no vectors: found no CATEGORY/GROUP.json file, such as reject/values.json")
@@ -249,19 +300,29 @@ func (l Limits) Apply(base spec.Limits) spec.Limits {
 }
 
 // Load reads every vectors file under fsys, which is rooted at a vectors
-// directory (CATEGORY/GROUP.json), and returns the vectors in category
-// order, then by group, then in file order. It fails on a file or
-// directory it does not expect, a file that breaks the format of
-// vectors.schema.json, and an id used twice, so a slip never silently
-// drops or weakens a vector.
+// directory (CATEGORY/GROUP.json), and returns the vectors of every
+// version in category order, then by group, then in file order. It fails
+// on a file or directory it does not expect, a file that breaks the format
+// of vectors.schema.json, and an id used twice, so a slip never silently
+// drops or weakens a vector. LoadSuite also reads the versions.
 func Load(fsys fs.FS) ([]Vector, error) {
+	s, err := LoadSuite(fsys)
+	if err != nil {
+		return nil, err
+	}
+	return s.Vectors, nil
+}
+
+// readVectors reads the vectors files of a vectors tree, passing over its
+// versions directory.
+func readVectors(fsys fs.FS) ([]Vector, error) {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, err
 	}
 	for _, e := range entries {
-		if !slices.Contains(Categories, e.Name()) || !e.IsDir() {
-			return nil, fmt.Errorf("%s: not a category directory (want one of %s)", e.Name(), strings.Join(Categories, ", "))
+		if (!slices.Contains(Categories, e.Name()) && e.Name() != VersionsDir) || !e.IsDir() {
+			return nil, fmt.Errorf("%s: not a category directory (want one of %s, or %s)", e.Name(), strings.Join(Categories, ", "), VersionsDir)
 		}
 	}
 	var all []Vector
@@ -324,9 +385,17 @@ func ParseFile(b []byte) (*File, error) {
 	case len(f.Vectors) == 0:
 		return nil, errNoVectors
 	}
+	for i, tag := range f.Tags {
+		if err := checkTag(tag); err != nil {
+			return nil, err
+		}
+		if slices.Contains(f.Tags[:i], tag) {
+			return nil, fmt.Errorf("tag %s is listed twice", tag)
+		}
+	}
 	for i := range f.Vectors {
 		v := &f.Vectors[i]
-		v.Category, v.Group = f.Category, f.Group
+		v.Category, v.Group, v.Tags = f.Category, f.Group, f.Tags
 		if err := v.check(); err != nil {
 			id := v.ID
 			if id == "" {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gcxwire/gcx/codec"
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/jsonmap/auto"
 	"github.com/gcxwire/gcx/spec"
@@ -121,7 +122,7 @@ func (s *server) wrap(next mcp.MethodHandler) mcp.MethodHandler {
 		if !ok || !isResult || r == nil || call.Params == nil {
 			return res, err
 		}
-		tag := negotiate(s.offer, accepted(call))
+		tag := codec.Negotiate(accepted(call), s.offer)
 		if tag == "" {
 			return res, nil
 		}
@@ -149,17 +150,6 @@ func accepted(call *mcp.CallToolRequest) []string {
 	}
 	tags, _ := readTags(settings[SettingAccept])
 	return tags
-}
-
-// negotiate returns the first tag of the server's offer the client reads,
-// or "" [MCP-4].
-func negotiate(offer, accept []string) string {
-	for _, tag := range offer {
-		if slices.Contains(accept, tag) {
-			return tag
-		}
-	}
-	return ""
 }
 
 // answer returns the result the client receives: r itself when the binding

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gcxwire/gcx/conformance"
+	"github.com/gcxwire/gcx/spec"
 )
 
 // runConformance runs the conformance vectors against the built-in
@@ -29,6 +30,7 @@ func runConformance(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	dir := fl.String("vectors", "", "read the vectors from this `directory` instead of the built-in copy")
 	timeout := fl.Duration("timeout", conformance.DefaultTimeout, "time allowed for one run of the program under test")
 	verbose := fl.Bool("v", false, "list every vector, passed and skipped too")
+	tag := fl.String("tag", spec.Version, "run the vectors of this version `TAG`: GCX1's, or a draft's own and those it inherits;\nthe program is then given --tag TAG to encode and --accept TAG to decode")
 	fl.Usage = func() {
 		fmt.Fprint(stderr, "usage: gcx conformance [flags] [-- PROGRAM [ARGS...]]\n\n"+
 			"Runs the conformance vectors. Without a program, checks the built-in reference and\n"+
@@ -37,7 +39,8 @@ func runConformance(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			"docs/conformance.md describes.\n\nflags:\n")
 		fl.PrintDefaults()
 		fmt.Fprint(stderr, "\nexample:\n"+
-			"  gcx conformance --level core --category decode,reject -- python3 adapter.py\n")
+			"  gcx conformance --level core --category decode,reject -- python3 adapter.py\n"+
+			"  gcx conformance --tag GCX2-draft.1\n")
 	}
 	var program []string
 	if i := slices.Index(args, "--"); i >= 0 {
@@ -73,18 +76,21 @@ func runConformance(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			opt.Categories = append(opt.Categories, c)
 		}
 	}
-	vectors, source, err := loadVectors(*dir)
+	vectors, source, err := loadVectors(*dir, *tag)
 	if err != nil {
 		fmt.Fprintf(stderr, "gcx conformance: %v\n", err)
 		return exitUsage
 	}
-	impls := conformance.BuiltIn()
+	var impls []conformance.Implementation
 	if program != nil {
 		if err := conformance.CanRun(program[0]); err != nil {
 			fmt.Fprintf(stderr, "gcx conformance: %v\n", err)
 			return exitUsage
 		}
-		impls = []conformance.Implementation{conformance.Command(*timeout, program...)}
+		impls = []conformance.Implementation{conformance.CommandFor(*tag, *timeout, program...)}
+	} else if impls, err = conformance.BuiltInFor(*tag); err != nil {
+		fmt.Fprintf(stderr, "gcx conformance: --tag: %v\n", err)
+		return exitUsage
 	}
 
 	selected := 0
@@ -96,7 +102,7 @@ func runConformance(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	out := &reportWriter{w: stdout}
 	var core, diagnostic conformance.Counts
 	for _, impl := range impls {
-		fmt.Fprintf(out, "== %s: %d vectors (%s)\n", impl.Name, selected, source)
+		fmt.Fprintf(out, "== %s: %d vectors of %s (%s)\n", impl.Name, selected, *tag, source)
 		r := conformance.Check(vectors, impl, opt)
 		r.WriteSummary(out, *verbose)
 		core.Add(r.Core)
@@ -107,8 +113,8 @@ func runConformance(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		total = core
 	}
 	if len(impls) > 1 {
-		fmt.Fprintf(out, "== all: %d vectors × %d implementations\ncore level: %s\ndiagnostic level: %s\n%s\n",
-			selected, len(impls), core, diagnostic, total)
+		fmt.Fprintf(out, "== all: %d vectors of %s × %d implementations\ncore level: %s\ndiagnostic level: %s\n%s\n",
+			selected, *tag, len(impls), core, diagnostic, total)
 	}
 	if out.err != nil {
 		fmt.Fprintf(stderr, "gcx conformance: writing the report to stdout: %v\n", out.err)
@@ -124,11 +130,12 @@ func runConformance(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// loadVectors reads the vectors from dir, or the built-in copy when dir
-// is empty, and says in plain words what is missing when it cannot.
-func loadVectors(dir string) ([]conformance.Vector, string, error) {
+// loadVectors reads the vectors of the version tag from dir, or from the
+// built-in copy when dir is empty, and says in plain words what is missing
+// when it cannot.
+func loadVectors(dir, tag string) ([]conformance.Vector, string, error) {
 	if dir == "" {
-		vs, err := conformance.Vectors()
+		vs, err := conformance.VectorsFor(tag)
 		return vs, "built-in vectors", err
 	}
 	info, err := os.Stat(dir)
@@ -140,9 +147,13 @@ func loadVectors(dir string) ([]conformance.Vector, string, error) {
 	case !info.IsDir():
 		return nil, "", fmt.Errorf("--vectors %s: not a directory; give the directory that holds %s", dir, strings.Join(conformance.Categories, "/, ")+"/")
 	}
-	vs, err := conformance.Load(os.DirFS(dir))
+	suite, err := conformance.LoadSuite(os.DirFS(dir))
 	if err != nil {
 		return nil, "", fmt.Errorf("--vectors %s: %v", dir, err)
+	}
+	vs, err := suite.For(tag)
+	if err != nil {
+		return nil, "", fmt.Errorf("--tag: %v", err)
 	}
 	return vs, dir, nil
 }

@@ -17,11 +17,11 @@ import (
 // as "gcx help CMD" (on stdout) or "gcx CMD -h" (on stderr, as flag does).
 func TestSubcommandHelp(t *testing.T) {
 	want := map[string][]string{
-		"encode":      {"-tool", "-mode", "-stats", "-require-layout", "-wire", "example:", "gcx encode "},
-		"decode":      {"-wire", "-max-line-bytes", "-max-fields", "-max-sections", "-max-rows", "example:", "gcx decode "},
+		"encode":      {"-tool", "-mode", "-tag", "-stats", "-require-layout", "-wire", "example:", "gcx encode "},
+		"decode":      {"-wire", "-accept", "-max-line-bytes", "-max-fields", "-max-sections", "-max-rows", "example:", "gcx decode "},
 		"check":       {"-max-line-bytes", "-max-fields", "-max-sections", "-max-rows", "example:", "gcx check "},
 		"bench":       {"-cases", "-out", "-check"},
-		"conformance": {"-run", "-category", "-vectors"},
+		"conformance": {"-run", "-category", "-vectors", "-tag"},
 	}
 	for _, c := range commands {
 		code, stdout, stderr := gcx(t, "", "help", c.name)

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
+	"github.com/gcxwire/gcx/codec"
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/jsonmap/auto"
 	"github.com/gcxwire/gcx/spec"
@@ -19,7 +23,7 @@ const (
 // encodeOptions are gcx encode's flags.
 type encodeOptions struct {
 	wire, stats, requireLayout *bool
-	tool, mode                 *string
+	tool, mode, tag            *string
 	limits                     *spec.Limits
 }
 
@@ -30,8 +34,28 @@ func encodeFlags(fs *flag.FlagSet) encodeOptions {
 		mode:          fs.String("mode", modeAuto, "`auto`: GCX1 only when it costs fewer cl100k_base tokens than compact JSON, else that JSON; gcx: always GCX1"),
 		stats:         fs.Bool("stats", false, "report the format written and both token counts on stderr"),
 		requireLayout: fs.Bool("require-layout", false, "fail when --tool is declared and the value does not fit its layout"),
+		tag:           fs.String("tag", spec.Version, "the version `TAG` to write, one of "+strings.Join(registered(), ", ")+"; a draft is written only when named here"),
 		limits:        limitFlags(fs),
 	}
+}
+
+// registered lists the tags of the registered codecs.
+func registered() []string {
+	var tags []string
+	for _, c := range codec.All() {
+		tags = append(tags, c.Tag())
+	}
+	return tags
+}
+
+// lookupCodec returns the codec of tag, or reports a usage error naming
+// the flag.
+func lookupCodec(flag, tag string, stderr io.Writer) (codec.Codec, bool) {
+	c, ok := codec.Lookup(tag)
+	if !ok {
+		fmt.Fprintf(stderr, "gcx: --%s: no version %q here; the versions are %s\n", flag, tag, strings.Join(registered(), ", "))
+	}
+	return c, ok
 }
 
 // runEncode is gcx encode: with --wire, a wire view to its canonical GCX1
@@ -42,9 +66,17 @@ func runEncode(c *subcommand, args []string, s streams) int {
 	if code, ok := parseFlags(fs, args, s.stderr); !ok {
 		return code
 	}
+	version, ok := lookupCodec("tag", *o.tag, s.stderr)
+	if !ok {
+		return exitUsage
+	}
 	if *o.wire {
-		if code, ok := onlyFlags(fs, s.stderr, limitNames("wire")...); !ok {
+		if code, ok := onlyFlags(fs, s.stderr, limitNames("wire", "tag")...); !ok {
 			return code
+		}
+		if version.Tag() != spec.Version {
+			fmt.Fprintf(s.stderr, "gcx encode: --wire writes %s only\n", spec.Version)
+			return exitUsage
 		}
 		return encodeWire(s.input(c.name), *o.limits, s.stdout, s.stderr)
 	}
@@ -67,6 +99,9 @@ func runEncode(c *subcommand, args []string, s streams) int {
 				return exitInvalid
 			}
 		}
+	}
+	if version.Tag() != spec.Version {
+		return encodeOther(version, *o.tool, v, *o.mode, *o.stats, s)
 	}
 	out := newResult(s.stdout)
 	if *o.mode == modeGCX && !*o.stats {
@@ -110,9 +145,71 @@ func runEncode(c *subcommand, args []string, s streams) int {
 	return exitOK
 }
 
-func decodeFlags(fs *flag.FlagSet) (wire *bool, limits *spec.Limits) {
+// encodeOther is gcx encode for a version other than GCX1: its own
+// encoder, and auto mode on its payload [AUTO-1].
+func encodeOther(version codec.Codec, tool string, v jsonmap.Value, mode string, stats bool, s streams) int {
+	payload, err := version.Encode(tool, v)
+	if err != nil {
+		return fail(s.stderr, err)
+	}
+	format := jsonmap.FormatGCX
+	var choice auto.Choice
+	if mode == modeAuto || stats {
+		if choice, err = auto.ChoosePayload(payload, v); err != nil {
+			return fail(s.stderr, err)
+		}
+		if mode == modeAuto {
+			payload, format = choice.Output, choice.Format
+		}
+	}
+	out := newResult(s.stdout)
+	out.Write(payload)
+	if format == jsonmap.FormatJSON {
+		io.WriteString(out, "\n")
+	}
+	if err := out.Commit(); err != nil {
+		return fail(s.stderr, err)
+	}
+	if stats {
+		fmt.Fprintf(s.stderr, "gcx encode: wrote %s; %s %d tokens, compact JSON %d tokens (%s)\n", format, version.Tag(), choice.GCXTokens, choice.JSONTokens, auto.Encoding)
+	}
+	return exitOK
+}
+
+func decodeFlags(fs *flag.FlagSet) (wire *bool, limits *spec.Limits, accept *string) {
 	wire = fs.Bool("wire", false, "read GCX1 only and write its wire view [WIRE-1]")
-	return wire, limitFlags(fs)
+	accept = fs.String("accept", spec.Version, "the versions read, a comma-separated `list` of "+strings.Join(registered(), ", ")+
+		";\na payload of another version is refused with exit status 3, naming its tag")
+	return wire, limitFlags(fs), accept
+}
+
+// acceptedCodecs returns the codecs of a comma-separated list of tags, or
+// reports a usage error.
+func acceptedCodecs(list string, stderr io.Writer) ([]codec.Codec, bool) {
+	var out []codec.Codec
+	for _, tag := range strings.Split(list, ",") {
+		c, ok := lookupCodec("accept", tag, stderr)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, c)
+	}
+	return out, true
+}
+
+// decodeAs returns the codec that reads a result for a client that
+// accepts the codecs of accepted: the codec of the result's tag when it is
+// among them, else the first, which refuses the tag as another version
+// [VER-2]. A result that is not GCX is JSON and needs no codec [AUTO-3].
+func decodeAs(result []byte, accepted []codec.Codec) codec.Codec {
+	if tag, _, _ := spec.ReadTag(result); tag != "" {
+		for _, c := range accepted {
+			if c.Tag() == tag {
+				return c
+			}
+		}
+	}
+	return accepted[0]
 }
 
 // runDecode is gcx decode: with --wire, a GCX1 payload to its wire view
@@ -122,19 +219,46 @@ func decodeFlags(fs *flag.FlagSet) (wire *bool, limits *spec.Limits) {
 // JSON is cheaper [AUTO-3].
 func runDecode(c *subcommand, args []string, s streams) int {
 	fs := c.flags(s.stderr)
-	wire, limits := decodeFlags(fs)
+	wire, limits, accept := decodeFlags(fs)
 	if code, ok := parseFlags(fs, args, s.stderr); !ok {
 		return code
 	}
+	accepted, ok := acceptedCodecs(*accept, s.stderr)
+	if !ok {
+		return exitUsage
+	}
 	if *wire {
+		if len(accepted) != 1 || accepted[0].Tag() != spec.Version {
+			fmt.Fprintf(s.stderr, "gcx decode: --wire reads %s only\n", spec.Version)
+			return exitUsage
+		}
 		return decodeWire(s.input(c.name), *limits, s.stdout, s.stderr)
 	}
-	// The value goes out as the payload's lines arrive [MAP-20]; a failure
-	// leaves it unfinished [MAP-21] [WIRE-4].
-	out := newResult(s.stdout)
-	if _, err := jsonmap.DecodeResponseTo(out, input{s.input(c.name)}, *limits); err != nil {
-		out.Abandon(abandonedJSON)
+	// The first line says which version the result is [VER-1]: GCX1 and
+	// JSON stream, a draft is read whole by its codec.
+	in := bufio.NewReaderSize(input{s.input(c.name)}, 64<<10)
+	start, err := in.Peek(spec.MaxTagBytes + 1)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 		return fail(s.stderr, err)
+	}
+	out := newResult(s.stdout)
+	if version := decodeAs(start, accepted); version.Tag() == spec.Version || !bytes.HasPrefix(start, []byte(spec.TagPrefix)) {
+		// The value goes out as the payload's lines arrive [MAP-20]; a
+		// failure leaves it unfinished [MAP-21] [WIRE-4].
+		if _, err := jsonmap.DecodeResponseTo(out, in, *limits); err != nil {
+			out.Abandon(abandonedJSON)
+			return fail(s.stderr, err)
+		}
+	} else {
+		payload, err := io.ReadAll(in)
+		if err != nil {
+			return fail(s.stderr, err)
+		}
+		v, err := version.Decode(payload)
+		if err != nil {
+			return fail(s.stderr, err)
+		}
+		out.Write(v.AppendCompact(nil))
 	}
 	io.WriteString(out, "\n")
 	if err := out.Commit(); err != nil {

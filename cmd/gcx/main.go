@@ -2,17 +2,20 @@
 //
 // Usage:
 //
-//	gcx encode [--tool NAME] [--mode auto|gcx] [limits]   JSON value on stdin → GCX1 (or, in auto mode, compact JSON)
-//	gcx decode [limits]          GCX1 (or JSON) on stdin → the JSON value
+//	gcx encode [--tool NAME] [--mode auto|gcx] [--tag TAG]   JSON value on stdin → GCX1 (or, in auto mode, compact JSON)
+//	gcx decode [--accept TAG,...]   GCX1 (or JSON) on stdin → the JSON value
 //	gcx decode --wire [limits]   GCX1 on stdin → wire view (JSON) on stdout
 //	gcx encode --wire [limits]   wire view on stdin → canonical GCX1 on stdout
 //	gcx check [limits]           validate the GCX1 payload on stdin
-//	gcx bench                    the token scorecard of bench/wire-format
+//	gcx bench [--codec TAG,...]  the token scorecard of bench/wire-format
 //	gcx conformance [-- PROGRAM ARGS...]
 //	                             run the conformance vectors against the built-in
 //	                             implementations, or against PROGRAM
 //	gcx help [COMMAND]           this text, or a command's flags and an example
 //	gcx --version                the module version and the spec revision
+//
+// --tag writes another registered version (a draft of package codec), and
+// --accept lists the versions decode reads; both default to GCX1.
 //
 // Limits: --max-line-bytes N, --max-fields N, --max-sections N, --max-rows N
 // (0 means no limit; the defaults are spec.DefaultLimits).
@@ -75,11 +78,11 @@ var commands []*subcommand
 func init() {
 	commands = []*subcommand{
 		{name: "encode", run: runEncode,
-			usage:   "gcx encode [--tool NAME] [--mode auto|gcx] [--stats] [--require-layout] [limits] < value.json\n       gcx encode --wire [limits] < view.json",
+			usage:   "gcx encode [--tool NAME] [--mode auto|gcx] [--tag TAG] [--stats] [--require-layout] [limits] < value.json\n       gcx encode --wire [limits] < view.json",
 			summary: "JSON value -> GCX1 (auto: or compact JSON); --wire: wire view -> canonical GCX1",
 			example: "gcx encode --mode gcx --tool search_symbols < examples/search_symbols.json"},
 		{name: "decode", run: runDecode,
-			usage:   "gcx decode [limits] < result\n       gcx decode --wire [limits] < payload.gcx",
+			usage:   "gcx decode [--accept TAG,...] [limits] < result\n       gcx decode --wire [limits] < payload.gcx",
 			summary: "GCX1 (or JSON) result -> the JSON value; --wire: GCX1 -> wire view",
 			example: "gcx decode --wire < docs/example.gcx"},
 		{name: "check", run: runCheck,

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gcxwire/gcx/conformance"
+	"github.com/gcxwire/gcx/spec"
 )
 
 // Run checks a Go implementation against every committed vector from its
@@ -36,7 +37,15 @@ func Run(t *testing.T, impl conformance.Implementation) {
 // -parallel allows, and at most opt.Parallel at once when it is positive.
 func RunWith(t *testing.T, impl conformance.Implementation, opt conformance.Options) {
 	t.Helper()
-	vectors, err := conformance.Vectors()
+	RunFor(t, spec.Version, impl, opt)
+}
+
+// RunFor is RunWith for the vectors of the version tag: a draft's own and
+// those it inherits from GCX1, respelled with its tag
+// (conformance.Suite.For).
+func RunFor(t *testing.T, tag string, impl conformance.Implementation, opt conformance.Options) {
+	t.Helper()
+	vectors, err := conformance.VectorsFor(tag)
 	if err != nil {
 		t.Fatalf("loading the vectors: %v", err)
 	}

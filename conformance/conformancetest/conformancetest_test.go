@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gcxwire/gcx/codec"
 	"github.com/gcxwire/gcx/conformance"
 	"github.com/gcxwire/gcx/spec"
 )
@@ -39,4 +40,10 @@ func TestRunWithParallel(t *testing.T) {
 	if most != 1 {
 		t.Errorf("%d decodes at once with Parallel 1", most)
 	}
+}
+
+// RunFor runs a draft's vectors: the template draft passes every one it
+// inherits, respelled with its tag.
+func TestRunForADraft(t *testing.T) {
+	RunFor(t, "GCX2-draft.90", conformance.CodecImplementation(codec.NewTemplate("GCX2-draft.90")), conformance.Options{})
 }

@@ -105,7 +105,13 @@ func choose(tool string, v jsonmap.Value, limits spec.Limits, full bool) (Choice
 	if err != nil {
 		return Choice{}, err
 	}
-	payload := buf.Bytes()
+	return decide(buf.Bytes(), compact, full)
+}
+
+// decide chooses between a payload and the compact JSON text [AUTO-1],
+// counting both in full when full is set, else stopping once the choice is
+// settled.
+func decide(payload, compact []byte, full bool) (Choice, error) {
 	enc, err := tokens.Get(Encoding)
 	if err != nil {
 		return Choice{}, err

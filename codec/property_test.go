@@ -1,0 +1,274 @@
+package codec_test
+
+import (
+	"bytes"
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+
+	"github.com/gcxwire/gcx/codec"
+	"github.com/gcxwire/gcx/internal/gen"
+	"github.com/gcxwire/gcx/internal/jsongen"
+	"github.com/gcxwire/gcx/jsonmap"
+	"github.com/gcxwire/gcx/jsonmap/auto"
+	"github.com/gcxwire/gcx/spec"
+	"github.com/gcxwire/gcx/tokens"
+	"github.com/gcxwire/gcx/tokens/tokenstest"
+)
+
+// The laws every registered codec keeps. Each TestProperty... runs one
+// subtest per codec of the registry, named by its tag, so registering a
+// codec is all it takes to be checked; TestPropertiesCatchFlawedCodecs
+// shows that a codec breaking a law fails the property that states it.
+//
+// The counts are per codec. With GCX1 alone a default run draws 17,000
+// values; each draft adds as many.
+
+// Checks per codec for each property.
+const (
+	identityChecks    = 10000
+	canonicalChecks   = 2000
+	tagChecks         = 2000
+	autoChecks        = 1000
+	fallbackChecks    = 1000
+	negotiationChecks = 1000
+)
+
+// forEachCodec runs prop as a subtest for every registered codec.
+func forEachCodec(t *testing.T, prop func(t *testing.T, c codec.Codec)) {
+	for _, c := range codec.All() {
+		t.Run(c.Tag(), func(t *testing.T) { prop(t, c) })
+	}
+}
+
+// tools mixes undeclared names, declared tools and the section names of
+// layouts, as the mapping's own properties do.
+var tools = rapid.OneOf(
+	rapid.SampledFrom([]string{"t", "result", "x.y", "search_symbols", "get_callers", "get_callers.nodes",
+		"get_callers.edges", "graph_stats", "find_cycles", "get_symbol_source", "analyze", "find_usages"}),
+	gen.Name(),
+)
+
+// encode draws a tool and a value and returns them with c's payload.
+func encode(t *rapid.T, c codec.Codec) (string, jsonmap.Value, []byte) {
+	tool := tools.Draw(t, "tool")
+	v := jsongen.Value().Draw(t, "value")
+	payload, err := c.Encode(tool, v)
+	if err != nil {
+		t.Fatalf("Encode(%s, %s): %v", tool, v.AppendCompact(nil), err)
+	}
+	return tool, v, payload
+}
+
+// sameValue fails t unless got is v [MAP-2].
+func sameValue(t *rapid.T, what string, v, got jsonmap.Value, payload []byte) {
+	if !jsonmap.Equal(v, got) {
+		t.Fatalf("%s differs from the value (-want +got):\n%s\npayload %q", what,
+			cmp.Diff(string(v.AppendCompact(nil)), string(got.AppendCompact(nil))), payload)
+	}
+}
+
+// unsupported fails t unless err is the unsupported-version error naming
+// tag at line 1, column 1 [VER-2].
+func unsupported(t *rapid.T, err error, tag string, payload []byte) {
+	var e *spec.Error
+	if !errors.As(err, &e) || !errors.Is(err, spec.ErrUnsupportedVersion) || e.Tag != tag || e.Line != 1 || e.Column != 1 {
+		t.Fatalf("a payload tagged %s: want unsupported-version naming %s at 1:1, got %v\npayload %q", tag, tag, err, payload)
+	}
+}
+
+// leadingTag returns the well-formed tag a payload begins with, or "".
+func leadingTag(payload []byte) string {
+	tag, kind, _ := spec.ReadTag(payload)
+	if kind == spec.TagGCX1 || kind == spec.TagOther {
+		return tag
+	}
+	return ""
+}
+
+// TestPropertyIdentity: every JSON value comes back from the codec's
+// payload as the same value, under every kind of tool name [MAP-4].
+func TestPropertyIdentity(t *testing.T) {
+	forEachCodec(t, func(t *testing.T, c codec.Codec) {
+		gen.Check(t, identityChecks, func(t *rapid.T) {
+			_, v, payload := encode(t, c)
+			back, err := c.Decode(payload)
+			if err != nil {
+				t.Fatalf("Decode(%q): %v", payload, err)
+			}
+			sameValue(t, "Decode(Encode(v))", v, back, payload)
+		})
+	})
+}
+
+// TestPropertyCanonical: encoding the value a payload decodes to gives
+// the payload back byte for byte, so a payload has one spelling [CAN-1].
+func TestPropertyCanonical(t *testing.T) {
+	forEachCodec(t, func(t *testing.T, c codec.Codec) {
+		gen.Check(t, canonicalChecks, func(t *rapid.T) {
+			tool, _, payload := encode(t, c)
+			back, err := c.Decode(payload)
+			if err != nil {
+				t.Fatalf("Decode(%q): %v", payload, err)
+			}
+			again, err := c.Encode(tool, back)
+			if err != nil {
+				t.Fatalf("re-encoding the decoded value of %q: %v", payload, err)
+			}
+			if !bytes.Equal(again, payload) {
+				t.Fatalf("re-encoding gives other bytes (-first +again):\n%s", cmp.Diff(string(payload), string(again)))
+			}
+		})
+	})
+}
+
+// otherTags are tags a codec must refuse whatever it is: GCX1's
+// neighbours, reserved and future tags.
+var otherTags = []string{"GCX1", "GCX2", "GCX3", "GCX10", "GCX12", "GCX1-stream", "GCX1.1", "GCXa",
+	"GCX2-draft.1", "GCX2-draft.2", "GCX2-draft.10", "GCX3-draft.1", "GCX_", "GCX-"}
+
+// tagBytes draws a well-formed tag [VER-1].
+var tagBytes = rapid.StringMatching(`GCX[A-Za-z0-9._-]{1,12}`)
+
+// TestPropertyTag: a codec's payloads begin with its own tag, and it is
+// never mistaken for another version: it refuses every other registered
+// codec's payloads, and its own payload under any other tag, with the
+// unsupported-version error naming that tag [VER-2].
+func TestPropertyTag(t *testing.T) {
+	forEachCodec(t, func(t *testing.T, c codec.Codec) {
+		others := slices.Concat(otherTags, tags())
+		gen.Check(t, tagChecks, func(t *rapid.T) {
+			tool, v, payload := encode(t, c)
+			if got := leadingTag(payload); got != c.Tag() {
+				t.Fatalf("the payload begins with the tag %q, not %s: %q", got, c.Tag(), payload)
+			}
+			other := rapid.OneOf(rapid.SampledFrom(others), tagBytes).Filter(func(s string) bool { return s != c.Tag() }).Draw(t, "other tag")
+			retagged := slices.Concat([]byte(other), payload[len(c.Tag()):])
+			_, err := c.Decode(retagged)
+			unsupported(t, err, other, retagged)
+			for _, d := range codec.All() {
+				if d.Tag() == c.Tag() {
+					continue
+				}
+				theirs, err := d.Encode(tool, v)
+				if err != nil || leadingTag(theirs) != d.Tag() {
+					continue // d's own subtests report it
+				}
+				_, err = c.Decode(theirs)
+				unsupported(t, err, d.Tag(), theirs)
+			}
+		})
+	})
+}
+
+// tags returns the registered tags.
+func tags() []string {
+	var out []string
+	for _, c := range codec.All() {
+		out = append(out, c.Tag())
+	}
+	return out
+}
+
+// TestPropertyAuto: auto mode never costs more cl100k_base tokens than
+// compact JSON, and a client that reads the codec gets the value back
+// from whichever it wrote [AUTO-1] [AUTO-2] [AUTO-3].
+func TestPropertyAuto(t *testing.T) {
+	forEachCodec(t, func(t *testing.T, c codec.Codec) {
+		gen.Check(t, autoChecks, func(t *rapid.T) {
+			_, v, payload := encode(t, c)
+			choice, err := auto.ChoosePayload(payload, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := choice.Output
+			// Counted by tiktoken-go, not by the counter auto mode uses.
+			n, err1 := tokenstest.Count(tokens.CL100K, string(out))
+			json, err2 := tokenstest.Count(tokens.CL100K, string(v.AppendCompact(nil)))
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			if n > json {
+				t.Fatalf("auto mode wrote %d tokens, compact JSON costs %d: %q", n, json, out)
+			}
+			var back jsonmap.Value
+			if bytes.HasPrefix(out, []byte(spec.TagPrefix)) {
+				back, err = c.Decode(out)
+			} else {
+				back, err = jsonmap.Parse(out)
+			}
+			if err != nil {
+				t.Fatalf("reading auto mode's %s result %q: %v", choice.Format, out, err)
+			}
+			sameValue(t, "auto mode's result, read back", v, back, out)
+		})
+	})
+}
+
+// TestPropertyFallback: GCX1's decoder — what `gcx decode` and every GCX1
+// client run — refuses a draft's payload as unsupported-version naming the
+// draft's tag, the cue to ask for JSON instead [VER-2] [VER-5].
+func TestPropertyFallback(t *testing.T) {
+	forEachCodec(t, func(t *testing.T, c codec.Codec) {
+		if c.Tag() == spec.Version {
+			t.Skip("GCX1 is what the fallback reads")
+		}
+		gen.Check(t, fallbackChecks, func(t *rapid.T) {
+			_, _, payload := encode(t, c)
+			_, _, err := jsonmap.DecodeResponse(payload)
+			unsupported(t, err, c.Tag(), payload)
+		})
+	})
+}
+
+// TestPropertyNegotiation: a client that reads the tags C and a server
+// that offers the tags S, newest first, agree on the newest tag of C ∩ S,
+// or on JSON when there is none [MCP-4]. A registered codec's tag has a
+// place in the order of versions, and what the server then writes carries
+// the agreed tag and reads back [MCP-8].
+func TestPropertyNegotiation(t *testing.T) {
+	forEachCodec(t, func(t *testing.T, c codec.Codec) {
+		if !codec.Ranked(c.Tag()) {
+			t.Fatalf("%s has no place in the order of versions (GCX<major> or GCX<major>-draft.<n>), so no client and server can agree that it is the newest", c.Tag())
+		}
+		pool := codec.NewestFirst(slices.Concat(otherTags, tags())) // no tag twice
+		gen.Check(t, negotiationChecks, func(t *rapid.T) {
+			subset := func(label string) []string {
+				s := rapid.SliceOfNDistinct(rapid.SampledFrom(pool), 0, len(pool), rapid.ID).Draw(t, label)
+				if rapid.Bool().Draw(t, label+" has "+c.Tag()) {
+					s = append(s, c.Tag())
+				}
+				return rapid.Permutation(s).Draw(t, label+" order")
+			}
+			accept, offer := subset("accept"), subset("offer")
+			got := codec.Negotiate(accept, codec.NewestFirst(offer))
+			want := ""
+			for _, tag := range offer {
+				if slices.Contains(accept, tag) && (want == "" || codec.Compare(tag, want) > 0) {
+					want = tag
+				}
+			}
+			if got != want {
+				t.Fatalf("Negotiate(%v, NewestFirst(%v)) = %q, want the newest shared tag %q", accept, offer, got, want)
+			}
+			if again := codec.Negotiate(rapid.Permutation(accept).Draw(t, "accept again"), codec.NewestFirst(offer)); again != got {
+				t.Fatalf("the client's order changed the outcome: %q, then %q", got, again)
+			}
+			if got != c.Tag() {
+				return
+			}
+			_, v, payload := encode(t, c)
+			if tag := leadingTag(payload); tag != got {
+				t.Fatalf("agreed on %s, but the payload carries %q [MCP-8]: %q", got, tag, payload)
+			}
+			back, err := c.Decode(payload)
+			if err != nil {
+				t.Fatalf("Decode(%q): %v", payload, err)
+			}
+			sameValue(t, "the negotiated payload, read back", v, back, payload)
+		})
+	})
+}
