@@ -429,6 +429,8 @@ type records struct {
 	r       byteReader // set once reading has begun
 	scratch []byte
 	rec     record
+	rowBuf  []byte // the bytes of the row being read
+	ends    []int  // where each of its values ends in rowBuf
 }
 
 const (
@@ -488,13 +490,28 @@ func (s *records) next() (*record, error) {
 	if err != nil {
 		return nil, unexpected(err)
 	}
-	rec.values = rec.values[:0]
+	// The row's values are read into one buffer and become one string,
+	// which they share: one allocation a row.
+	buf, ends := s.rowBuf[:0], s.ends[:0]
 	for range n {
-		v, err := readString(s.r)
+		size, err := binary.ReadUvarint(s.r)
 		if err != nil {
-			return nil, err
+			return nil, unexpected(err)
 		}
-		rec.values = append(rec.values, v)
+		from := len(buf)
+		buf = append(buf, make([]byte, size)...)
+		if _, err := io.ReadFull(s.r, buf[from:]); err != nil {
+			return nil, unexpected(err)
+		}
+		ends = append(ends, len(buf))
+	}
+	s.rowBuf, s.ends = buf, ends
+	all := string(buf)
+	rec.values = rec.values[:0]
+	from := 0
+	for _, to := range ends {
+		rec.values = append(rec.values, all[from:to])
+		from = to
 	}
 	return rec, nil
 }
