@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/gcxwire/gcx/codec"
 	"github.com/gcxwire/gcx/jsonmap"
@@ -71,7 +70,7 @@ func StreamingDecoder(name string, newDecoder func(io.Reader) *streaming.Decoder
 	return streamingImplementation(name, func(payload []byte, limits spec.Limits) (*spec.Payload, error) {
 		d := newDecoder(bytes.NewReader(payload))
 		d.Limits = limits
-		return drain(d)
+		return d.ReadAll()
 	})
 }
 
@@ -111,38 +110,6 @@ func streamingImplementation(name string, decode func([]byte, spec.Limits) (*spe
 			}
 			return v.AppendCompact(nil), nil
 		},
-	}
-}
-
-// drain reads a whole payload from d, copying each row and comment
-// before the next call to Next can overwrite it.
-func drain(d *streaming.Decoder) (*spec.Payload, error) {
-	var p spec.Payload
-	for {
-		kind, err := d.Next()
-		if err == io.EOF {
-			return &p, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		switch kind {
-		case streaming.KindHeader:
-			h := d.Header()
-			p.Sections = append(p.Sections, spec.Section{Tool: h.Tool, Fields: h.Fields, Meta: h.Meta})
-		case streaming.KindRow:
-			s := &p.Sections[len(p.Sections)-1]
-			row := make([]string, len(d.Row()))
-			for i, v := range d.Row() {
-				row[i] = strings.Clone(v)
-			}
-			s.Rows = append(s.Rows, row)
-		case streaming.KindComment:
-			s := &p.Sections[len(p.Sections)-1]
-			c := d.Comment()
-			c.Text = strings.Clone(c.Text)
-			s.Comments = append(s.Comments, c)
-		}
 	}
 }
 

@@ -258,6 +258,13 @@ func (d *Decoder) ValueColumn(i int) int {
 func Decode(r io.Reader, limits spec.Limits) (*spec.Payload, error) {
 	d := NewDecoder(r)
 	d.Limits = limits
+	return d.ReadAll()
+}
+
+// ReadAll reads the rest of the payload and returns it whole, or no
+// payload at all and the first error [ERR-4]. With ReuseRecord it copies
+// each row and comment before the next call to Next can overwrite it.
+func (d *Decoder) ReadAll() (*spec.Payload, error) {
 	var p spec.Payload
 	for {
 		kind, err := d.Next()
@@ -273,10 +280,21 @@ func Decode(r io.Reader, limits spec.Limits) (*spec.Payload, error) {
 			p.Sections = append(p.Sections, spec.Section{Tool: h.Tool, Fields: h.Fields, Meta: h.Meta})
 		case KindRow:
 			s := &p.Sections[len(p.Sections)-1]
-			s.Rows = append(s.Rows, d.Row())
+			row := d.Row()
+			if d.ReuseRecord {
+				row = make([]string, len(row))
+				for i, v := range d.Row() {
+					row[i] = strings.Clone(v)
+				}
+			}
+			s.Rows = append(s.Rows, row)
 		case KindComment:
 			s := &p.Sections[len(p.Sections)-1]
-			s.Comments = append(s.Comments, d.Comment())
+			c := d.Comment()
+			if d.ReuseRecord {
+				c.Text = strings.Clone(c.Text)
+			}
+			s.Comments = append(s.Comments, c)
 		}
 	}
 }
