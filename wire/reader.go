@@ -85,11 +85,7 @@ func (v *viewReader) expect(k jsontext.Kind, what string) (jsontext.Token, error
 		return tok, v.jsonErr(err)
 	}
 	if tok.Kind != k {
-		found := tok.Kind.String()
-		if tok.Kind == jsontext.Null {
-			found = "null, which a wire view never holds"
-		}
-		return tok, v.fail(tok.Pos, "expected "+what+", found "+found)
+		return tok, v.fail(tok.Pos, "expected "+what+", found "+found(tok.Kind))
 	}
 	return tok, nil
 }
@@ -106,41 +102,86 @@ func (v *viewReader) endPos() jsontext.Pos {
 	return p
 }
 
-// read reads a whole view and hands its payload to t, section by section.
-func (v *viewReader) read(t target) error {
-	if _, err := v.expect(jsontext.ObjectStart, `'{' beginning the view {"sections":[...]}`); err != nil {
-		return err
-	}
-	seen := false
+// members reads the members of the object being read up to its '}',
+// calling member with each name; member reads the value.
+func (v *viewReader) members(member func(name string) error) error {
 	for {
 		name, more, err := v.jr.ExpectObjectName()
 		if err != nil {
 			return v.jsonErr(err)
 		}
 		if !more {
-			break
+			return nil
 		}
+		if err := member(name); err != nil {
+			return err
+		}
+	}
+}
+
+// elements reads an array, named what in messages, whose elements all
+// begin with a token of kind k, which is an element of the array's kind
+// described by elem; it calls each with that token, and each reads the
+// rest of the element.
+func (v *viewReader) elements(what string, k jsontext.Kind, elem string, each func(tok jsontext.Token) error) error {
+	if _, err := v.expect(jsontext.ArrayStart, "'[' beginning "+what); err != nil {
+		return err
+	}
+	return v.rest(what, k, elem, each)
+}
+
+// rest is elements for an array whose '[' has been read.
+func (v *viewReader) rest(what string, k jsontext.Kind, elem string, each func(tok jsontext.Token) error) error {
+	for {
+		tok, err := v.jr.NextToken()
+		if err != nil {
+			return v.eofOr(err, elem+" or ']' in "+what)
+		}
+		if tok.Kind == jsontext.ArrayEnd {
+			return nil
+		}
+		if tok.Kind != k {
+			return v.fail(tok.Pos, "expected "+elem+" or ']' in "+what+", found "+found(tok.Kind))
+		}
+		if err := each(tok); err != nil {
+			return err
+		}
+	}
+}
+
+// found names what stood where something else was expected.
+func found(k jsontext.Kind) string {
+	if k == jsontext.Null {
+		return "null, which a wire view never holds"
+	}
+	return k.String()
+}
+
+func (v *viewReader) eofOr(err error, expected string) error {
+	if err == io.EOF {
+		return v.fail(v.endPos(), "expected "+expected+", found end of input")
+	}
+	return v.jsonErr(err)
+}
+
+// read reads a whole view and hands its payload to t, section by section.
+func (v *viewReader) read(t target) error {
+	if _, err := v.expect(jsontext.ObjectStart, `'{' beginning the view {"sections":[...]}`); err != nil {
+		return err
+	}
+	seen := false
+	err := v.members(func(name string) error {
 		if name != "sections" {
 			return v.fail(v.jr.Pos(), fmt.Sprintf(`unknown key %s; a view has only "sections"`, jsontext.QuotePrefix(name)))
 		}
 		seen = true
-		if _, err := v.expect(jsontext.ArrayStart, `'[' beginning the list of sections`); err != nil {
-			return err
-		}
-		for {
-			k, err := v.jr.Peek()
-			if err != nil {
-				return v.jsonErr(err)
-			}
-			if k == jsontext.ArrayEnd {
-				v.jr.NextToken()
-				break
-			}
+		return v.elements(`"sections"`, jsontext.ObjectStart, "a section", func(tok jsontext.Token) error {
 			v.section++
-			if err := v.readSection(t); err != nil {
-				return err
-			}
-		}
+			return v.readSection(t, tok.Pos)
+		})
+	})
+	if err != nil {
+		return err
 	}
 	if !seen {
 		return v.fail(v.jr.Pos(), `missing key "sections"`)
@@ -151,197 +192,84 @@ func (v *viewReader) read(t target) error {
 	return t.end()
 }
 
-// readSection reads one section object and hands it to t.
-func (v *viewReader) readSection(t target) error {
-	start, err := v.expect(jsontext.ObjectStart, "'{' beginning a section")
-	if err != nil {
-		return err
-	}
+// readSection reads the rest of one section object, which began at start,
+// and hands it to t.
+func (v *viewReader) readSection(t target, start jsontext.Pos) error {
 	var (
 		tool           *string
 		fields         []string
-		haveFields     bool
 		meta           []spec.Meta
 		rows, comments records
 	)
 	defer rows.reset()
 	defer comments.reset()
 	rows.keepInMemory, comments.keepInMemory = v.keepAll, v.keepAll
-	for {
-		name, more, err := v.jr.ExpectObjectName()
-		if err != nil {
-			return v.jsonErr(err)
-		}
-		if !more {
-			break
-		}
+	err := v.members(func(name string) error {
 		switch name {
 		case "tool":
 			s, err := v.expect(jsontext.String, `a string for "tool"`)
-			if err != nil {
-				return err
-			}
 			tool = &s.Text
+			return err
 		case "fields":
-			if fields, err = v.strings(`"fields"`); err != nil {
-				return err
-			}
-			haveFields = true
+			fields = []string{}
+			return v.elements(`"fields"`, jsontext.String, "a string", func(tok jsontext.Token) error {
+				fields = append(fields, tok.Text)
+				return nil
+			})
 		case "meta":
-			if meta, err = v.meta(); err != nil {
+			return v.elements(`"meta"`, jsontext.ArrayStart, "a [key, value] pair of strings", func(jsontext.Token) error {
+				key, value, err := v.pair(jsontext.String, "the key of a meta pair, a string", "the value of a meta pair, a string")
+				meta = append(meta, spec.Meta{Key: key.Text, Value: value.Text})
 				return err
-			}
+			})
 		case "rows":
-			if err := v.rows(&rows); err != nil {
-				return err
-			}
+			var values []string
+			return v.elements(`"rows"`, jsontext.ArrayStart, "a row, an array of strings,", func(jsontext.Token) error {
+				values = values[:0]
+				err := v.rest("a row", jsontext.String, "a string", func(tok jsontext.Token) error {
+					values = append(values, tok.Text)
+					return nil
+				})
+				if err != nil {
+					return err
+				}
+				return rows.putRow(values)
+			})
 		case "comments":
-			if err := v.comments(&comments); err != nil {
-				return err
-			}
-		default:
-			return v.fail(v.jr.Pos(), fmt.Sprintf(`unknown key %s; a section has "tool", "fields", "meta", "rows" and "comments"`, jsontext.QuotePrefix(name)))
+			return v.elements(`"comments"`, jsontext.ArrayStart, "a [row, text] pair", func(jsontext.Token) error {
+				num, text, err := v.pair(jsontext.Number, "the row of a comment, an integer", "the text of a comment, a string")
+				if err != nil {
+					return err
+				}
+				row, ok := commentRow(num.Text)
+				if !ok {
+					return v.fail(num.Pos, fmt.Sprintf("comment row %s is not an integer written without fraction or exponent", jsontext.QuotePrefix(num.Text)))
+				}
+				return comments.putComment(row, num.Text, text.Text)
+			})
 		}
+		return v.fail(v.jr.Pos(), fmt.Sprintf(`unknown key %s; a section has "tool", "fields", "meta", "rows" and "comments"`, jsontext.QuotePrefix(name)))
+	})
+	if err != nil {
+		return err
 	}
-	if tool == nil || !haveFields {
-		return v.fail(start.Pos, `"tool" and "fields" are required`)
+	if tool == nil || fields == nil {
+		return v.fail(start, `"tool" and "fields" are required`)
 	}
 	return t.section(*tool, fields, meta, &rows, &comments)
 }
 
-// strings reads an array of strings.
-func (v *viewReader) strings(what string) ([]string, error) {
-	if _, err := v.expect(jsontext.ArrayStart, "'[' beginning "+what); err != nil {
-		return nil, err
+// pair reads the rest of a two-element array whose '[' has been read: a
+// token of kind first, a string, and ']'.
+func (v *viewReader) pair(first jsontext.Kind, firstWhat, secondWhat string) (a, b jsontext.Token, err error) {
+	if a, err = v.expect(first, firstWhat); err != nil {
+		return
 	}
-	list := []string{}
-	for {
-		tok, err := v.jr.NextToken()
-		if err != nil {
-			return nil, v.eofOr(err, "a string or ']' in "+what)
-		}
-		switch tok.Kind {
-		case jsontext.ArrayEnd:
-			return list, nil
-		case jsontext.String:
-			list = append(list, tok.Text)
-		default:
-			return nil, v.fail(tok.Pos, "expected a string or ']' in "+what+", found "+tok.Kind.String())
-		}
+	if b, err = v.expect(jsontext.String, secondWhat); err != nil {
+		return
 	}
-}
-
-func (v *viewReader) eofOr(err error, expected string) error {
-	if err == io.EOF {
-		return v.fail(v.endPos(), "expected "+expected+", found end of input")
-	}
-	return v.jsonErr(err)
-}
-
-// meta reads the list of [key, value] pairs.
-func (v *viewReader) meta() ([]spec.Meta, error) {
-	if _, err := v.expect(jsontext.ArrayStart, `'[' beginning "meta"`); err != nil {
-		return nil, err
-	}
-	var meta []spec.Meta
-	for {
-		tok, err := v.jr.NextToken()
-		if err != nil {
-			return nil, v.eofOr(err, `a [key, value] pair or ']' in "meta"`)
-		}
-		if tok.Kind == jsontext.ArrayEnd {
-			return meta, nil
-		}
-		if tok.Kind != jsontext.ArrayStart {
-			return nil, v.fail(tok.Pos, `expected a [key, value] pair of strings in "meta", found `+tok.Kind.String())
-		}
-		key, err := v.expect(jsontext.String, "the key of a meta pair, a string")
-		if err != nil {
-			return nil, err
-		}
-		value, err := v.expect(jsontext.String, "the value of a meta pair, a string")
-		if err != nil {
-			return nil, err
-		}
-		if _, err := v.expect(jsontext.ArrayEnd, "']' closing a [key, value] pair"); err != nil {
-			return nil, err
-		}
-		meta = append(meta, spec.Meta{Key: key.Text, Value: value.Text})
-	}
-}
-
-// rows reads the list of rows into items.
-func (v *viewReader) rows(items *records) error {
-	if _, err := v.expect(jsontext.ArrayStart, `'[' beginning "rows"`); err != nil {
-		return err
-	}
-	var values []string
-	for {
-		tok, err := v.jr.NextToken()
-		if err != nil {
-			return v.eofOr(err, `a row or ']' in "rows"`)
-		}
-		if tok.Kind == jsontext.ArrayEnd {
-			return nil
-		}
-		if tok.Kind != jsontext.ArrayStart {
-			return v.fail(tok.Pos, `expected a row, an array of strings, found `+tok.Kind.String())
-		}
-		values = values[:0]
-		for {
-			tok, err := v.jr.NextToken()
-			if err != nil {
-				return v.eofOr(err, "a string or ']' in a row")
-			}
-			if tok.Kind == jsontext.ArrayEnd {
-				break
-			}
-			if tok.Kind != jsontext.String {
-				return v.fail(tok.Pos, "expected a string or ']' in a row, found "+tok.Kind.String())
-			}
-			values = append(values, tok.Text)
-		}
-		if err := items.putRow(values); err != nil {
-			return err
-		}
-	}
-}
-
-// comments reads the list of [row, text] pairs into items.
-func (v *viewReader) comments(items *records) error {
-	if _, err := v.expect(jsontext.ArrayStart, `'[' beginning "comments"`); err != nil {
-		return err
-	}
-	for {
-		tok, err := v.jr.NextToken()
-		if err != nil {
-			return v.eofOr(err, `a [row, text] pair or ']' in "comments"`)
-		}
-		if tok.Kind == jsontext.ArrayEnd {
-			return nil
-		}
-		if tok.Kind != jsontext.ArrayStart {
-			return v.fail(tok.Pos, `expected a [row, text] pair in "comments", found `+tok.Kind.String())
-		}
-		num, err := v.expect(jsontext.Number, "the row of a comment, an integer")
-		if err != nil {
-			return err
-		}
-		row, ok := commentRow(num.Text)
-		if !ok {
-			return v.fail(num.Pos, fmt.Sprintf("comment row %s is not an integer written without fraction or exponent", jsontext.QuotePrefix(num.Text)))
-		}
-		text, err := v.expect(jsontext.String, "the text of a comment, a string")
-		if err != nil {
-			return err
-		}
-		if _, err := v.expect(jsontext.ArrayEnd, "']' closing a [row, text] pair"); err != nil {
-			return err
-		}
-		if err := items.putComment(row, num.Text, text.Text); err != nil {
-			return err
-		}
-	}
+	_, err = v.expect(jsontext.ArrayEnd, "']' closing the pair")
+	return
 }
 
 // commentRow reads a comment's row: a JSON integer without fraction or
