@@ -9,7 +9,7 @@ import (
 )
 
 // expand rewrites every table section of a decoded draft payload into the
-// GCX1 section it stands for [D1-TAB-1]: declarations leave the header,
+// GCX1 section it stands for [DTAB-1]: declarations leave the header,
 // marks and declared columns give way to the texts they stand for. The
 // result is a GCX1 model that package jsonmap reads [MAP-7].
 func expand(p *spec.Payload, loc *locator) (*spec.Payload, error) {
@@ -47,7 +47,7 @@ func expandTable(p *spec.Payload, si int, loc *locator) (spec.Section, []int, er
 		}
 		d, msg := parseDecl(m.Value, c, index)
 		if d == nil {
-			return s, nil, loc.atMeta(si, k, "D1-COL-1", fmt.Sprintf("declaration %s=%s: %s", m.Key, spec.QuoteShort(m.Value), msg))
+			return s, nil, loc.atMeta(si, k, "DCOL-1", fmt.Sprintf("declaration %s=%s: %s", m.Key, spec.QuoteShort(m.Value), msg))
 		}
 		decls[c], at[c] = d, k
 	}
@@ -57,107 +57,114 @@ func expandTable(p *spec.Payload, si int, loc *locator) (spec.Section, []int, er
 		}
 		for _, r := range d.refs() {
 			if decls[r] != nil && len(decls[r].refs()) > 0 {
-				return s, nil, loc.atMeta(si, at[c], "D1-COL-3", fmt.Sprintf("declaration of %s refers to %s, whose own declaration refers to another column", s.Fields[c], s.Fields[r]))
+				return s, nil, loc.atMeta(si, at[c], "DCOL-3", fmt.Sprintf("declaration of %s refers to %s, whose own declaration refers to another column", s.Fields[c], s.Fields[r]))
 			}
 		}
 	}
 
+	// Row by row, top to bottom: first each cell's mark, then the
+	// declarations that refer to no column, then those that refer to them
+	// [DORD-1].
+	marks := make([]*markReader, len(s.Fields))
+	keys := make([]map[string]string, len(s.Fields))
+	for c := range marks {
+		marks[c] = newMarkReader()
+		if decls[c] != nil && decls[c].isKey() {
+			keys[c] = map[string]string{}
+		}
+	}
 	texts := make([][]string, len(s.Rows))
 	for i, row := range s.Rows {
-		texts[i] = make([]string, len(row))
-	}
-	for c := range s.Fields {
-		if err := readMarks(s.Rows, texts, c, func(i int, rule, msg string) error {
-			return loc.atCell(si, i, c, rule, msg)
-		}); err != nil {
-			return s, nil, err
-		}
-	}
-	// Columns whose declaration refers to no column first; then those
-	// that refer to them [D1-COL-3].
-	for _, level := range []bool{false, true} {
-		for c, d := range decls {
-			if d == nil || (len(d.refs()) > 0) != level {
-				continue
+		text := make([]string, len(row))
+		for c, cell := range row {
+			t, rule, msg := marks[c].read(cell)
+			if rule != "" {
+				return s, nil, loc.atCell(si, i, c, rule, msg)
 			}
-			if err := d.read(texts, func(i int) error {
-				return loc.atCell(si, i, c, "D1-KEY-1", fmt.Sprintf("empty cell of %s, keyed by %s, and no row above has the same %s", s.Fields[c], s.Fields[d.key], s.Fields[d.key]))
-			}); err != nil {
-				return s, nil, err
+			text[c] = t
+		}
+		for _, level := range []bool{false, true} {
+			for c, d := range decls {
+				if d == nil || (len(d.refs()) > 0) != level {
+					continue
+				}
+				if !d.read(text, keys[c]) {
+					return s, nil, loc.atCell(si, i, c, "DKEY-1", fmt.Sprintf("empty cell of %s, keyed by %s, and no row above has the same %s", s.Fields[c], s.Fields[d.key], s.Fields[d.key]))
+				}
 			}
 		}
+		texts[i] = text
 	}
 	s.Meta, s.Rows = meta, texts
 	return s, kept, nil
 }
 
-// readMarks resolves the marks of column c: it sets texts[i][c] to the
-// text each cell stands for before any declaration applies [D1-DIT-1]
-// [D1-DIT-2] [D1-ABB-1].
-func readMarks(rows, texts [][]string, c int, fail func(i int, rule, msg string) error) error {
-	seen := newTails()
-	prev := ""
-	for i, row := range rows {
-		cell := row[c]
-		text := cell
-		switch {
-		case cell == dittoMark:
-			if i == 0 {
-				return fail(i, "D1-DIT-1", "^ repeats the cell above, and the first row has none")
-			}
-			text = prev
-		case strings.HasPrefix(cell, dittoMark+dittoMark), strings.HasPrefix(cell, dittoMark+abbrevMark):
-			text = cell[len(dittoMark):]
-		case strings.HasPrefix(cell, abbrevMark):
-			tail := cell[len(abbrevMark):]
-			if tail == "" || len(tail) > maxAbbrevTail || !isSeparator(tail[0]) {
-				return fail(i, "D1-ABB-1", fmt.Sprintf("… must be followed by a tail of at most %d bytes that begins with /, :, . or a space", maxAbbrevTail))
-			}
-			owner, ok := seen.lookup(tail)
-			if !ok {
-				what := "no earlier text"
-				if seen.multi[tail] {
-					what = "more than one earlier text"
-				}
-				return fail(i, "D1-ABB-1", fmt.Sprintf("%s of the column ends with %s", what, spec.QuoteShort(tail)))
-			}
-			text = owner
-		}
-		texts[i][c] = text
-		seen.add(text)
-		prev = text
-	}
-	return nil
+// markReader reads the cells of one column, top to bottom, and gives the
+// text each stands for before any declaration applies [DDIT-1]
+// [DDIT-2] [DABB-1].
+type markReader struct {
+	seen  *tails
+	prev  string
+	first bool
 }
 
-// read applies the declaration to its column of texts, whose other
-// columns it refers to are final [D1-COL-2] [D1-KEY-1].
-func (d *decl) read(texts [][]string, noKey func(i int) error) error {
+func newMarkReader() *markReader { return &markReader{seen: newTails(), first: true} }
+
+// read returns the text of the next cell, or the rule it breaks and why.
+func (m *markReader) read(cell string) (text, rule, msg string) {
+	text = cell
+	switch {
+	case cell == dittoMark:
+		if m.first {
+			return "", "DDIT-1", "^ repeats the cell above, and the first row has none"
+		}
+		text = m.prev
+	case strings.HasPrefix(cell, dittoMark+dittoMark), strings.HasPrefix(cell, dittoMark+abbrevMark):
+		text = cell[len(dittoMark):]
+	case strings.HasPrefix(cell, abbrevMark):
+		tail := cell[len(abbrevMark):]
+		if tail == "" || len(tail) > maxAbbrevTail || !isSeparator(tail[0]) {
+			return "", "DABB-1", fmt.Sprintf("… must be followed by a tail of 1 to %d bytes that begins with /, :, . or a space", maxAbbrevTail)
+		}
+		owner, ok := m.seen.lookup(tail)
+		if !ok {
+			what := "no earlier text"
+			if m.seen.multi[tail] {
+				what = "more than one earlier text"
+			}
+			return "", "DABB-1", fmt.Sprintf("%s of the column ends with %s", what, spec.QuoteShort(tail))
+		}
+		text = owner
+	}
+	m.seen.add(text)
+	m.prev, m.first = text, false
+	return text, "", ""
+}
+
+// read applies the declaration to its column of one row, whose other
+// columns it refers to are final [DCOL-2] [DKEY-1]. A key remembers
+// in last the column's text for each key text; read reports false for an
+// empty cell of a key never seen.
+func (d *decl) read(row []string, last map[string]string) bool {
 	c := d.col
 	if d.isKey() {
-		last := map[string]string{}
-		for i, row := range texts {
-			k := row[d.key]
-			if row[c] == "" {
-				prev, ok := last[k]
-				if !ok {
-					return noKey(i)
-				}
-				row[c] = prev
+		k := row[d.key]
+		if row[c] == "" {
+			prev, ok := last[k]
+			if !ok {
+				return false
 			}
-			last[k] = row[c]
+			row[c] = prev
 		}
-		return nil
+		last[k] = row[c]
+		return true
 	}
-	hole := d.hasHole()
-	for _, row := range texts {
-		before, after := d.ends(row)
-		switch {
-		case hole:
-			row[c] = before + row[c] + after
-		case row[c] == "":
-			row[c] = before
-		}
+	before, after := d.ends(row)
+	switch {
+	case d.hasHole():
+		row[c] = before + row[c] + after
+	case row[c] == "":
+		row[c] = before
 	}
-	return nil
+	return true
 }

@@ -18,26 +18,26 @@ type Draft1Idea uint
 const (
 	// Draft1Default: a column's most common text, held by at least half
 	// of the rows, is declared once, coupon=null, and left out of those
-	// rows; the others carry their own [D1-COL-1] [D1-COL-2]. A column
+	// rows; the others carry their own [DCOL-1] [DCOL-2]. A column
 	// that holds one text in every row, kind=call, is the case without
 	// exceptions.
 	Draft1Default Draft1Idea = 1 << iota
 	// Draft1Derive: a column made of other columns is declared as a
 	// template, id={path}::{name}, with a hole for what differs from row
-	// to row, caller={path}::* [D1-COL-2] [D1-COL-3].
+	// to row, caller={path}::* [DCOL-2] [DCOL-3].
 	Draft1Derive
 	// Draft1Affix: a prefix and a suffix every cell of a column shares
 	// are declared once around a hole, created_at=2026-10-*.000Z
-	// [D1-COL-2].
+	// [DCOL-2].
 	Draft1Affix
 	// Draft1Key: a column that is a function of another is declared
 	// keyed by it, email=^{author}, and left empty where it repeats
-	// [D1-KEY-1].
+	// [DKEY-1].
 	Draft1Key
-	// Draft1Ditto: a cell equal to the one above is written ^ [D1-DIT-1].
+	// Draft1Ditto: a cell equal to the one above is written ^ [DDIT-1].
 	Draft1Ditto
 	// Draft1Abbrev: a text seen before in the column is written … and a
-	// tail only that text ends with, …/store.go [D1-ABB-1].
+	// tail only that text ends with, …/store.go [DABB-1].
 	Draft1Abbrev
 
 	// Draft1AllIdeas is GCX2-draft.1 as registered.
@@ -46,12 +46,12 @@ const (
 
 // draft1Ideas describes each idea for the ablation table.
 var draft1Ideas = []draft1IdeaInfo{
-	{Idea{"default", []string{"D1-COL-1", "D1-COL-2"}, "a column's most common text is declared once and left out of its rows: kind=call, coupon=null"}, Draft1Default},
-	{Idea{"derive", []string{"D1-COL-2", "D1-COL-3"}, "a column made of other columns is declared as a template: id={path}::{name}"}, Draft1Derive},
-	{Idea{"affix", []string{"D1-COL-2"}, "a prefix and suffix every cell of a column shares are declared once: node=ip-10-0-*.eu-west-1.compute.internal"}, Draft1Affix},
-	{Idea{"key", []string{"D1-KEY-1"}, "a column that is a function of another is left empty where it repeats: email=^{author}"}, Draft1Key},
-	{Idea{"ditto", []string{"D1-DIT-1", "D1-DIT-2"}, "a cell equal to the one above is written ^"}, Draft1Ditto},
-	{Idea{"abbrev", []string{"D1-ABB-1", "D1-DIT-2"}, "a text seen before in the column is written … and a tail only it ends with: …/store.go"}, Draft1Abbrev},
+	{Idea{"default", []string{"DCOL-1", "DCOL-2"}, "a column's most common text is declared once and left out of its rows: kind=call, coupon=null"}, Draft1Default},
+	{Idea{"derive", []string{"DCOL-2", "DCOL-3"}, "a column made of other columns is declared as a template: id={path}::{name}"}, Draft1Derive},
+	{Idea{"affix", []string{"DCOL-2"}, "a prefix and suffix every cell of a column shares are declared once: node=ip-10-0-*.eu-west-1.compute.internal"}, Draft1Affix},
+	{Idea{"key", []string{"DKEY-1"}, "a column that is a function of another is left empty where it repeats: email=^{author}"}, Draft1Key},
+	{Idea{"ditto", []string{"DDIT-1", "DDIT-2"}, "a cell equal to the one above is written ^"}, Draft1Ditto},
+	{Idea{"abbrev", []string{"DABB-1", "DDIT-2"}, "a text seen before in the column is written … and a tail only it ends with: …/store.go"}, Draft1Abbrev},
 }
 
 type draft1IdeaInfo struct {
@@ -95,10 +95,18 @@ const (
 	maxAbbrevShown = 256
 )
 
+// policy is what an encoder does: the ideas it uses, and whether it
+// abbreviates indented and multi-line texts too.
+type policy struct {
+	ideas          Draft1Idea
+	abbreviateCode bool
+}
+
 // compressTable rewrites the cells of one table section of a GCX1 model
 // into GCX2-draft.1 cells and declarations. The section's rows hold GCX1
 // cell texts; what it leaves decodes back to exactly them.
-func compressTable(s *spec.Section, ideas Draft1Idea) {
+func compressTable(s *spec.Section, pol policy) {
+	ideas := pol.ideas
 	rows := s.Rows
 	if len(rows) == 0 {
 		return
@@ -120,7 +128,7 @@ func compressTable(s *spec.Section, ideas Draft1Idea) {
 
 	// Every column gets the declaration that saves the most bytes. One
 	// that refers to other columns may refer only to columns whose own
-	// declaration refers to none [D1-COL-3], so those are placed first,
+	// declaration refers to none [DCOL-3], so those are placed first,
 	// best first, each only where it beats the column's plain choice.
 	plain := make([]*decl, width)
 	var deps []*decl
@@ -177,14 +185,15 @@ func compressTable(s *spec.Section, ideas Draft1Idea) {
 		}
 	}
 	for c := range width {
-		writeMarks(out, c, ideas)
+		writeMarks(out, c, pol)
 	}
 	s.Rows = out
 }
 
 // writeMarks writes column c's dittos and abbreviations, and stuffs the
-// texts that would read as marks [D1-DIT-1] [D1-DIT-2] [D1-ABB-1].
-func writeMarks(out [][]string, c int, ideas Draft1Idea) {
+// texts that would read as marks [DDIT-1] [DDIT-2] [DABB-1].
+func writeMarks(out [][]string, c int, pol policy) {
+	ideas := pol.ideas
 	seen := newTails()
 	prev := ""
 	for i := range out {
@@ -195,7 +204,7 @@ func writeMarks(out [][]string, c int, ideas Draft1Idea) {
 		case stuffed(text):
 			out[i][c] = dittoMark + text
 		case ideas&Draft1Abbrev != 0 && seen.seen[text]:
-			if a, ok := abbreviate(seen, text); ok {
+			if a, ok := abbreviate(seen, text, pol.abbreviateCode); ok {
 				out[i][c] = a
 			}
 		}
@@ -209,8 +218,8 @@ func writeMarks(out [][]string, c int, ideas Draft1Idea) {
 // tail of at least minAbbrevTail. It leaves alone JSON texts and texts
 // that hold TAB, LF or CR (indented code, several lines), where a tail
 // would say little to a reader.
-func abbreviate(seen *tails, text string) (string, bool) {
-	if len(text) > maxAbbrevShown || isJSONText(text) || strings.ContainsAny(text, "\t\n\r") {
+func abbreviate(seen *tails, text string, code bool) (string, bool) {
+	if len(text) > maxAbbrevShown || isJSONText(text) || !code && strings.ContainsAny(text, "\t\n\r") {
 		return "", false
 	}
 	for p := len(text) - 1; p >= minAbbrevDrop && len(text)-p <= maxAbbrevTail; p-- {
@@ -284,7 +293,7 @@ func (d *decl) weigh(rows [][]string, fields []string) *decl {
 	return d
 }
 
-// inferKeyed weighs declaring column c keyed by column k [D1-KEY-1]. The
+// inferKeyed weighs declaring column c keyed by column k [DKEY-1]. The
 // encoder declares a key only where c is a function of k — every two rows
 // with the same k text have the same c text — and k has at most half as
 // many texts as rows, so that the key says something true and useful to a
@@ -316,7 +325,7 @@ func inferKeyed(c, k []string, col, key int, fields []string) *decl {
 }
 
 // inferDerived weighs a template of column c that refers to other
-// columns [D1-COL-2]: a column every text ends with, a column every text
+// columns [DCOL-2]: a column every text ends with, a column every text
 // begins with (what is left), and between them the same literal text in
 // every row or a shared prefix and suffix around a hole.
 func inferDerived(rows [][]string, fields []string, c int, canRefer func(int) bool) *decl {
@@ -452,7 +461,7 @@ func isWordByte(c byte) bool {
 }
 
 // inferLiteral weighs a template of column c without references
-// [D1-COL-2]: the most common text, held by at least half of the rows
+// [DCOL-2]: the most common text, held by at least half of the rows
 // (Draft1Default), or a shared prefix and suffix around a hole
 // (Draft1Affix).
 func inferLiteral(texts []string, c int, name string, ideas Draft1Idea) *decl {

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/gcxwire/gcx/codec"
 	"github.com/gcxwire/gcx/jsonmap"
+	"github.com/gcxwire/gcx/spec"
 	"github.com/gcxwire/gcx/tokens"
 )
 
@@ -180,7 +182,88 @@ func TestDraft1Ablation(t *testing.T) {
 		fmt.Fprintf(&table, "| %s | %+.1f%% | %+.1f%% | %d | %d | %d of %d | %s |\n",
 			cf.name, median(saves[0]), median(saves[1]), total[0], total[1], over, len(cases), verdict)
 	}
-	t.Logf("GCX2-draft.1 on the %d tabular cases of bench/wire-format/cases:\n\n%s\n%s", len(cases), table.String(), perCase.String())
+	t.Logf("GCX2-draft.1 on the %d tabular cases of bench/wire-format/cases:\n\n%s\n%s\n%s", len(cases), table.String(), perCase.String(), rejected(t, cases))
+}
+
+// rejected measures the ideas the draft left out, on the same cases: each
+// as a variant of the draft's payloads, or of the texts it would change.
+func rejected(t *testing.T, cases []benchCase) string {
+	rows := regexp.MustCompile(` rows=[0-9]+`)
+	variants := []struct {
+		name string
+		edit func(bc benchCase, payload []byte) string
+	}{
+		{"GCX2-draft.1", func(_ benchCase, p []byte) string { return string(p) }},
+		{"without rows= (a cut payload would decode as a shorter table)", func(_ benchCase, p []byte) string {
+			return rows.ReplaceAllString(string(p), "")
+		}},
+		{"without the keywords tool= and fields= (a new header grammar)", func(_ benchCase, p []byte) string {
+			return strings.NewReplacer(" tool=", " ", " fields=", " ").Replace(string(p))
+		}},
+		{"abbreviating indented and multi-line texts too", func(bc benchCase, _ []byte) string {
+			p, err := codec.Draft1AbbreviatingCode().Encode(bc.tool, bc.value)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return string(p)
+		}},
+	}
+	var b strings.Builder
+	b.WriteString("| variant | median saving, cl100k_base | median saving, o200k_base | tokens, cl100k_base | tokens, o200k_base |\n| --- | ---: | ---: | ---: | ---: |\n")
+	for _, v := range variants {
+		var saves [2][]float64
+		var total [2]int
+		for _, bc := range cases {
+			payload, err := codec.Draft1{}.Encode(bc.tool, bc.value)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := v.edit(bc, payload)
+			for k, enc := range encodings {
+				n := count(t, enc, text)
+				total[k] += n
+				saves[k] = append(saves[k], saving(bc.json[k], n))
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %+.1f%% | %+.1f%% | %d | %d |\n", v.name, median(saves[0]), median(saves[1]), total[0], total[1])
+	}
+	// Multi-line texts as comment lines under their row, raw: TAB and
+	// backslash need no escape in a comment [CMT-1], and each line begins
+	// with #.
+	var escaped, comments [2]int
+	for _, bc := range cases {
+		for _, text := range multiline(bc.value) {
+			cell := "\t" + string(spec.ValueEscapes.Append(nil, text)) + "\n"
+			lines := "\t\n#" + strings.ReplaceAll(text, "\n", "\n#") + "\n"
+			for k, enc := range encodings {
+				escaped[k] += count(t, enc, cell)
+				comments[k] += count(t, enc, lines)
+			}
+		}
+	}
+	fmt.Fprintf(&b, "\nMulti-line texts of the tabular cases written as comment lines under their row instead of escaped in the cell: %d against %d tokens (cl100k_base), %d against %d (o200k_base).\n",
+		comments[0], escaped[0], comments[1], escaped[1])
+	return b.String()
+}
+
+// multiline returns the strings of v that hold a LF.
+func multiline(v jsonmap.Value) []string {
+	var out []string
+	switch v.Kind {
+	case jsonmap.String:
+		if strings.Contains(v.Text, "\n") {
+			out = append(out, v.Text)
+		}
+	case jsonmap.Array:
+		for _, e := range v.Elems {
+			out = append(out, multiline(e)...)
+		}
+	case jsonmap.Object:
+		for _, m := range v.Members {
+			out = append(out, multiline(m.Value)...)
+		}
+	}
+	return out
 }
 
 func yesNo(b bool) string {
