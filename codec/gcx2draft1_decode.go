@@ -47,7 +47,7 @@ func expandTable(p *spec.Payload, si int, loc *locator) (spec.Section, []int, er
 		}
 		d, msg := parseDecl(m.Value, c, index)
 		if d == nil {
-			return s, nil, loc.atMeta(si, k, "DCOL-1", fmt.Sprintf("declaration %s=%s: %s", m.Key, spec.QuoteShort(m.Value), msg))
+			return s, nil, loc.atMeta(si, k, "DCOL-1", fmt.Sprintf("declaration of %s, %s: %s", spec.QuoteShort(m.Key), spec.QuoteShort(m.Value), msg))
 		}
 		decls[c], at[c] = d, k
 	}
@@ -57,7 +57,7 @@ func expandTable(p *spec.Payload, si int, loc *locator) (spec.Section, []int, er
 		}
 		for _, r := range d.refs() {
 			if decls[r] != nil && len(decls[r].refs()) > 0 {
-				return s, nil, loc.atMeta(si, at[c], "DCOL-3", fmt.Sprintf("declaration of %s refers to %s, whose own declaration refers to another column", s.Fields[c], s.Fields[r]))
+				return s, nil, loc.atMeta(si, at[c], "DCOL-3", fmt.Sprintf("declaration of %s refers to %s, whose own declaration refers to another column", spec.QuoteShort(s.Fields[c]), spec.QuoteShort(s.Fields[r])))
 			}
 		}
 	}
@@ -67,10 +67,14 @@ func expandTable(p *spec.Payload, si int, loc *locator) (spec.Section, []int, er
 	// [DORD-1].
 	marks := make([]*markReader, len(s.Fields))
 	keys := make([]map[string]string, len(s.Fields))
-	for c := range marks {
+	names := make([]bool, len(s.Fields)) // the declaration names a column: read second
+	for c, d := range decls {
 		marks[c] = newMarkReader()
-		if decls[c] != nil && decls[c].isKey() {
-			keys[c] = map[string]string{}
+		if d != nil {
+			names[c] = len(d.refs()) > 0
+			if d.isKey() {
+				keys[c] = map[string]string{}
+			}
 		}
 	}
 	texts := make([][]string, len(s.Rows))
@@ -83,13 +87,13 @@ func expandTable(p *spec.Payload, si int, loc *locator) (spec.Section, []int, er
 			}
 			text[c] = t
 		}
-		for _, level := range []bool{false, true} {
+		for _, second := range []bool{false, true} {
 			for c, d := range decls {
-				if d == nil || (len(d.refs()) > 0) != level {
+				if d == nil || names[c] != second {
 					continue
 				}
 				if !d.read(text, keys[c]) {
-					return s, nil, loc.atCell(si, i, c, "DKEY-1", fmt.Sprintf("empty cell of %s, keyed by %s, and no row above has the same %s", s.Fields[c], s.Fields[d.key], s.Fields[d.key]))
+					return s, nil, loc.atCell(si, i, c, "DKEY-1", fmt.Sprintf("empty cell of %s, keyed by %s, and no row above has the same %s", spec.QuoteShort(s.Fields[c]), spec.QuoteShort(s.Fields[d.key]), spec.QuoteShort(s.Fields[d.key])))
 				}
 			}
 		}

@@ -51,10 +51,9 @@ func (l *locator) remap(err error, plain *spec.Payload) error {
 		return err
 	}
 	si, r := whereIs(plain, e.Line)
-	if si < 0 {
-		return err
-	}
-	if r < 0 {
+	switch {
+	case si < 0: // a comment line, the same in both
+	case r < 0:
 		from := headerColumns(spec.Version, &plain.Sections[si])
 		to := headerColumns(l.tag, &l.p.Sections[si])
 		switch k := from.pairAt(e.Column); {
@@ -68,7 +67,7 @@ func (l *locator) remap(err error, plain *spec.Payload) error {
 			}
 			e.Column = to.pairs[orig] + e.Column - from.pairs[k]
 		}
-	} else {
+	default:
 		from := cellColumns(plain.Sections[si].Rows[r])
 		to := cellColumns(l.p.Sections[si].Rows[r])
 		c := 0
