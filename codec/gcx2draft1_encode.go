@@ -46,12 +46,12 @@ const (
 
 // draft1Ideas describes each idea for the ablation table.
 var draft1Ideas = []draft1IdeaInfo{
-	{Idea{"default", []string{"DCOL-1", "DCOL-2"}, "a column's most common text is declared once and left out of its rows: kind=call, coupon=null"}, Draft1Default},
-	{Idea{"derive", []string{"DCOL-2", "DCOL-3"}, "a column made of other columns is declared as a template: id={path}::{name}"}, Draft1Derive},
-	{Idea{"affix", []string{"DCOL-2"}, "a prefix and suffix every cell of a column shares are declared once: node=ip-10-0-*.eu-west-1.compute.internal"}, Draft1Affix},
-	{Idea{"key", []string{"DKEY-1"}, "a column that is a function of another is left empty where it repeats: email=^{author}"}, Draft1Key},
-	{Idea{"ditto", []string{"DDIT-1", "DDIT-2"}, "a cell equal to the one above is written ^"}, Draft1Ditto},
-	{Idea{"abbrev", []string{"DABB-1", "DDIT-2"}, "a text seen before in the column is written … and a tail only it ends with: …/store.go"}, Draft1Abbrev},
+	{Idea{Name: "default", Rules: []string{"DCOL-1", "DCOL-2"}, Summary: "a column's most common text is declared once and left out of its rows: kind=call, coupon=null"}, Draft1Default},
+	{Idea{Name: "derive", Rules: []string{"DCOL-2", "DCOL-3"}, Summary: "a column made of other columns is declared as a template: id={path}::{name}"}, Draft1Derive},
+	{Idea{Name: "affix", Rules: []string{"DCOL-2"}, Summary: "a prefix and suffix every cell of a column shares are declared once: node=ip-10-0-*.eu-west-1.compute.internal"}, Draft1Affix},
+	{Idea{Name: "key", Rules: []string{"DKEY-1"}, Summary: "a column that is a function of another is left empty where it repeats: email=^{author}"}, Draft1Key},
+	{Idea{Name: "ditto", Rules: []string{"DDIT-1", "DDIT-2"}, Summary: "a cell equal to the one above is written ^"}, Draft1Ditto},
+	{Idea{Name: "abbrev", Rules: []string{"DABB-1", "DDIT-2"}, Summary: "a text seen before in the column is written … and a tail only it ends with: …/store.go"}, Draft1Abbrev},
 }
 
 type draft1IdeaInfo struct {
@@ -124,7 +124,11 @@ func compressTable(s *spec.Section, pol policy) {
 		}
 	}
 	canDeclare := func(c int) bool { return declarable(s.Fields[c]) && !taken[s.Fields[c]] }
-	canRefer := func(c int) bool { return spec.IsName(s.Fields[c]) }
+	referable := make([]bool, width)
+	for c, f := range s.Fields {
+		referable[c] = spec.IsName(f)
+	}
+	canRefer := func(c int) bool { return referable[c] }
 
 	// Every column gets the declaration that saves the most bytes. One
 	// that refers to other columns may refer only to columns whose own
@@ -132,19 +136,24 @@ func compressTable(s *spec.Section, pol policy) {
 	// best first, each only where it beats the column's plain choice.
 	plain := make([]*decl, width)
 	var deps []*decl
+	var keys []int
+	if ideas&Draft1Key != 0 {
+		keys = keyCandidates(texts, canRefer)
+	}
+	refs := newRefIndex(rows[0], canRefer)
 	for c := range width {
 		if !canDeclare(c) {
 			continue
 		}
-		plain[c] = inferLiteral(texts[c], c, s.Fields[c], ideas)
+		plain[c] = inferLiteral(texts[c], c, s.Fields, ideas)
 		if ideas&Draft1Derive != 0 {
-			if d := inferDerived(rows, s.Fields, c, canRefer); d != nil {
+			if d := inferDerived(rows, s.Fields, c, refs); d != nil {
 				deps = append(deps, d)
 			}
 		}
 		if ideas&Draft1Key != 0 {
-			for k := range width {
-				if k != c && canRefer(k) {
+			for _, k := range keys {
+				if k != c {
 					if d := inferKeyed(texts[c], texts[k], c, k, s.Fields); d != nil {
 						deps = append(deps, d)
 					}
@@ -260,16 +269,21 @@ func (d *decl) write(rows, out [][]string) {
 	}
 }
 
-// weigh sets the bytes a template saves on the rows, its own length in
-// the header taken off, and returns it, or nil when it saves nothing. A
-// template without a hole must give every empty text exactly, since an
-// empty cell stands for the template.
-func (d *decl) weigh(rows [][]string, fields []string) *decl {
+// weigh sets the bytes a template saves on a column of texts, its own
+// length in the header taken off, and returns it, or nil when it saves
+// nothing. rows are the rows the texts stand in, for the template's
+// references; a template without references reads none. A template
+// without a hole must give every empty text exactly, since an empty cell
+// stands for the template.
+func (d *decl) weigh(rows [][]string, texts []string, fields []string) *decl {
 	gain := 0
 	hole := d.hasHole()
-	for _, row := range rows {
+	for i, text := range texts {
+		var row []string
+		if rows != nil {
+			row = rows[i]
+		}
 		before, after := d.ends(row)
-		text := row[d.col]
 		switch {
 		case hole:
 			if len(text) < len(before)+len(after) || !strings.HasPrefix(text, before) || !strings.HasSuffix(text, after) {
@@ -291,6 +305,88 @@ func (d *decl) weigh(rows [][]string, fields []string) *decl {
 		return nil
 	}
 	return d
+}
+
+// maxCandidates bounds the columns the encoder weighs as the references
+// or the key of each column, so that its work grows with the cells of a
+// table and not with the square of its columns.
+const maxCandidates = 16
+
+// maxRefText bounds the first-row text of a column the encoder weighs as
+// a reference, so that finding the columns a text begins or ends with
+// costs a bounded amount per column.
+const maxRefText = 128
+
+// refIndex finds the columns whose first-row text begins or ends a given
+// text: the candidates for a derived template's references [DCOL-2].
+type refIndex struct {
+	byText  map[string][]int // first-row text -> the columns that hold it, in order
+	lengths []int            // the distinct lengths of those texts, ascending
+}
+
+func newRefIndex(first []string, canRefer func(int) bool) *refIndex {
+	x := &refIndex{byText: map[string][]int{}}
+	for c, t := range first {
+		if t == "" || len(t) > maxRefText || !canRefer(c) {
+			continue
+		}
+		if len(x.byText[t]) == 0 {
+			x.lengths = append(x.lengths, len(t))
+		}
+		x.byText[t] = append(x.byText[t], c)
+	}
+	slices.Sort(x.lengths)
+	x.lengths = slices.Compact(x.lengths)
+	return x
+}
+
+// matching calls yield for at most maxCandidates columns whose first-row
+// text ends text (suffix) or begins it.
+func (x *refIndex) matching(text string, suffix bool, yield func(col int)) {
+	n := 0
+	for _, l := range x.lengths {
+		if l > len(text) {
+			return
+		}
+		piece := text[:l]
+		if suffix {
+			piece = text[len(text)-l:]
+		}
+		for _, c := range x.byText[piece] {
+			if n++; n > maxCandidates {
+				return
+			}
+			yield(c)
+		}
+	}
+}
+
+// keyCandidates returns the columns worth weighing as keys [DKEY-1]: those
+// a reference can name whose texts repeat — at least two, at most half as
+// many as rows — the finest first, at most maxCandidates of them.
+func keyCandidates(texts [][]string, canRefer func(int) bool) []int {
+	type cand struct{ col, distinct int }
+	var cands []cand
+	for k, col := range texts {
+		if !canRefer(k) {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, t := range col {
+			if seen[t] = true; len(seen) > len(col)/2 {
+				break
+			}
+		}
+		if n := len(seen); n >= 2 && n <= len(col)/2 {
+			cands = append(cands, cand{k, n})
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(b.distinct, a.distinct) })
+	out := make([]int, 0, min(len(cands), maxCandidates))
+	for _, c := range cands[:min(len(cands), maxCandidates)] {
+		out = append(out, c.col)
+	}
+	return out
 }
 
 // inferKeyed weighs declaring column c keyed by column k [DKEY-1]. The
@@ -328,7 +424,7 @@ func inferKeyed(c, k []string, col, key int, fields []string) *decl {
 // columns [DCOL-2]: a column every text ends with, a column every text
 // begins with (what is left), and between them the same literal text in
 // every row or a shared prefix and suffix around a hole.
-func inferDerived(rows [][]string, fields []string, c int, canRefer func(int) bool) *decl {
+func inferDerived(rows [][]string, fields []string, c int, refs *refIndex) *decl {
 	rem := make([]string, len(rows))
 	for i, r := range rows {
 		if r[c] == "" {
@@ -338,23 +434,22 @@ func inferDerived(rows [][]string, fields []string, c int, canRefer func(int) bo
 	}
 	best := func(suffix bool, not int) int {
 		bestCol, bestLen := -1, 0
-		for r := range fields {
-			if r == c || r == not || !canRefer(r) {
-				continue
+		refs.matching(rem[0], suffix, func(r int) {
+			if r == c || r == not {
+				return
 			}
 			total := 0
 			for i, row := range rows {
 				t := row[r]
 				if t == "" || suffix && !strings.HasSuffix(rem[i], t) || !suffix && !strings.HasPrefix(rem[i], t) {
-					total = -1
-					break
+					return
 				}
 				total += len(t)
 			}
-			if total > bestLen {
+			if total > bestLen || total == bestLen && r < bestCol {
 				bestCol, bestLen = r, total
 			}
-		}
+		})
 		return bestCol
 	}
 	tail := best(true, -1)
@@ -382,7 +477,11 @@ func inferDerived(rows [][]string, fields []string, c int, canRefer func(int) bo
 	if tail >= 0 {
 		d.parts = append(d.parts, tplPart{col: tail})
 	}
-	return d.weigh(rows, fields)
+	texts := make([]string, len(rows))
+	for i, r := range rows {
+		texts[i] = r[c]
+	}
+	return d.weigh(rows, texts, fields)
 }
 
 // middleParts returns the parts between a derived template's references:
@@ -464,7 +563,7 @@ func isWordByte(c byte) bool {
 // [DCOL-2]: the most common text, held by at least half of the rows
 // (Draft1Default), or a shared prefix and suffix around a hole
 // (Draft1Affix).
-func inferLiteral(texts []string, c int, name string, ideas Draft1Idea) *decl {
+func inferLiteral(texts []string, c int, fields []string, ideas Draft1Idea) *decl {
 	if slices.Contains(texts, "") {
 		return nil
 	}
@@ -476,19 +575,12 @@ func inferLiteral(texts []string, c int, name string, ideas Draft1Idea) *decl {
 			mode, modeN = t, n
 		}
 	}
-	rows := make([][]string, len(texts))
-	for i, t := range texts {
-		rows[i] = make([]string, c+1)
-		rows[i][c] = t
-	}
-	fields := make([]string, c+1)
-	fields[c] = name
 	lit := &decl{col: c, key: -1, parts: []tplPart{{lit: mode, col: -1}}}
 	var best *decl
 	switch {
 	case !literalOK(mode) || strings.HasPrefix(mode, string(keyMark)):
 	case 2*modeN >= len(texts) && ideas&Draft1Default != 0:
-		best = lit.weigh(rows, fields)
+		best = lit.weigh(nil, texts, fields)
 	}
 	if ideas&Draft1Affix != 0 && modeN < len(texts) && !slices.ContainsFunc(texts, isJSONText) {
 		pre, suf := sharedEnds(texts)
@@ -500,7 +592,7 @@ func inferLiteral(texts []string, c int, name string, ideas Draft1Idea) *decl {
 		}
 		if pre != "" || suf != "" {
 			d := &decl{col: c, key: -1, parts: affixParts(pre, suf)}
-			if d = d.weigh(rows, fields); d != nil && (best == nil || d.gain > best.gain) {
+			if d = d.weigh(nil, texts, fields); d != nil && (best == nil || d.gain > best.gain) {
 				best = d
 			}
 		}
