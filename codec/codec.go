@@ -43,8 +43,9 @@ type Codec interface {
 var registry []Codec
 
 // Register adds c to the registry. Drafts call it from an init function of
-// their own file. Tags are unique, and a test of this package checks that
-// every registered tag is well formed and registered once.
+// their own file. A test of this package checks that every registered tag
+// is well formed, has a place in the order of versions (Ranked) and is
+// registered once.
 func Register(c Codec) { registry = append(registry, c) }
 
 // All returns the registered codecs in the order they were registered,
@@ -89,14 +90,14 @@ type Goals struct {
 	// MedianSaving is the median saving, in percent, against compact JSON
 	// on the tabular cases, to be reached in every tokenizer of
 	// Tokenizers; 0 sets no such goal.
-	MedianSaving float64
+	MedianSaving float64 `json:"median_saving,omitempty"`
 	// Tokenizers names the tokenizers MedianSaving is counted in,
 	// "cl100k_base" and "o200k_base"; empty means cl100k_base.
-	Tokenizers []string
+	Tokenizers []string `json:"tokenizers,omitempty"`
 	// TOONTab is the goal against TOON with the tab delimiter on every
 	// tabular case, counted in cl100k_base: TieTOON, BeatTOON or "" for
 	// none.
-	TOONTab TOONGoal
+	TOONTab TOONGoal `json:"toon_tab,omitempty"`
 }
 
 // A TOONGoal is how a version means to compare with TOON on every tabular
@@ -120,12 +121,12 @@ type Goaler interface {
 type Idea struct {
 	// Name is short and stable, a lower-case word ("dict"): the ablation
 	// table of the scorecard and EncodeWithout know the idea by it.
-	Name string
+	Name string `json:"name"`
 	// Rules are the rule IDs of the draft's document that make up the
 	// idea.
-	Rules []string
+	Rules []string `json:"rules,omitempty"`
 	// Summary says in one line what the idea does.
-	Summary string
+	Summary string `json:"summary"`
 }
 
 // An Ablatable codec combines several ideas and can write a payload with

@@ -226,13 +226,20 @@ type ExpectedError struct {
 func (v *Vector) Name() string { return v.Category + "/" + v.Group + "/" + v.ID }
 
 // RuleOfID returns the rule ID the vector's id begins with, such as
-// "ROW-4" for "row-4-guard-hash", or "" if it begins with none.
+// "ROW-4" for "row-4-guard-hash" or "D1-TAB-1" for a draft's
+// "d1-tab-1-constant-column": the id up to its first part that is a
+// number, in upper case, or "" if it begins with none.
 func (v *Vector) RuleOfID() string {
-	m := idPattern.FindStringSubmatch(v.ID)
-	if m == nil {
+	if !idPattern.MatchString(v.ID) {
 		return ""
 	}
-	return strings.ToUpper(m[1]) + "-" + m[2]
+	parts := strings.Split(v.ID, "-")
+	for i, part := range parts {
+		if strings.Trim(part, "0123456789") == "" {
+			return strings.ToUpper(strings.Join(parts[:i+1], "-"))
+		}
+	}
+	return ""
 }
 
 // Accepts reports whether the vector expects success.
@@ -243,9 +250,12 @@ func (v *Vector) Accepts() bool { return v.Expected.Error == nil }
 func (v *Vector) IsCanonical() bool { return v.Canonical != nil && *v.Canonical }
 
 var (
-	idPattern    = regexp.MustCompile(`^([a-z]+)-([0-9]+)(-[a-z0-9]+)+$`)
+	// A rule ID is a namespace of capital words — one for GCX1's chapters
+	// (VAL-2), more for a draft's (D1-TAB-1) — and a number; a vector's id
+	// is a rule ID in lower case and at least one word more.
+	idPattern    = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z][a-z0-9]*)*-[0-9]+(-[a-z0-9]+)+$`)
 	slugPattern  = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-	rulePattern  = regexp.MustCompile(`^[A-Z]+-[0-9]+$`)
+	rulePattern  = regexp.MustCompile(`^[A-Z][A-Z0-9]*(-[A-Z][A-Z0-9]*)*-[0-9]+$`)
 	classesOf    = map[string]bool{"not-gcx": true, "unsupported-version": true, "syntax": true, "constraint": true, "limit": true, "model": true, "invalid-json": true}
 	modes        = map[string]bool{"gcx": true, "auto": true}
 	errNoVectors = errors.New("no vectors: found no CATEGORY/GROUP.json file, such as reject/values.json")

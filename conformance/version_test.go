@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -242,7 +243,7 @@ func TestCommandForADraft(t *testing.T) {
 // versionFile is a version file that changes one vector and excludes a
 // group, for the tree of versionTree.
 const versionFile = `{"tag":"GCX2-draft.7","description":"d",` +
-	`"changes":[{"id":"val-2-x","rule":"DICT-1","by":"dict-1-x"}],` +
+	`"changes":[{"id":"val-2-x","rule":"D7-DICT-1","by":"d7-dict-1-x"}],` +
 	`"excludes":[{"match":"^reject/h/","rule":"DICT-2"}]}`
 
 // versionTree returns a vectors tree with two GCX1 groups, a group of
@@ -252,7 +253,7 @@ func versionTree(edit func(string) string) fstest.MapFS {
 	g = strings.Replace(g, `,"note":"x"`, "", 1)
 	h := strings.NewReplacer(`"group":"g"`, `"group":"h"`, `"id":"val-2-x"`, `"id":"val-2-y"`).Replace(g)
 	own := strings.NewReplacer(`"group":"g"`, `"group":"draft"`, `"description":"d","vectors"`, `"description":"d","tags":["GCX2-draft.7"],"vectors"`,
-		`"id":"val-2-x"`, `"id":"dict-1-x"`, `"rules":["VAL-2"]`, `"rules":["DICT-1","VAL-2"]`, "GCX1 tool", "GCX2-draft.7 tool").Replace(g)
+		`"id":"val-2-x"`, `"id":"d7-dict-1-x"`, `"rules":["VAL-2"]`, `"rules":["D7-DICT-1","VAL-2"]`, "GCX1 tool", "GCX2-draft.7 tool").Replace(g)
 	return fstest.MapFS{
 		"reject/g.json":              {Data: []byte(g)},
 		"reject/h.json":              {Data: []byte(h)},
@@ -262,11 +263,25 @@ func versionTree(edit func(string) string) fstest.MapFS {
 }
 
 // A version file changes and excludes GCX1's vectors; its own vectors
-// apply to it alone.
+// apply to it alone, and cite rules of its namespace (D7-DICT-1), which
+// the schema accepts too.
 func TestVersionFile(t *testing.T) {
-	s, err := LoadSuite(versionTree(func(s string) string { return s }))
+	tree := versionTree(func(s string) string { return s })
+	s, err := LoadSuite(tree)
 	if err != nil {
 		t.Fatal(err)
+	}
+	schema, err := jsonschema.NewCompiler().Compile("vectors.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(tree["reject/draft.json"].Data)); err != nil || schema.Validate(doc) != nil {
+		t.Errorf("the schema refuses the draft's vectors file: %v %v", err, schema.Validate(doc))
+	}
+	for id, rule := range map[string]string{"val-2-x": "VAL-2", "d7-dict-1-x": "D7-DICT-1", "lim-2-line-of-1-mib": "LIM-2", "x-y": ""} {
+		if got := (&Vector{ID: id}).RuleOfID(); got != rule {
+			t.Errorf("RuleOfID(%s) = %q, want %q", id, got, rule)
+		}
 	}
 	names := func(tag string) []string {
 		vs, err := s.For(tag)
@@ -281,7 +296,7 @@ func TestVersionFile(t *testing.T) {
 	}
 	for tag, want := range map[string][]string{
 		"GCX1":         {"val-2-x", "val-2-y"},
-		"GCX2-draft.7": {"dict-1-x"},
+		"GCX2-draft.7": {"d7-dict-1-x"},
 		"GCX2-draft.8": {"val-2-x", "val-2-y"},
 	} {
 		if diff := cmp.Diff(want, names(tag)); diff != "" {
@@ -299,10 +314,10 @@ func TestVersionFileRefusals(t *testing.T) {
 	}
 	for name, edit := range map[string]func(string) string{
 		"unknown vector":     func(s string) string { return strings.Replace(s, `"id":"val-2-x"`, `"id":"val-2-z"`, 1) },
-		"by not the draft's": func(s string) string { return strings.Replace(s, `"by":"dict-1-x"`, `"by":"val-2-y"`, 1) },
-		"change without by":  func(s string) string { return strings.Replace(s, `,"by":"dict-1-x"`, ``, 1) },
+		"by not the draft's": func(s string) string { return strings.Replace(s, `"by":"d7-dict-1-x"`, `"by":"val-2-y"`, 1) },
+		"change without by":  func(s string) string { return strings.Replace(s, `,"by":"d7-dict-1-x"`, ``, 1) },
 		"match selects none": func(s string) string { return strings.Replace(s, `^reject/h/`, `^json/`, 1) },
-		"rule not an ID":     func(s string) string { return strings.Replace(s, `"rule":"DICT-2"`, `"rule":"dict"`, 1) },
+		"rule not an ID":     func(s string) string { return strings.Replace(s, `"rule":"DICT-2"`, `"rule":"dict-2"`, 1) },
 		"id and match":       func(s string) string { return strings.Replace(s, `{"match"`, `{"id":"val-2-y","match"`, 1) },
 		"tag not the name":   func(s string) string { return strings.Replace(s, `"tag":"GCX2-draft.7"`, `"tag":"GCX2-draft.6"`, 1) },
 		"unknown key": func(s string) string {
@@ -384,4 +399,53 @@ func errorRule(e *ExpectedError) []string {
 		return nil
 	}
 	return []string{e.Rule}
+}
+
+// A draft's document is named after a draft tag, and its rules are of its
+// own namespace: it never defines an ID of GCX1's. The documents about
+// versions cite only rules that exist, and the files CONTRIBUTING.md tells
+// a draft's author to copy exist.
+func TestDraftDocuments(t *testing.T) {
+	gcx1 := specRules(t)
+	defines := regexp.MustCompile(`\*\*\[([A-Z][A-Z0-9]*(?:-[A-Z][A-Z0-9]*)*-[0-9]+)\]\*\*`)
+	docs, err := filepath.Glob(filepath.Join("..", "docs", "drafts", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, doc := range docs {
+		name := strings.TrimSuffix(filepath.Base(doc), ".md")
+		if name == "TEMPLATE" {
+			continue
+		}
+		if !codec.IsDraft(name) {
+			t.Errorf("docs/drafts/%s.md: %s is not a draft tag (GCX<major>-draft.<n>)", name, name)
+		}
+		b, _ := os.ReadFile(doc)
+		for _, m := range defines.FindAllSubmatch(b, -1) {
+			if gcx1[string(m[1])] {
+				t.Errorf("docs/drafts/%s.md defines [%s], an ID of GCX1; a draft's rules take IDs of its own", name, m[1])
+			}
+		}
+	}
+	cites := regexp.MustCompile(`\[([A-Z]+-[0-9]+)\]`)
+	for _, doc := range []string{"VERSIONING.md", filepath.Join("docs", "drafts", "TEMPLATE.md")} {
+		b, err := os.ReadFile(filepath.Join("..", doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range cites.FindAllSubmatch(b, -1) {
+			if r := string(m[1]); !gcx1[r] {
+				t.Errorf("%s cites [%s], which docs/wire-format.md does not define", doc, r)
+			}
+		}
+	}
+	guide, _ := os.ReadFile(filepath.Join("..", "CONTRIBUTING.md"))
+	for _, file := range []string{"docs/drafts/TEMPLATE.md", "codec/template.go", "VERSIONING.md"} {
+		if !bytes.Contains(guide, []byte("("+file+")")) {
+			t.Errorf("CONTRIBUTING.md does not link %s", file)
+		}
+		if _, err := os.Stat(filepath.Join("..", file)); err != nil {
+			t.Error(err)
+		}
+	}
 }

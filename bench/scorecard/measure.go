@@ -11,21 +11,42 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/gcxwire/gcx/reference"
+	"github.com/gcxwire/gcx/codec"
+	"github.com/gcxwire/gcx/spec"
 	"github.com/gcxwire/gcx/tokens"
 )
 
-// A Codec is the JSON ⇄ GCX1 mapping under test. DefaultCodec is the
-// module's own (package jsonmap); the functions are fields so that the
-// harness can be tested on its own.
+// A Codec is a version's JSON mapping under test. DefaultCodec is the
+// module's own GCX1 (package jsonmap), CodecOf any registered codec; the
+// functions are fields so that the harness can be tested on its own.
 type Codec struct {
-	// Encode writes value as GCX1, whatever it costs.
+	// Tag is the version the codec writes; "" means GCX1.
+	Tag string
+	// Encode writes value as a payload, whatever it costs.
 	Encode func(tool string, value []byte) ([]byte, error)
-	// Decode gives back the JSON value a GCX1 payload represents.
+	// Decode gives back the JSON value a payload represents.
 	Decode func(payload []byte) ([]byte, error)
-	// Auto writes GCX1 or compact JSON, whichever costs fewer tokens, and
-	// says whether it chose GCX1 [AUTO-1].
+	// Auto writes the payload or compact JSON, whichever costs fewer
+	// tokens, and says whether it chose the payload [AUTO-1].
 	Auto func(tool string, value []byte) (out []byte, gcx bool, err error)
+	// Sections checks a payload's wire view and returns the row count of
+	// each section; nil for a codec that has no wire view.
+	Sections func(payload []byte) ([]int, error)
+	// Goals are the codec's goals (codec.Goaler); nil for none.
+	Goals *codec.Goals
+	// Ideas and EncodeWithout are those of a codec that combines several
+	// ideas (codec.Ablatable); EncodeWithout is Encode with the named
+	// ideas switched off.
+	Ideas         []codec.Idea
+	EncodeWithout func(tool string, value []byte, off []string) ([]byte, error)
+}
+
+// tag returns the codec's tag, GCX1 when it names none.
+func (c Codec) tag() string {
+	if c.Tag == "" {
+		return spec.Version
+	}
+	return c.Tag
 }
 
 // A Size is what one spelling of a response costs.
@@ -77,15 +98,62 @@ type Result struct {
 	TOONComma     *Size `json:"toon_comma,omitempty"`
 	TOONTab       *Size `json:"toon_tab,omitempty"`
 	TOONRoundTrip *bool `json:"toon_round_trip,omitempty"`
+
+	// Text is the response's free text (see FreeText); Codecs holds what
+	// each codec of Scorecard.Codecs measured. Both are measured only when
+	// codecs are selected: the default scorecard, GCX1 alone, has neither.
+	Text   *Text         `json:"text,omitempty"`
+	Codecs []CodecResult `json:"codecs,omitempty"`
+}
+
+// A CodecResult is what one codec measured on one case.
+type CodecResult struct {
+	Tag string `json:"tag"`
+	// Payload is the forced encoding; nil when the codec refused the
+	// value (Error says why).
+	Payload *Size  `json:"payload,omitempty"`
+	Error   string `json:"error,omitempty"`
+	// RoundTrip is "pass" when the codec's Decode gives the value back
+	// from the payload [MAP-4], else what went wrong.
+	RoundTrip     string `json:"round_trip"`
+	Auto          *Size  `json:"auto,omitempty"`
+	AutoFormat    string `json:"auto_format,omitempty"`
+	AutoError     string `json:"auto_error,omitempty"`
+	AutoRoundTrip string `json:"auto_round_trip"`
+	// Ablation holds the payload with ideas switched off, for a codec
+	// that combines several (CodecInfo.Ideas), one entry per
+	// configuration of Ablations.
+	Ablation []Ablated `json:"ablation,omitempty"`
+}
+
+// An Ablated payload is the codec's payload with the ideas Off switched
+// off; like every payload it must decode to the value.
+type Ablated struct {
+	Off       []string `json:"off"`
+	Size      *Size    `json:"size,omitempty"`
+	Error     string   `json:"error,omitempty"`
+	RoundTrip string   `json:"round_trip"`
+}
+
+// A CodecInfo describes a selected codec: its tag, its goals and the
+// ideas it combines.
+type CodecInfo struct {
+	Tag   string       `json:"tag"`
+	Goals *codec.Goals `json:"goals,omitempty"`
+	Ideas []codec.Idea `json:"ideas,omitempty"`
 }
 
 // A Scorecard is the measurement of a whole corpus.
 type Scorecard struct {
 	// TOONVersion is the version of the official TOON encoder used, or ""
 	// when TOON was not measured; TOONNote then says why.
-	TOONVersion string   `json:"toon_version,omitempty"`
-	TOONNote    string   `json:"toon_note,omitempty"`
-	Cases       []Result `json:"cases"`
+	TOONVersion string `json:"toon_version,omitempty"`
+	TOONNote    string `json:"toon_note,omitempty"`
+	// Codecs are the codecs selected with --codec, in column order, the
+	// first being the one the main tables report; empty for the default,
+	// GCX1 alone, whose scorecard has no codec columns.
+	Codecs []CodecInfo `json:"codecs,omitempty"`
+	Cases  []Result    `json:"cases"`
 	// CarriedFrom names the record the TOON figures were kept from when
 	// this run could not run TOON itself (see CarryTOON). It is not
 	// written: the figures are the same either way.
@@ -94,12 +162,22 @@ type Scorecard struct {
 
 // Measure measures every case. toon holds the official encoder's outputs in
 // case order, or is nil when TOON could not be run (toonNote says why).
-// progress, when not nil, gets one line per case.
-func Measure(cases []Case, codec Codec, toonVersion string, toon []TOONOutput, toonNote string, progress io.Writer) (*Scorecard, error) {
+// progress, when not nil, gets one line per case. The main tables report
+// codec; with more codecs, or a codec that is not GCX1, every codec is
+// also measured in a column of its own, with the cases' free text and the
+// ablation of the codecs that combine several ideas.
+func Measure(cases []Case, codec Codec, toonVersion string, toon []TOONOutput, toonNote string, progress io.Writer, more ...Codec) (*Scorecard, error) {
 	if toon != nil && len(toon) != len(cases) {
 		return nil, fmt.Errorf("scorecard: %d TOON outputs for %d cases", len(toon), len(cases))
 	}
 	sc := &Scorecard{TOONVersion: toonVersion, TOONNote: toonNote, Cases: make([]Result, len(cases))}
+	var columns []Codec
+	if len(more) > 0 || codec.tag() != spec.Version {
+		columns = append([]Codec{codec}, more...)
+		for _, c := range columns {
+			sc.Codecs = append(sc.Codecs, CodecInfo{Tag: c.tag(), Goals: c.Goals, Ideas: c.Ideas})
+		}
+	}
 	if toon == nil {
 		sc.TOONVersion = ""
 	}
@@ -122,6 +200,9 @@ func Measure(cases []Case, codec Codec, toonVersion string, toon []TOONOutput, t
 					t = &toon[i]
 				}
 				r, err := measureCase(cases[i], codec, t)
+				if err == nil && columns != nil {
+					err = measureColumns(&r, cases[i], columns)
+				}
 				mu.Lock()
 				sc.Cases[i] = r
 				if err != nil && firstErr == nil {
@@ -161,19 +242,20 @@ func measureCase(c Case, codec Codec, toon *TOONOutput) (Result, error) {
 	}
 
 	r.RoundTrip = "not run: the value did not encode"
-	if gcx, err := codec.Encode(c.Tool, c.Response); err != nil {
+	var rows []int
+	gcx, err := codec.Encode(c.Tool, c.Response)
+	if err == nil && codec.Sections != nil {
+		rows, err = codec.Sections(gcx)
+	}
+	if err != nil {
 		r.GCXError = err.Error()
-	} else if p, err := reference.Decode(gcx); err != nil {
-		r.GCXError = "the reference decoder rejects the payload: " + err.Error()
 	} else {
 		size, err := measure(gcx)
 		if err != nil {
 			return Result{}, err
 		}
 		r.GCX = &size
-		for _, s := range p.Sections {
-			r.Rows = append(r.Rows, len(s.Rows))
-		}
+		r.Rows = rows
 		if r.HeaderCL100K, err = headerTokens(gcx); err != nil {
 			return Result{}, err
 		}

@@ -12,10 +12,6 @@ import (
 // ReproduceCommand is the command that regenerates the committed scorecard.
 const ReproduceCommand = "go run ./bench/wire-format"
 
-// Goal27 is the median saving the GCX1 announcement claims against JSON;
-// the scorecard reports whether the tabular cases reach it.
-const Goal27 = 27.4
-
 // An Explanation says, in words, why GCX1 costs more than compact JSON
 // (JSON) or than TOON with the tab delimiter (TOON) on one case. The
 // scorecard prints it under the measured figures.
@@ -54,19 +50,19 @@ func (sc *Scorecard) CheckExplanations(e Explanations) []string {
 	for _, r := range sc.Cases {
 		names[r.Name] = true
 		if losesJSON[r.Name] && e[r.Name].JSON == "" {
-			problems = append(problems, fmt.Sprintf("%s: GCX1 costs more than compact JSON and there is no vs_json explanation", r.Name))
+			problems = append(problems, fmt.Sprintf("%s: %s costs more than compact JSON and there is no vs_json explanation", r.Name, sc.Name()))
 		}
 		if !losesJSON[r.Name] && e[r.Name].JSON != "" {
-			problems = append(problems, fmt.Sprintf("%s: a vs_json explanation, but GCX1 does not cost more than compact JSON", r.Name))
+			problems = append(problems, fmt.Sprintf("%s: a vs_json explanation, but %s does not cost more than compact JSON", r.Name, sc.Name()))
 		}
 		if sc.TOONVersion == "" {
 			continue
 		}
 		if losesTOON[r.Name] && e[r.Name].TOON == "" {
-			problems = append(problems, fmt.Sprintf("%s: GCX1 costs more than TOON-tab and there is no vs_toon explanation", r.Name))
+			problems = append(problems, fmt.Sprintf("%s: %s costs more than TOON-tab and there is no vs_toon explanation", r.Name, sc.Name()))
 		}
 		if !losesTOON[r.Name] && e[r.Name].TOON != "" {
-			problems = append(problems, fmt.Sprintf("%s: a vs_toon explanation, but GCX1 does not cost more than TOON-tab", r.Name))
+			problems = append(problems, fmt.Sprintf("%s: a vs_toon explanation, but %s does not cost more than TOON-tab", r.Name, sc.Name()))
 		}
 	}
 	var unknown []string
@@ -123,8 +119,9 @@ func (sc *Scorecard) Headline() string {
 	s := sc.Summarize()
 	var b strings.Builder
 	fmt.Fprintln(&b, HeadlineBegin)
-	fmt.Fprintf(&b, "Measured on the %d MCP tool responses of [bench/wire-format](bench/wire-format/scorecard.md) (%d of them tabular), in cl100k_base tokens; savings are against the named format, positive = GCX1 is smaller:\n\n", s.Cases, s.Tabular)
-	fmt.Fprintln(&b, "| GCX1 against | tabular cases: median (min … max) | all cases: median |")
+	n := sc.Name()
+	fmt.Fprintf(&b, "Measured on the %d MCP tool responses of [bench/wire-format](bench/wire-format/scorecard.md) (%d of them tabular), in cl100k_base tokens; savings are against the named format, positive = %s is smaller:\n\n", s.Cases, s.Tabular, n)
+	fmt.Fprintf(&b, "| %s against | tabular cases: median (min … max) | all cases: median |\n", n)
 	fmt.Fprintln(&b, "| --- | --- | --- |")
 	fmt.Fprintf(&b, "| compact JSON | %s | %s |\n", statRange(s.TabularVsCompact), statMedian(s.AllVsCompact))
 	if sc.TOONVersion != "" {
@@ -138,8 +135,8 @@ func (sc *Scorecard) Headline() string {
 		fmt.Fprintf(&b, ", %s against TOON-tab", statMedian(s.TabularVsTOONTabO200K))
 	}
 	fmt.Fprintln(&b, ".")
-	fmt.Fprintf(&b, "Auto mode costs more than compact JSON on %d of %d cases. Round trip through GCX1: %d of %d values come back exactly.\n",
-		len(s.AutoCostlier)+len(s.AutoFailed), s.Cases, s.RoundTrips, s.Cases)
+	fmt.Fprintf(&b, "Auto mode costs more than compact JSON on %d of %d cases. Round trip through %s: %d of %d values come back exactly.\n",
+		len(s.AutoCostlier)+len(s.AutoFailed), s.Cases, n, s.RoundTrips, s.Cases)
 	fmt.Fprintln(&b, HeadlineEnd)
 	return b.String()
 }

@@ -9,6 +9,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/gcxwire/gcx/spec"
 )
 
 // The files a run writes into its output directory.
@@ -109,9 +112,10 @@ func findRoot() (string, error) {
 	}
 }
 
-// Run loads the corpus, runs TOON and measures everything. A missing TOON
-// is not an error: the scorecard then says TOON was not measured.
-func Run(o Options, codec Codec, progress io.Writer) (*Scorecard, Explanations, error) {
+// Run loads the corpus, runs TOON and measures everything, with codec in
+// the main tables and more codecs beside it (Measure). A missing TOON is
+// not an error: the scorecard then says TOON was not measured.
+func Run(o Options, codec Codec, progress io.Writer, more ...Codec) (*Scorecard, Explanations, error) {
 	cases, err := LoadCases(o.Cases)
 	if err != nil {
 		return nil, nil, err
@@ -143,7 +147,7 @@ func Run(o Options, codec Codec, progress io.Writer) (*Scorecard, Explanations, 
 			fmt.Fprintln(progress, "scorecard:", err)
 		}
 	}
-	sc, err := Measure(cases, codec, version, toon, note, progress)
+	sc, err := Measure(cases, codec, version, toon, note, progress, more...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -202,12 +206,13 @@ func Command(args []string, codec Codec, stdout, stderr io.Writer) int {
 	fl.StringVar(&o.TOON, "toon", "", "directory holding the pinned TOON encoder (default bench/toon)")
 	fl.StringVar(&o.Explanations, "explanations", "", "JSON file explaining each loss (default bench/wire-format/explanations.json)")
 	check := fl.Bool("check", false, "compare with the files in -out instead of writing them; exit 1 if any differs")
-	reuse := fl.Bool("reuse-toon", true, "where TOON cannot run, keep the TOON figures of -out's "+JSONFile+" if every response is unchanged since they were measured")
+	reuse := fl.Bool("reuse-toon", true, "where TOON cannot run, keep the TOON figures of -out's "+JSONFile+" (or, when -out has none, the committed\none's) if every response is unchanged since they were measured")
+	codecs := fl.String("codec", "", "measure these registered versions, a comma-separated `list` of tags (the first in the main tables, each in a column\nof its own; a draft's ideas are ablated); default: the codecs -out's "+JSONFile+" was made with, else GCX1 alone")
 	fl.Usage = func() {
-		fmt.Fprintf(stderr, "usage: gcx bench [flags]   (or: %s [flags])\n\nMeasures GCX1 against JSON and TOON on every fixture and writes\n%s, %s, %s and %s.\n\nflags:\n",
+		fmt.Fprintf(stderr, "usage: gcx bench [flags]   (or: %s [flags])\n\nMeasures GCX1 (or the versions of -codec) against JSON and TOON on every fixture and writes\n%s, %s, %s and %s.\n\nflags:\n",
 			ReproduceCommand, MarkdownFile, JSONFile, SVGFile, SnippetFile)
 		fl.PrintDefaults()
-		fmt.Fprintf(stderr, "\nexample:\n  gcx bench -check\n")
+		fmt.Fprintf(stderr, "\nexample:\n  gcx bench -check\n  gcx bench -codec GCX1,GCX2-draft.1 -out /tmp/draft\n")
 	}
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -226,8 +231,31 @@ func Command(args []string, codec Codec, stdout, stderr io.Writer) int {
 	}
 	if *reuse {
 		o.Previous = filepath.Join(o.Out, JSONFile)
+		if _, err := os.Stat(o.Previous); err != nil {
+			// A new directory, such as a draft's scorecard: the committed
+			// record's TOON figures apply as well to the same responses.
+			if committed, err := (Options{}).Resolve(); err == nil {
+				o.Previous = filepath.Join(committed.Out, JSONFile)
+			}
+		}
 	}
-	sc, expl, err := Run(o, codec, stderr)
+	if *codecs == "" {
+		*codecs = recordedCodecs(filepath.Join(o.Out, JSONFile))
+	}
+	var more []Codec
+	if *codecs != "" {
+		selected, err := SelectCodecs(*codecs)
+		if err != nil {
+			fmt.Fprintln(stderr, "bench: -codec:", err)
+			return 2
+		}
+		codec, more = selected[0], selected[1:]
+	}
+	if codec.tag() != spec.Version {
+		// explanations.json explains GCX1's losses, not another codec's.
+		o.Explanations = ""
+	}
+	sc, expl, err := Run(o, codec, stderr, more...)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
@@ -260,8 +288,8 @@ func Command(args []string, codec Codec, stdout, stderr io.Writer) int {
 		return 1
 	}
 	s := sc.Summarize()
-	fmt.Fprintf(stdout, "%d cases (%d tabular): GCX1 vs compact JSON, tabular median %s; auto costlier on %d; round trip %d/%d",
-		s.Cases, s.Tabular, statMedian(s.TabularVsCompact), len(s.AutoCostlier)+len(s.AutoFailed), s.RoundTrips, s.Cases)
+	fmt.Fprintf(stdout, "%d cases (%d tabular): %s vs compact JSON, tabular median %s; auto costlier on %d; round trip %d/%d",
+		s.Cases, s.Tabular, sc.Name(), statMedian(s.TabularVsCompact), len(s.AutoCostlier)+len(s.AutoFailed), s.RoundTrips, s.Cases)
 	switch {
 	case sc.CarriedFrom != "":
 		fmt.Fprintf(stdout, "; vs TOON-tab, tabular median %s (TOON figures kept from %s, not re-measured)\n", statMedian(s.TabularVsTOONTab), sc.CarriedFrom)
@@ -270,8 +298,33 @@ func Command(args []string, codec Codec, stdout, stderr io.Writer) int {
 	default:
 		fmt.Fprintln(stdout, "; TOON: not measured")
 	}
+	for i, info := range sc.Codecs {
+		cs := sc.CodecSummary(i)
+		fmt.Fprintf(stdout, "  %s: tabular median %s vs compact JSON (o200k_base %s); round trip %d/%d\n",
+			info.Tag, statMedian(cs.TabularVsCompact), statMedian(cs.TabularVsCompactO200K), cs.RoundTrips, s.Cases)
+	}
 	if !*check {
 		fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(o.Out, MarkdownFile))
 	}
 	return 0
+}
+
+// recordedCodecs returns the codecs a scorecard record lists, as a -codec
+// value, or "" when there is no record or it lists none (GCX1 alone): a run
+// without -codec measures what the scorecard it replaces measured, so that
+// a scorecard with draft columns is reproduced as it is.
+func recordedCodecs(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	prev, err := ParseScorecard(b)
+	if err != nil {
+		return ""
+	}
+	var tags []string
+	for _, c := range prev.Codecs {
+		tags = append(tags, c.Tag)
+	}
+	return strings.Join(tags, ",")
 }

@@ -3,7 +3,12 @@ package scorecard
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
+
+	"github.com/gcxwire/gcx/codec"
+	"github.com/gcxwire/gcx/spec"
+	"github.com/gcxwire/gcx/tokens"
 )
 
 // Savings is how much smaller x is than base, in percent of base: positive
@@ -203,4 +208,150 @@ func pct(v float64) string {
 		return "0.0%"
 	}
 	return fmt.Sprintf("%+.1f%%", v)
+}
+
+// Name returns the tag of the codec the main tables report: the first
+// selected, GCX1 by default.
+func (sc *Scorecard) Name() string {
+	if len(sc.Codecs) > 0 {
+		return sc.Codecs[0].Tag
+	}
+	return spec.Version
+}
+
+// A CodecSummary is the headline of one codec's column.
+type CodecSummary struct {
+	Tag string
+	// Savings of the forced payload against compact JSON and TOON-tab.
+	TabularVsCompact, TabularVsCompactO200K, AllVsCompact Stat
+	TabularVsTOONTab, TabularVsTOONTabO200K               Stat
+	// Tabular cases with TOON measured, and those where the payload costs
+	// fewer (Ahead), the same (Ties) or more (Behind) cl100k_base tokens
+	// than TOON-tab.
+	TabularWithTOON, TabularAheadOfTOON, TabularTiesTOON int
+	TabularBehindTOON                                    []string
+	// AutoCostlier and AutoFailed list the cases where auto mode cost
+	// more than compact JSON or failed; RoundTrips and AutoRoundTrips count
+	// the values that came back.
+	AutoCostlier, AutoFailed   []string
+	RoundTrips, AutoRoundTrips int
+}
+
+// codecSize returns the payload size of codec column i, or nil.
+func codecSize(r Result, i int) *Size {
+	if i >= len(r.Codecs) {
+		return nil
+	}
+	return r.Codecs[i].Payload
+}
+
+// savingsOf returns the saving of a size picked from a result against a
+// baseline, in a metric.
+func savingsOf(size func(Result) *Size, base Baseline, m Metric) func(Result) (float64, bool) {
+	return func(r Result) (float64, bool) {
+		b, ok := base(r)
+		x := size(r)
+		if !ok || x == nil {
+			return 0, false
+		}
+		return Savings(m(b), m(*x)), true
+	}
+}
+
+// CodecSummary computes the headline of codec column i (Scorecard.Codecs).
+func (sc *Scorecard) CodecSummary(i int) CodecSummary {
+	cs := sc.Cases
+	size := func(r Result) *Size { return codecSize(r, i) }
+	s := CodecSummary{
+		Tag:                   sc.Codecs[i].Tag,
+		TabularVsCompact:      statOf(cs, tabular, savingsOf(size, VsCompact, CL100K)),
+		TabularVsCompactO200K: statOf(cs, tabular, savingsOf(size, VsCompact, O200K)),
+		AllVsCompact:          statOf(cs, anyCase, savingsOf(size, VsCompact, CL100K)),
+		TabularVsTOONTab:      statOf(cs, tabular, savingsOf(size, VsTOONTab, CL100K)),
+		TabularVsTOONTabO200K: statOf(cs, tabular, savingsOf(size, VsTOONTab, O200K)),
+	}
+	for _, r := range cs {
+		if i >= len(r.Codecs) {
+			continue
+		}
+		c := r.Codecs[i]
+		if c.RoundTrip == "pass" {
+			s.RoundTrips++
+		}
+		if c.AutoRoundTrip == "pass" {
+			s.AutoRoundTrips++
+		}
+		if c.Auto == nil {
+			s.AutoFailed = append(s.AutoFailed, r.Name)
+		} else if c.Auto.CL100K > r.Compact.CL100K {
+			s.AutoCostlier = append(s.AutoCostlier, r.Name)
+		}
+		if c.Payload == nil || r.TOONTab == nil || !tabular(r) {
+			continue
+		}
+		s.TabularWithTOON++
+		switch {
+		case c.Payload.CL100K < r.TOONTab.CL100K:
+			s.TabularAheadOfTOON++
+		case c.Payload.CL100K == r.TOONTab.CL100K:
+			s.TabularTiesTOON++
+		default:
+			s.TabularBehindTOON = append(s.TabularBehindTOON, r.Name)
+		}
+	}
+	return s
+}
+
+// A GoalResult is one goal of a codec and whether the scorecard meets it;
+// Measured is false when the scorecard cannot tell (TOON not measured).
+type GoalResult struct {
+	Text          string
+	Met, Measured bool
+}
+
+// GoalResults returns the goals of codec column i with their outcome:
+// those it states (codec.Goals), then the laws every codec is held to —
+// auto mode never costlier than compact JSON, every value back.
+func (sc *Scorecard) GoalResults(i int) []GoalResult {
+	s := sc.CodecSummary(i)
+	var out []GoalResult
+	if g := sc.Codecs[i].Goals; g != nil {
+		if g.MedianSaving > 0 {
+			toks := g.Tokenizers
+			if len(toks) == 0 {
+				toks = []string{tokens.CL100K}
+			}
+			for _, tok := range toks {
+				st := s.TabularVsCompact
+				if tok == tokens.O200K {
+					st = s.TabularVsCompactO200K
+				}
+				out = append(out, GoalResult{
+					Text:     fmt.Sprintf("median saving of at least %.1f%% against compact JSON on the tabular cases (%s): %s", g.MedianSaving, tok, statMedian(st)),
+					Met:      st.Valid() && st.Median >= g.MedianSaving,
+					Measured: st.Valid(),
+				})
+			}
+		}
+		if g.TOONTab != "" {
+			word, met := "at least ties", len(s.TabularBehindTOON) == 0
+			n := s.TabularAheadOfTOON + s.TabularTiesTOON
+			if g.TOONTab == codec.BeatTOON {
+				word, met, n = "costs fewer tokens than", s.TabularAheadOfTOON == s.TabularWithTOON, s.TabularAheadOfTOON
+			}
+			out = append(out, GoalResult{
+				Text:     fmt.Sprintf("%s TOON-tab on every tabular case (cl100k_base): %d of %d", word, n, s.TabularWithTOON),
+				Met:      sc.TOONVersion != "" && met,
+				Measured: sc.TOONVersion != "",
+			})
+		}
+	}
+	costlier := append(slices.Clone(s.AutoCostlier), s.AutoFailed...)
+	out = append(out,
+		GoalResult{Text: fmt.Sprintf("auto mode never costs more than compact JSON: %d of %d cases cost more or failed%s", len(costlier), len(sc.Cases), listSuffix(costlier)),
+			Met: len(costlier) == 0, Measured: true},
+		GoalResult{Text: fmt.Sprintf("every value comes back: %d of %d, through auto mode %d of %d", s.RoundTrips, len(sc.Cases), s.AutoRoundTrips, len(sc.Cases)),
+			Met: s.RoundTrips == len(sc.Cases) && s.AutoRoundTrips == len(sc.Cases), Measured: true},
+	)
+	return out
 }

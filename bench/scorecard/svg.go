@@ -71,7 +71,8 @@ const (
 	colorTOON   = "#d9730d"
 )
 
-// SVG renders a bar chart of the per-case cl100k_base savings of GCX1
+// SVG renders a bar chart of the per-case cl100k_base savings of the codec
+// the main tables report (GCX1 by default)
 // against compact JSON and, where measured, TOON-tab.
 func (sc *Scorecard) SVG() ([]byte, error) {
 	type series struct {
@@ -108,17 +109,17 @@ func (sc *Scorecard) SVG() ([]byte, error) {
 		Xmlns: "http://www.w3.org/2000/svg", Width: int(width), Height: int(height),
 		ViewBox:    fmt.Sprintf("0 0 %d %d", int(width), int(height)),
 		FontFamily: "Helvetica, Arial, sans-serif", FontSize: 12,
-		Title: "GCX1 cl100k_base token savings per case",
+		Title: sc.Name() + " cl100k_base token savings per case",
 	}
 	bg := svgGroup{ID: "background", Rects: []svgRect{{X: 0, Y: 0, Width: width, Height: height, Fill: "#ffffff"}}}
 	head := svgGroup{ID: "legend", Texts: []svgText{{
 		X: 12, Y: 22, Weight: "bold",
-		Text: "GCX1 token savings per case (cl100k_base; positive = GCX1 smaller)",
+		Text: sc.Name() + " token savings per case (cl100k_base; positive = " + sc.Name() + " smaller)",
 	}}}
 	lx := 12.0
 	for _, s := range all {
 		head.Rects = append(head.Rects, svgRect{X: lx, Y: 34, Width: 12, Height: 12, Fill: s.color})
-		head.Texts = append(head.Texts, svgText{X: lx + 18, Y: 44, Text: "GCX1 vs " + map[string]string{
+		head.Texts = append(head.Texts, svgText{X: lx + 18, Y: 44, Text: sc.Name() + " vs " + map[string]string{
 			"JSON": "compact JSON", "TOON tab": "TOON, tab delimiter"}[s.label]})
 		lx += 190
 	}
@@ -141,7 +142,7 @@ func (sc *Scorecard) SVG() ([]byte, error) {
 		grid.Texts = append(grid.Texts, svgText{X: x(v), Y: plotBottom + 16, Anchor: "middle", Fill: "#444444", Text: pct(v)})
 	}
 	grid.Texts = append(grid.Texts, svgText{X: chartLeft + chartPlot/2, Y: plotBottom + 32, Anchor: "middle", Fill: "#444444",
-		Text: "token saving: (baseline − GCX1) / baseline"})
+		Text: "token saving: (baseline − " + sc.Name() + ") / baseline"})
 
 	bars := svgGroup{ID: "bars"}
 	labels := svgGroup{ID: "labels"}
@@ -166,7 +167,7 @@ func (sc *Scorecard) SVG() ([]byte, error) {
 			}
 			bar := svgRect{
 				X: x0, Y: y, Width: round2(math.Max(x1-x0, 1)), Height: chartBarH, Fill: s.color,
-				Title: fmt.Sprintf("%s: GCX1 vs %s %s", r.Name, s.label, pct(v)),
+				Title: fmt.Sprintf("%s: %s vs %s %s", r.Name, sc.Name(), s.label, pct(v)),
 			}
 			if v < lo || v > hi {
 				bar.Opacity = "0.4"

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -66,5 +68,22 @@ func TestConformanceTag(t *testing.T) {
 	if code != exitOK || !strings.Contains(stdout, "== codec "+testDraft+": ") || !strings.Contains(stdout, " vectors of "+testDraft+" (built-in vectors)") ||
 		!strings.HasSuffix(stdout, " passed, 0 failed, 0 skipped\n") {
 		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+}
+
+// gcx bench --codec measures a registered draft in a column of its own.
+func TestBenchCodecFlag(t *testing.T) {
+	cases, out := t.TempDir(), t.TempDir()
+	fixture := `{"tool":"t","description":"two rows","response":[{"a":1,"b":"x y"},{"a":2,"b":"z"}]}`
+	if err := os.WriteFile(filepath.Join(cases, "two.json"), []byte(fixture), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := gcx(t, "", "bench", "-cases", cases, "-out", out, "-toon", "", "-explanations", filepath.Join(cases, "none"), "-codec", "GCX1,"+testDraft)
+	if code != exitOK || !strings.Contains(stdout, "  "+testDraft+": tabular median ") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "scorecard.md"))
+	if err != nil || !strings.Contains(string(md), "| GCX1 | vs JSON | "+testDraft+" | vs JSON |") {
+		t.Errorf("scorecard.md lacks the column of %s: %v\n%s", testDraft, err, md)
 	}
 }

@@ -8,6 +8,7 @@ package codectest
 
 import (
 	"bytes"
+	"slices"
 	"sync/atomic"
 
 	"github.com/gcxwire/gcx/codec"
@@ -77,4 +78,52 @@ func (i impostor) Decode(payload []byte) (jsonmap.Value, error) {
 		return jsonmap.DecodeValue(payload)
 	}
 	return i.Codec.Decode(payload)
+}
+
+// Commented returns a draft that combines two ideas, both lossless and
+// both useless: "lead", a comment line after the first header, and
+// "tail", a comment line at the end of the payload. It is Ablatable, so
+// that the scorecard's ablation can be checked on a draft whose every
+// figure is known: each idea costs the tokens of its comment. With broken
+// set, switching "tail" off writes GCX1's tag, which the draft's own
+// decoder refuses: the scorecard must report those values as not back.
+func Commented(tag string, broken bool) codec.Codec {
+	return commented{Codec: codec.NewTemplate(tag), broken: broken}
+}
+
+type commented struct {
+	codec.Codec
+	broken bool
+}
+
+func (commented) Ideas() []codec.Idea {
+	return []codec.Idea{
+		{Name: "lead", Summary: "a comment line after the first header"},
+		{Name: "tail", Summary: "a comment line at the end"},
+	}
+}
+
+func (c commented) Goals() codec.Goals {
+	return codec.Goals{MedianSaving: 99, Tokenizers: []string{"cl100k_base", "o200k_base"}, TOONTab: codec.BeatTOON}
+}
+
+func (c commented) Encode(tool string, v jsonmap.Value) ([]byte, error) {
+	return c.EncodeWithout(tool, v, nil)
+}
+
+func (c commented) EncodeWithout(tool string, v jsonmap.Value, off []string) ([]byte, error) {
+	p, err := c.Codec.Encode(tool, v)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Contains(off, "lead") {
+		end := bytes.IndexByte(p, '\n') + 1
+		p = slices.Concat(p[:end], []byte("# lead\n"), p[end:])
+	}
+	if !slices.Contains(off, "tail") {
+		p = append(p, "# tail\n"...)
+	} else if c.broken {
+		p, _ = codec.Retag(p, c.Tag(), spec.Version)
+	}
+	return p, nil
 }
