@@ -14,8 +14,8 @@ const Draft1Tag = "GCX2-draft.1"
 
 // Draft1 is the codec of GCX2-draft.1. A payload of the draft is a GCX1
 // payload in all but its tag: the same lines, headers, rows, escapes and
-// JSON mapping [DVER-1]. What changes is what the cells of a table
-// section say [DTAB-1]: a header pair named after a column declares the
+// JSON mapping [D1-VER-1]. What changes is what the cells of a table
+// section say [D1-TAB-1]: a header pair named after a column declares the
 // column once — a constant, a template of other columns and literal text,
 // or a key it repeats for — and a cell may stand for an earlier one: ^ for
 // the cell above, … and a tail for an earlier text of the column.
@@ -80,10 +80,10 @@ func (d Draft1) Encode(tool string, v jsonmap.Value) ([]byte, error) {
 
 // Decode reads a GCX2-draft.1 payload. A payload with another tag, GCX1
 // included, is refused with an *spec.Error of class
-// spec.ErrUnsupportedVersion naming the tag [DVER-1]. The other errors
+// spec.ErrUnsupportedVersion naming the tag [D1-VER-1]. The other errors
 // are GCX1's — of its lines (chapters 2 to 13) and of its JSON mapping
 // (chapter 14) — at their places in the draft payload, and the draft's
-// own, which name the rules of its document [DERR-1].
+// own, which name the rules of its document [D1-ERR-1].
 func (Draft1) Decode(payload []byte) (jsonmap.Value, error) {
 	p, err := ReadWire(Draft1Tag, payload, spec.DefaultLimits)
 	if err != nil {

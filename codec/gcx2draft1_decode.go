@@ -9,7 +9,7 @@ import (
 )
 
 // expand rewrites every table section of a decoded draft payload into the
-// GCX1 section it stands for [DTAB-1]: declarations leave the header,
+// GCX1 section it stands for [D1-TAB-1]: declarations leave the header,
 // marks and declared columns give way to the texts they stand for. The
 // result is a GCX1 model that package jsonmap reads [MAP-7].
 func expand(p *spec.Payload, loc *locator) (*spec.Payload, error) {
@@ -47,7 +47,7 @@ func expandTable(p *spec.Payload, si int, loc *locator) (spec.Section, []int, er
 		}
 		d, msg := parseDecl(m.Value, c, index)
 		if d == nil {
-			return s, nil, loc.atMeta(si, k, "DCOL-1", fmt.Sprintf("declaration of %s, %s: %s", spec.QuoteShort(m.Key), spec.QuoteShort(m.Value), msg))
+			return s, nil, loc.atMeta(si, k, "D1-COL-1", fmt.Sprintf("declaration of %s, %s: %s", spec.QuoteShort(m.Key), spec.QuoteShort(m.Value), msg))
 		}
 		decls[c], at[c] = d, k
 	}
@@ -57,14 +57,14 @@ func expandTable(p *spec.Payload, si int, loc *locator) (spec.Section, []int, er
 		}
 		for _, r := range d.refs() {
 			if decls[r] != nil && len(decls[r].refs()) > 0 {
-				return s, nil, loc.atMeta(si, at[c], "DCOL-3", fmt.Sprintf("declaration of %s refers to %s, whose own declaration refers to another column", spec.QuoteShort(s.Fields[c]), spec.QuoteShort(s.Fields[r])))
+				return s, nil, loc.atMeta(si, at[c], "D1-COL-3", fmt.Sprintf("declaration of %s refers to %s, whose own declaration refers to another column", spec.QuoteShort(s.Fields[c]), spec.QuoteShort(s.Fields[r])))
 			}
 		}
 	}
 
 	// Row by row, top to bottom: first each cell's mark, then the
 	// declarations that refer to no column, then those that refer to them
-	// [DORD-1].
+	// [D1-ORD-1].
 	marks := make([]*markReader, len(s.Fields))
 	keys := make([]map[string]string, len(s.Fields))
 	names := make([]bool, len(s.Fields)) // the declaration names a column: read second
@@ -93,7 +93,7 @@ func expandTable(p *spec.Payload, si int, loc *locator) (spec.Section, []int, er
 					continue
 				}
 				if !d.read(text, keys[c]) {
-					return s, nil, loc.atCell(si, i, c, "DKEY-1", fmt.Sprintf("empty cell of %s, keyed by %s, and no row above has the same %s", spec.QuoteShort(s.Fields[c]), spec.QuoteShort(s.Fields[d.key]), spec.QuoteShort(s.Fields[d.key])))
+					return s, nil, loc.atCell(si, i, c, "D1-KEY-1", fmt.Sprintf("empty cell of %s, keyed by %s, and no row above has the same %s", spec.QuoteShort(s.Fields[c]), spec.QuoteShort(s.Fields[d.key]), spec.QuoteShort(s.Fields[d.key])))
 				}
 			}
 		}
@@ -104,8 +104,8 @@ func expandTable(p *spec.Payload, si int, loc *locator) (spec.Section, []int, er
 }
 
 // markReader reads the cells of one column, top to bottom, and gives the
-// text each stands for before any declaration applies [DDIT-1]
-// [DDIT-2] [DABB-1].
+// text each stands for before any declaration applies [D1-DIT-1]
+// [D1-DIT-2] [D1-ABB-1].
 type markReader struct {
 	seen  *tails
 	prev  string
@@ -120,7 +120,7 @@ func (m *markReader) read(cell string) (text, rule, msg string) {
 	switch {
 	case cell == dittoMark:
 		if m.first {
-			return "", "DDIT-1", "^ repeats the cell above, and the first row has none"
+			return "", "D1-DIT-1", "^ repeats the cell above, and the first row has none"
 		}
 		text = m.prev
 	case strings.HasPrefix(cell, dittoMark+dittoMark), strings.HasPrefix(cell, dittoMark+abbrevMark):
@@ -128,7 +128,7 @@ func (m *markReader) read(cell string) (text, rule, msg string) {
 	case strings.HasPrefix(cell, abbrevMark):
 		tail := cell[len(abbrevMark):]
 		if tail == "" || len(tail) > maxAbbrevTail || !isSeparator(tail[0]) {
-			return "", "DABB-1", fmt.Sprintf("… must be followed by a tail of 1 to %d bytes that begins with /, :, . or a space", maxAbbrevTail)
+			return "", "D1-ABB-1", fmt.Sprintf("… must be followed by a tail of 1 to %d bytes that begins with /, :, . or a space", maxAbbrevTail)
 		}
 		owner, ok := m.seen.lookup(tail)
 		if !ok {
@@ -136,7 +136,7 @@ func (m *markReader) read(cell string) (text, rule, msg string) {
 			if m.seen.multi[tail] {
 				what = "more than one earlier text"
 			}
-			return "", "DABB-1", fmt.Sprintf("%s of the column ends with %s", what, spec.QuoteShort(tail))
+			return "", "D1-ABB-1", fmt.Sprintf("%s of the column ends with %s", what, spec.QuoteShort(tail))
 		}
 		text = owner
 	}
@@ -146,7 +146,7 @@ func (m *markReader) read(cell string) (text, rule, msg string) {
 }
 
 // read applies the declaration to its column of one row, whose other
-// columns it refers to are final [DCOL-2] [DKEY-1]. A key remembers
+// columns it refers to are final [D1-COL-2] [D1-KEY-1]. A key remembers
 // in last the column's text for each key text; read reports false for an
 // empty cell of a key never seen.
 func (d *decl) read(row []string, last map[string]string) bool {

@@ -48,8 +48,8 @@ type docReading struct {
 }
 
 var (
-	ruleRef = regexp.MustCompile(`\[([A-Z]+-[0-9]+)\]`)
-	outcome = regexp.MustCompile("^(?:value `(.*)`|([a-z-]+) \\[([A-Z]+-[0-9]+)\\] at ([0-9]+):([0-9]+)(?:, tag `([^`]+)`)?)$")
+	ruleRef = regexp.MustCompile(`\[([A-Z][A-Z0-9]*(?:-[A-Z][A-Z0-9]*)*-[0-9]+)\]`)
+	outcome = regexp.MustCompile("^(?:value `(.*)`|([a-z-]+) \\[([A-Z][A-Z0-9]*(?:-[A-Z][A-Z0-9]*)*-[0-9]+)\\] at ([0-9]+):([0-9]+)(?:, tag `([^`]+)`)?)$")
 )
 
 // readDraft1Doc returns the document's examples, its readings and the
@@ -207,7 +207,7 @@ func mustRead(t *testing.T, path string) []byte {
 // rulesOf lists the rule an id begins with, then every other rule the
 // description cites.
 func rulesOf(id, description string) []string {
-	first := strings.ToUpper(regexp.MustCompile(`^[a-z]+-[0-9]+`).FindString(id))
+	first := strings.ToUpper(regexp.MustCompile(`^[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*-[0-9]+`).FindString(id))
 	rules := []string{first}
 	for _, m := range ruleRef.FindAllStringSubmatch(description, -1) {
 		if !slices.Contains(rules, m[1]) {

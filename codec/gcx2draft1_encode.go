@@ -18,26 +18,26 @@ type Draft1Idea uint
 const (
 	// Draft1Default: a column's most common text, held by at least half
 	// of the rows, is declared once, coupon=null, and left out of those
-	// rows; the others carry their own [DCOL-1] [DCOL-2]. A column
+	// rows; the others carry their own [D1-COL-1] [D1-COL-2]. A column
 	// that holds one text in every row, kind=call, is the case without
 	// exceptions.
 	Draft1Default Draft1Idea = 1 << iota
 	// Draft1Derive: a column made of other columns is declared as a
 	// template, id={path}::{name}, with a hole for what differs from row
-	// to row, caller={path}::* [DCOL-2] [DCOL-3].
+	// to row, caller={path}::* [D1-COL-2] [D1-COL-3].
 	Draft1Derive
 	// Draft1Affix: a prefix and a suffix every cell of a column shares
 	// are declared once around a hole, created_at=2026-10-*.000Z
-	// [DCOL-2].
+	// [D1-COL-2].
 	Draft1Affix
 	// Draft1Key: a column that is a function of another is declared
 	// keyed by it, email=^{author}, and left empty where it repeats
-	// [DKEY-1].
+	// [D1-KEY-1].
 	Draft1Key
-	// Draft1Ditto: a cell equal to the one above is written ^ [DDIT-1].
+	// Draft1Ditto: a cell equal to the one above is written ^ [D1-DIT-1].
 	Draft1Ditto
 	// Draft1Abbrev: a text seen before in the column is written … and a
-	// tail only that text ends with, …/store.go [DABB-1].
+	// tail only that text ends with, …/store.go [D1-ABB-1].
 	Draft1Abbrev
 
 	// Draft1AllIdeas is GCX2-draft.1 as registered.
@@ -46,12 +46,12 @@ const (
 
 // draft1Ideas describes each idea for the ablation table.
 var draft1Ideas = []draft1IdeaInfo{
-	{Idea{Name: "default", Rules: []string{"DCOL-1", "DCOL-2"}, Summary: "a column's most common text is declared once and left out of its rows: kind=call, coupon=null"}, Draft1Default},
-	{Idea{Name: "derive", Rules: []string{"DCOL-2", "DCOL-3"}, Summary: "a column made of other columns is declared as a template: id={path}::{name}"}, Draft1Derive},
-	{Idea{Name: "affix", Rules: []string{"DCOL-2"}, Summary: "a prefix and suffix every cell of a column shares are declared once: node=ip-10-0-*.eu-west-1.compute.internal"}, Draft1Affix},
-	{Idea{Name: "key", Rules: []string{"DKEY-1"}, Summary: "a column that is a function of another is left empty where it repeats: email=^{author}"}, Draft1Key},
-	{Idea{Name: "ditto", Rules: []string{"DDIT-1", "DDIT-2"}, Summary: "a cell equal to the one above is written ^"}, Draft1Ditto},
-	{Idea{Name: "abbrev", Rules: []string{"DABB-1", "DDIT-2"}, Summary: "a text seen before in the column is written … and a tail only it ends with: …/store.go"}, Draft1Abbrev},
+	{Idea{Name: "default", Rules: []string{"D1-COL-1", "D1-COL-2"}, Summary: "a column's most common text is declared once and left out of its rows: kind=call, coupon=null"}, Draft1Default},
+	{Idea{Name: "derive", Rules: []string{"D1-COL-2", "D1-COL-3"}, Summary: "a column made of other columns is declared as a template: id={path}::{name}"}, Draft1Derive},
+	{Idea{Name: "affix", Rules: []string{"D1-COL-2"}, Summary: "a prefix and suffix every cell of a column shares are declared once: node=ip-10-0-*.eu-west-1.compute.internal"}, Draft1Affix},
+	{Idea{Name: "key", Rules: []string{"D1-KEY-1"}, Summary: "a column that is a function of another is left empty where it repeats: email=^{author}"}, Draft1Key},
+	{Idea{Name: "ditto", Rules: []string{"D1-DIT-1", "D1-DIT-2"}, Summary: "a cell equal to the one above is written ^"}, Draft1Ditto},
+	{Idea{Name: "abbrev", Rules: []string{"D1-ABB-1", "D1-DIT-2"}, Summary: "a text seen before in the column is written … and a tail only it ends with: …/store.go"}, Draft1Abbrev},
 }
 
 type draft1IdeaInfo struct {
@@ -132,7 +132,7 @@ func compressTable(s *spec.Section, pol policy) {
 
 	// Every column gets the declaration that saves the most bytes. One
 	// that refers to other columns may refer only to columns whose own
-	// declaration refers to none [DCOL-3], so those are placed first,
+	// declaration refers to none [D1-COL-3], so those are placed first,
 	// best first, each only where it beats the column's plain choice.
 	plain := make([]*decl, width)
 	var deps []*decl
@@ -200,7 +200,7 @@ func compressTable(s *spec.Section, pol policy) {
 }
 
 // writeMarks writes column c's dittos and abbreviations, and stuffs the
-// texts that would read as marks [DDIT-1] [DDIT-2] [DABB-1].
+// texts that would read as marks [D1-DIT-1] [D1-DIT-2] [D1-ABB-1].
 func writeMarks(out [][]string, c int, pol policy) {
 	ideas := pol.ideas
 	seen := newTails()
@@ -318,7 +318,7 @@ const maxCandidates = 16
 const maxRefText = 128
 
 // refIndex finds the columns whose first-row text begins or ends a given
-// text: the candidates for a derived template's references [DCOL-2].
+// text: the candidates for a derived template's references [D1-COL-2].
 type refIndex struct {
 	byText  map[string][]int // first-row text -> the columns that hold it, in order
 	lengths []int            // the distinct lengths of those texts, ascending
@@ -361,7 +361,7 @@ func (x *refIndex) matching(text string, suffix bool, yield func(col int)) {
 	}
 }
 
-// keyCandidates returns the columns worth weighing as keys [DKEY-1]: those
+// keyCandidates returns the columns worth weighing as keys [D1-KEY-1]: those
 // a reference can name whose texts repeat — at least two, at most half as
 // many as rows — the finest first, at most maxCandidates of them.
 func keyCandidates(texts [][]string, canRefer func(int) bool) []int {
@@ -389,7 +389,7 @@ func keyCandidates(texts [][]string, canRefer func(int) bool) []int {
 	return out
 }
 
-// inferKeyed weighs declaring column c keyed by column k [DKEY-1]. The
+// inferKeyed weighs declaring column c keyed by column k [D1-KEY-1]. The
 // encoder declares a key only where c is a function of k — every two rows
 // with the same k text have the same c text — and k has at most half as
 // many texts as rows, so that the key says something true and useful to a
@@ -421,7 +421,7 @@ func inferKeyed(c, k []string, col, key int, fields []string) *decl {
 }
 
 // inferDerived weighs a template of column c that refers to other
-// columns [DCOL-2]: a column every text ends with, a column every text
+// columns [D1-COL-2]: a column every text ends with, a column every text
 // begins with (what is left), and between them the same literal text in
 // every row or a shared prefix and suffix around a hole.
 func inferDerived(rows [][]string, fields []string, c int, refs *refIndex) *decl {
@@ -560,7 +560,7 @@ func isWordByte(c byte) bool {
 }
 
 // inferLiteral weighs a template of column c without references
-// [DCOL-2]: the most common text, held by at least half of the rows
+// [D1-COL-2]: the most common text, held by at least half of the rows
 // (Draft1Default), or a shared prefix and suffix around a hole
 // (Draft1Affix).
 func inferLiteral(texts []string, c int, fields []string, ideas Draft1Idea) *decl {

@@ -8,9 +8,9 @@ import (
 )
 
 // Marks are cells that stand for a text written earlier in the same
-// column [DDIT-1] [DABB-1]. Every other cell is its own text, except
+// column [D1-DIT-1] [D1-ABB-1]. Every other cell is its own text, except
 // that a text which would read as a mark is written with one more ^ in
-// front [DDIT-2].
+// front [D1-DIT-2].
 const (
 	dittoMark  = "^" // the text of the cell above
 	abbrevMark = "…" // U+2026: the only earlier text that ends with what follows
@@ -18,15 +18,15 @@ const (
 
 // maxAbbrevTail bounds what follows an abbreviation mark, so that
 // remembering the tails of earlier texts costs a bounded amount per cell
-// [DABB-1].
+// [D1-ABB-1].
 const maxAbbrevTail = 64
 
 // isSeparator reports whether c may begin an abbreviation's tail: the
-// places where paths, qualified names, hosts and phrases divide [DABB-1].
+// places where paths, qualified names, hosts and phrases divide [D1-ABB-1].
 func isSeparator(c byte) bool { return c == '/' || c == ':' || c == '.' || c == ' ' }
 
 // stuffed reports whether a text would read as a mark, and is therefore
-// written with one more ^ in front [DDIT-2].
+// written with one more ^ in front [D1-DIT-2].
 func stuffed(text string) bool {
 	return text == dittoMark || strings.HasPrefix(text, abbrevMark) ||
 		strings.HasPrefix(text, dittoMark+dittoMark) || strings.HasPrefix(text, dittoMark+abbrevMark)
@@ -75,7 +75,7 @@ func (s *tails) lookup(tail string) (string, bool) {
 }
 
 // tableSections returns the indexes of the sections whose rows are tables
-// of objects, where declarations and marks stand [DTAB-1]: every
+// of objects, where declarations and marks stand [D1-TAB-1]: every
 // section of a payload whose root has no json= or json=rows (the table
 // form, a declared tool's layout), and the member-table sections after a
 // root of the object forms. The root of the object forms is not one: in

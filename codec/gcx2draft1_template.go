@@ -7,16 +7,16 @@ import (
 	"github.com/gcxwire/gcx/spec"
 )
 
-// A declaration [DCOL-1] is a header pair of a table section whose key
+// A declaration [D1-COL-1] is a header pair of a table section whose key
 // is one of the section's fields. Its value is either a template or a key.
 //
-// A template [DCOL-2] is literal text with references to other columns
+// A template [D1-COL-2] is literal text with references to other columns
 // of the same row, written {name}, and at most one hole, written *. A
 // column with a template and no hole is written once in the header: an
 // empty cell stands for the template's text, any other cell for itself.
 // A column with a hole keeps a cell in every row, which fills the hole.
 //
-// A key [DKEY-1], written ^{name}, says that the column repeats itself
+// A key [D1-KEY-1], written ^{name}, says that the column repeats itself
 // for a repeated text of column name: an empty cell stands for the text
 // the column had in the last row above with the same text in name.
 type decl struct {
@@ -111,7 +111,7 @@ func (d *decl) ends(texts []string) (before, after string) {
 	return b.String(), a.String()
 }
 
-// parseDecl reads the value of the declaration of column col [DCOL-1].
+// parseDecl reads the value of the declaration of column col [D1-COL-1].
 // index maps the section's field names to their columns. The error text
 // says what is wrong; the caller places it.
 func parseDecl(value string, col int, index map[string]int) (*decl, string) {

@@ -170,7 +170,7 @@ func TestPropertyDraft1Identity(t *testing.T) {
 
 // TestPropertyDraft1Refuses: the draft's decoder refuses every other tag,
 // GCX1's included, naming it, and GCX1's decoder refuses the draft's
-// payloads naming the draft's tag [DVER-1] [VER-2].
+// payloads naming the draft's tag [D1-VER-1] [VER-2].
 func TestPropertyDraft1Refuses(t *testing.T) {
 	d := codec.Draft1{}
 	gen.Check(t, 1000, func(t *rapid.T) {
