@@ -194,7 +194,9 @@ func analyze40(r *rand.Rand) fixture {
 			"line", line, "column", 1+r.IntN(40), "symbol", s.id,
 			"message", fmt.Sprintf(ru.message, s.name, 16+r.IntN(30)))
 		if ru.suggestion != "" {
-			row = append(row, member{"suggestion", fmt.Sprintf(ru.suggestion, s.name)})
+			// Only some suggestions name the symbol: Sprintf would append
+			// the unused argument as "%!(EXTRA ...)" to the others.
+			row = append(row, member{"suggestion", strings.ReplaceAll(ru.suggestion, "%[1]s", s.name)})
 		}
 		rows = append(rows, row)
 	}
