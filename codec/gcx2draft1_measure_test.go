@@ -241,34 +241,6 @@ func rejected(t *testing.T, cases []benchCase) string {
 			}
 		}
 	}
-	// analyze-40 as a real analyzer would write it: the corpus generator
-	// appends a Go formatting error, %!(EXTRA string=…), to every
-	// suggestion, which makes each one distinct.
-	for _, bc := range cases {
-		if bc.name != "analyze-40" {
-			continue
-		}
-		fixed := jsonmap.Value{Kind: jsonmap.Array}
-		extra := regexp.MustCompile(`%!\(EXTRA string=[^)]*\)$`)
-		for _, e := range bc.value.Elems {
-			o := jsonmap.Value{Kind: jsonmap.Object}
-			for _, m := range e.Members {
-				if m.Key == "suggestion" {
-					m.Value.Text = extra.ReplaceAllString(m.Value.Text, "")
-				}
-				o.Members = append(o.Members, m)
-			}
-			fixed.Elems = append(fixed.Elems, o)
-		}
-		payload, err := codec.Draft1{}.Encode(bc.tool, fixed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		compact := string(fixed.AppendCompact(nil))
-		fmt.Fprintf(&b, "\nanalyze-40 without the generator's %%!(EXTRA …) in its suggestions: %+.1f%% (cl100k_base), %+.1f%% (o200k_base) against its compact JSON.\n",
-			saving(count(t, tokens.CL100K, compact), count(t, tokens.CL100K, string(payload))),
-			saving(count(t, tokens.O200K, compact), count(t, tokens.O200K, string(payload))))
-	}
 	fmt.Fprintf(&b, "\nMulti-line texts of the tabular cases written as comment lines under their row instead of escaped in the cell: %d against %d tokens (cl100k_base), %d against %d (o200k_base).\n",
 		comments[0], escaped[0], comments[1], escaped[1])
 	return b.String()
