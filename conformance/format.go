@@ -32,6 +32,9 @@ func Format(f *File) ([]byte, error) {
 		if v.InputText != nil {
 			field(&b, in, "input", *v.InputText)
 		}
+		if v.InputParts != nil {
+			field(&b, in, "input", v.InputParts)
+		}
 		if v.InputBase64 != nil {
 			field(&b, in, "input_base64", *v.InputBase64)
 		}
@@ -79,16 +82,16 @@ func marshal(v any) []byte {
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		// Only strings, string slices, booleans and Limits reach here, and
-		// they always marshal.
+		// Only strings, string slices, booleans, Limits and Parts reach
+		// here, and they always marshal.
 		panic(err)
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
 // compactExpected writes the expected outcome on one line, keeping the
-// view's own spelling (its escapes, its omitted keys) but not its
-// whitespace.
+// view's own spelling (its escapes, its omitted keys, its parts) but not
+// its whitespace.
 func compactExpected(e *Expected) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("{")
@@ -100,7 +103,9 @@ func compactExpected(e *Expected) ([]byte, error) {
 		b.Write(raw)
 		sep = ", "
 	}
-	if e.View != nil {
+	if e.ViewParts != nil {
+		put("view", marshal(e.ViewParts))
+	} else if e.View != nil {
 		var view bytes.Buffer
 		if err := json.Compact(&view, e.View); err != nil {
 			return nil, err
@@ -112,6 +117,9 @@ func compactExpected(e *Expected) ([]byte, error) {
 	}
 	if e.OutputText != nil {
 		put("output", marshal(*e.OutputText))
+	}
+	if e.OutputParts != nil {
+		put("output", marshal(e.OutputParts))
 	}
 	if e.OutputBase64 != nil {
 		put("output_base64", marshal(*e.OutputBase64))
