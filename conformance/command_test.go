@@ -43,6 +43,9 @@ func fakeProgram(mode string, args []string) int {
 		return 2
 	}
 	op, args := args[0], args[1:]
+	if Op(op).Binding() && len(args) == 0 {
+		return fakeBinding(mode, op, in)
+	}
 	fl := flag.NewFlagSet("fake", flag.ContinueOnError)
 	fl.SetOutput(io.Discard)
 	wire := fl.Bool("wire", false, "")

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/spec"
 	"github.com/gcxwire/gcx/wire"
 )
@@ -39,10 +40,11 @@ func Embedded() fs.FS {
 }
 
 var embeddedSuite struct {
-	once  sync.Once
-	suite *Suite
-	gcx1  []Vector
-	err   error
+	once    sync.Once
+	suite   *Suite
+	gcx1    []Vector // of the format
+	binding []Vector // of the MCP binding
+	err     error
 }
 
 // EmbeddedSuite returns the committed vectors and versions, read once per
@@ -52,15 +54,31 @@ var embeddedSuite struct {
 func EmbeddedSuite() (*Suite, error) {
 	e := &embeddedSuite
 	e.once.Do(func() {
+		var all []Vector
 		if e.suite, e.err = LoadSuite(Embedded()); e.err == nil {
-			e.gcx1, e.err = e.suite.For(spec.Version)
+			all, e.err = e.suite.For(spec.Version)
 		}
+		e.gcx1, e.binding = splitBinding(all)
 	})
 	return e.suite, e.err
 }
 
-// Vectors returns the committed vectors of GCX1. Callers must not modify
-// them.
+// splitBinding parts vectors into those of the format and those of the
+// MCP binding, keeping their order.
+func splitBinding(all []Vector) (format, binding []Vector) {
+	for _, v := range all {
+		if v.Op.Binding() {
+			binding = append(binding, v)
+		} else {
+			format = append(format, v)
+		}
+	}
+	return format, binding
+}
+
+// Vectors returns the committed vectors of GCX1 that an implementation of
+// the format runs: those of every category but CategoryMCP, whose ops an
+// MCP binding offers (BindingVectors). Callers must not modify them.
 func Vectors() ([]Vector, error) {
 	if _, err := EmbeddedSuite(); err != nil {
 		return nil, err
@@ -68,8 +86,18 @@ func Vectors() ([]Vector, error) {
 	return embeddedSuite.gcx1, nil
 }
 
-// VectorsFor returns the committed vectors that apply to the version tag
-// (Suite.For).
+// BindingVectors returns the committed vectors of the MCP binding of
+// GCX1, category CategoryMCP: what a server sends and what a client makes
+// of the answers to its calls (chapter 15). Callers must not modify them.
+func BindingVectors() ([]Vector, error) {
+	if _, err := EmbeddedSuite(); err != nil {
+		return nil, err
+	}
+	return embeddedSuite.binding, nil
+}
+
+// VectorsFor returns the committed vectors of the format that apply to
+// the version tag (Suite.For, without the binding's, as Vectors).
 func VectorsFor(tag string) ([]Vector, error) {
 	s, err := EmbeddedSuite()
 	if err != nil {
@@ -78,7 +106,9 @@ func VectorsFor(tag string) ([]Vector, error) {
 	if tag == spec.Version {
 		return embeddedSuite.gcx1, nil
 	}
-	return s.For(tag)
+	all, err := s.For(tag)
+	format, _ := splitBinding(all)
+	return format, err
 }
 
 // Categories of vectors, each a directory of the vectors tree.
@@ -97,10 +127,14 @@ const (
 	// CategoryVersion: tags other than GCX1 and the fall-back to JSON
 	// [VER-2] [VER-5] [AUTO-3].
 	CategoryVersion = "version"
+	// CategoryMCP: the MCP binding of chapter 15: the result a server
+	// sends for a tool's result, and what a client makes of the answers
+	// to its calls [MCP-1] to [MCP-9].
+	CategoryMCP = "mcp"
 )
 
 // Categories lists every category in the order Load returns them.
-var Categories = []string{CategoryDecode, CategoryReject, CategoryEncode, CategoryJSON, CategoryVersion}
+var Categories = []string{CategoryDecode, CategoryReject, CategoryEncode, CategoryJSON, CategoryVersion, CategoryMCP}
 
 // Op is what a vector asks an implementation to do.
 type Op string
@@ -116,6 +150,12 @@ const (
 	// OpJSONDecode: tool result (GCX1 or JSON) to the compact form of its
 	// JSON value, as gcx decode.
 	OpJSONDecode Op = "json-decode"
+	// OpMCPServer: a tool's result, the server's settings and the
+	// client's opt-in to the result the server sends [MCP-2] to [MCP-7].
+	OpMCPServer Op = "mcp-server"
+	// OpMCPClient: the answers to a client's calls to the calls it makes
+	// and what it ends with [MCP-7] to [MCP-9].
+	OpMCPClient Op = "mcp-client"
 )
 
 // opsOf lists the ops each category may hold.
@@ -125,6 +165,7 @@ var opsOf = map[string][]Op{
 	CategoryEncode:  {OpEncode},
 	CategoryJSON:    {OpJSONEncode, OpJSONDecode},
 	CategoryVersion: {OpDecode, OpJSONDecode},
+	CategoryMCP:     {OpMCPServer, OpMCPClient},
 }
 
 // File is one vectors file, CATEGORY/GROUP.json.
@@ -153,10 +194,13 @@ type Vector struct {
 	Op          Op       `json:"op"`
 	// InputText, InputParts and InputBase64 hold the input bytes: as
 	// UTF-8 text, as a list of parts for a long text, or in base64 for
-	// input that is not valid UTF-8. Exactly one is set.
-	InputText   *string `json:"-"`
-	InputParts  Parts   `json:"-"`
-	InputBase64 *string `json:"input_base64,omitempty"`
+	// input that is not valid UTF-8. InputJSON holds the input of a
+	// binding op (Op.Binding), a JSON object, as the file gives it.
+	// Exactly one is set.
+	InputText   *string         `json:"-"`
+	InputParts  Parts           `json:"-"`
+	InputBase64 *string         `json:"input_base64,omitempty"`
+	InputJSON   json.RawMessage `json:"-"`
 	// Limits are the decoder limits an OpDecode vector runs under; nil
 	// means the decoder's defaults.
 	Limits Limits `json:"limits,omitempty"`
@@ -173,7 +217,8 @@ type Vector struct {
 	// Tags are the tags of the vector's file: the versions it is written
 	// for, none for GCX1's inheritable vectors.
 	Tags []string `json:"-"`
-	// Input is the decoded input bytes.
+	// Input is the decoded input bytes; for a binding op, the compact
+	// form of InputJSON.
 	Input []byte `json:"-"`
 	// Tag is the version the vector is run for, set by Suite.For (and so
 	// by Vectors and VectorsFor); Inherited says that it is one of GCX1's,
@@ -183,8 +228,8 @@ type Vector struct {
 }
 
 // UnmarshalJSON reads a vector of a file, refusing keys the format does
-// not have: "input" is a string or a list of parts, and "expected" is
-// read as the outcome of the vector's op.
+// not have: "input" is a string, a list of parts or a JSON object, and
+// "expected" is read as the outcome of the vector's op.
 func (v *Vector) UnmarshalJSON(b []byte) error {
 	type fields Vector // the fields without this method
 	var raw struct {
@@ -196,14 +241,20 @@ func (v *Vector) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*v = Vector(raw.fields)
-	if raw.Input != nil {
+	if in := bytes.TrimLeft(raw.Input, " \t\r\n"); len(in) > 0 && in[0] == '{' {
+		v.InputJSON = in
+	} else if raw.Input != nil {
 		var err error
 		if v.InputText, v.InputParts, err = readText("input", raw.Input); err != nil {
 			return err
 		}
 	}
-	if raw.Expected == nil {
+	switch {
+	case raw.Expected == nil:
 		return errors.New(`"expected" is missing`)
+	case v.Op.Binding():
+		v.Expected.Outcome = raw.Expected
+		return nil
 	}
 	return strictJSON(raw.Expected, &v.Expected)
 }
@@ -314,11 +365,16 @@ type Expected struct {
 	Value *string `json:"value,omitempty"`
 	// Error is the error the implementation must report.
 	Error *ExpectedError `json:"error,omitempty"`
+	// Outcome is what a binding op must give (Op.Binding): a JSON object,
+	// as the file gives it, compared as a JSON value. A client's outcome
+	// with a member "error" is an error the client ends in.
+	Outcome json.RawMessage `json:"-"`
 
 	// Output is the decoded OutputText, OutputParts or OutputBase64.
 	Output []byte `json:"-"`
-	// payload is View read as a payload.
+	// payload is View read as a payload; outcome is Outcome read.
 	payload *spec.Payload
+	outcome jsonmap.Value
 }
 
 // UnmarshalJSON reads the expected outcome of a vector, its view and
@@ -395,8 +451,15 @@ func (v *Vector) RuleOfID() string {
 	return ""
 }
 
-// Accepts reports whether the vector expects success.
-func (v *Vector) Accepts() bool { return v.Expected.Error == nil }
+// Accepts reports whether the vector expects success: no error, or for a
+// binding op, an outcome that is not an error.
+func (v *Vector) Accepts() bool {
+	if v.Op.Binding() {
+		_, failed := v.Expected.outcome.Lookup("error")
+		return !failed
+	}
+	return v.Expected.Error == nil
+}
 
 // IsCanonical reports whether the vector asks that its view encode back
 // to its input.
@@ -538,6 +601,11 @@ func ParseFile(b []byte) (*File, error) {
 	case len(f.Vectors) == 0:
 		return nil, errNoVectors
 	}
+	if f.Category == CategoryMCP && len(f.Tags) == 0 {
+		// A binding vector's results name versions in their _meta and
+		// opt-ins, which respelling payloads would not change.
+		return nil, errors.New(`an mcp file lists the versions it negotiates in "tags", such as ["GCX1"]: no other version inherits it`)
+	}
 	for i, tag := range f.Tags {
 		if err := checkTag(tag); err != nil {
 			return nil, err
@@ -584,6 +652,12 @@ func (v *Vector) check() error {
 		if slices.Contains(v.Rules[:i], r) {
 			return fmt.Errorf("rule %s is listed twice", r)
 		}
+	}
+	if v.Op.Binding() {
+		return v.checkBinding()
+	}
+	if v.InputJSON != nil {
+		return fmt.Errorf("the input of op %s is bytes: a string, a list of parts or input_base64, not an object", v.Op)
 	}
 	var err error
 	if v.Input, err = readBytes("input", v.InputText, v.InputParts, v.InputBase64); err != nil {

@@ -10,13 +10,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gcxwire/gcx/gcxmcp"
-	"github.com/gcxwire/gcx/spec"
+	"github.com/gcxwire/gcx/gcxmcp/binding"
 )
 
 // The ops of the binding's vectors.
@@ -120,29 +119,6 @@ type clientInput struct {
 	Answers     []json.RawMessage    `json:"answers"`
 }
 
-// clientRead and clientFailed are the two shapes of a client vector's
-// expected: total is present when the result said it, truncated and
-// reissued only when true, value is null when no text block holds JSON.
-type clientRead struct {
-	Requests  []map[string]any `json:"requests"`
-	Format    string           `json:"format"`
-	Value     *string          `json:"value"`
-	Total     *int64           `json:"total,omitempty"`
-	Truncated bool             `json:"truncated,omitempty"`
-	Reissued  bool             `json:"reissued,omitempty"`
-}
-
-type clientFailed struct {
-	Requests []map[string]any `json:"requests"`
-	Error    clientError      `json:"error"`
-}
-
-type clientError struct {
-	Class string `json:"class"`
-	Rule  string `json:"rule,omitempty"`
-	Tag   string `json:"tag,omitempty"`
-}
-
 func runClient(input []byte) (json.RawMessage, error) {
 	var in clientInput
 	if err := strict(input, &in); err != nil {
@@ -156,10 +132,11 @@ func runClient(input []byte) (json.RawMessage, error) {
 		}
 		answers[i] = r
 	}
-	requests := []map[string]any{}
+	var requests [][]string
 	next := func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		p := req.GetParams().(*mcp.CallToolParams)
-		requests = append(requests, map[string]any{gcxmcp.MetaAccept: p.Meta[gcxmcp.MetaAccept]})
+		accept, _ := p.Meta[gcxmcp.MetaAccept].([]string)
+		requests = append(requests, accept)
 		if len(requests) > len(answers) {
 			return nil, fmt.Errorf("call %d has no answer in the vector", len(requests))
 		}
@@ -172,39 +149,19 @@ func runClient(input []byte) (json.RawMessage, error) {
 	})
 	params := &mcp.CallToolParams{Name: "tool", Arguments: map[string]any{}}
 	res, err := mw(next)(context.Background(), "tools/call", &mcp.ClientRequest[*mcp.CallToolParams]{Params: params})
-	var r *gcxmcp.Result
+	var read *binding.Read
 	if err == nil {
-		r, err = gcxmcp.ReadResult(res.(*mcp.CallToolResult))
+		var r *gcxmcp.Result
+		if r, err = gcxmcp.ReadResult(res.(*mcp.CallToolResult)); err == nil {
+			// The middleware passes on the last result alone: that it
+			// was the second says the call was re-issued.
+			read = &binding.Read{Format: r.Format, Value: r.Value, Total: r.Total, Truncated: r.Truncated, Reissued: len(requests) == 2}
+		}
 	}
-	if err != nil {
-		return json.Marshal(clientFailed{Requests: requests, Error: classify(err)})
+	if len(requests) > len(answers) {
+		return nil, err
 	}
-	out := clientRead{Requests: requests, Format: r.Format, Truncated: r.Truncated, Reissued: len(requests) == 2}
-	if r.Value != nil {
-		v := string(r.Value)
-		out.Value = &v
-	}
-	if r.Total >= 0 {
-		out.Total = &r.Total
-	}
-	return json.Marshal(out)
-}
-
-// classify names an error as the vectors do: the binding's two classes,
-// or the payload's own class, rule and tag [ERR-1].
-func classify(err error) clientError {
-	switch {
-	case errors.Is(err, gcxmcp.ErrMismatch):
-		return clientError{Class: "mismatch"}
-	case errors.Is(err, gcxmcp.ErrInvalidResult):
-		return clientError{Class: "invalid-result"}
-	}
-	e := clientError{Class: spec.ClassName(err)}
-	var se *spec.Error
-	if errors.As(err, &se) {
-		e.Rule, e.Tag = se.Rule, se.Tag
-	}
-	return e
+	return binding.ClientOutcome(requests, read, err)
 }
 
 // decodeResult reads a result as the SDK reads one off the wire.
