@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"os"
 	"slices"
@@ -72,7 +73,8 @@ func TestRunnerCatchesBrokenBindings(t *testing.T) {
 		name      string
 		broken    func(t *testing.T, op Op, input []byte) ([]byte, error)
 		predicted func(v *Vector) bool
-		level     Level // the lowest level that fails
+		level     Level  // the lowest level that fails
+		detail    string // what the failures say; "" for a difference of outcomes
 	}{
 		{
 			"a server that sends every result as the tool returned it [MCP-6]",
@@ -98,6 +100,7 @@ func TestRunnerCatchesBrokenBindings(t *testing.T) {
 				return len(diffs) > 0
 			},
 			Core,
+			"",
 		},
 		{
 			"a client that ignores the tool's annotations, so never asks again for JSON [MCP-9]",
@@ -114,6 +117,7 @@ func TestRunnerCatchesBrokenBindings(t *testing.T) {
 				return len(requests.Elems) == 2
 			},
 			Core,
+			"",
 		},
 		{
 			"a client whose errors name no rule",
@@ -130,6 +134,49 @@ func TestRunnerCatchesBrokenBindings(t *testing.T) {
 			},
 			func(v *Vector) bool { return outcomeHas(v, "error", "rule") },
 			Diagnostic,
+			"",
+		},
+		{
+			"a server that answers error results too [MCP-5]",
+			func(t *testing.T, op Op, input []byte) ([]byte, error) {
+				if op != OpMCPServer {
+					return honest(op, input)
+				}
+				if !isErrorResult(input) {
+					return honest(op, input)
+				}
+				// Only an error result is rewritten: the rewrite sorts
+				// members, which changes what layout a value fits.
+				out, err := honest(op, rewriteJSON(t, input, func(m map[string]any) {
+					delete(m["result"].(map[string]any), "isError")
+				}))
+				if err != nil {
+					return out, err
+				}
+				return rewriteJSON(t, out, func(m map[string]any) { m["result"].(map[string]any)["isError"] = true }), nil
+			},
+			func(v *Vector) bool { return v.Op == OpMCPServer && isErrorResult(v.Input) },
+			Core,
+			"",
+		},
+		{
+			"a client that repeats every call, as if every tool were idempotent [MCP-9]",
+			func(t *testing.T, op Op, input []byte) ([]byte, error) {
+				if op == OpMCPClient {
+					input = rewriteJSON(t, input, func(m map[string]any) { m["annotations"] = map[string]any{"idempotentHint": true} })
+				}
+				return honest(op, input)
+			},
+			func(v *Vector) bool {
+				// It ended in the version error after one call: the
+				// tool is not to be called twice.
+				requests, _ := v.Expected.outcome.Lookup("requests")
+				class, _ := v.Expected.outcome.Lookup("error")
+				class, _ = class.Lookup("class")
+				return len(requests.Elems) == 1 && class.Text == "unsupported-version"
+			},
+			Core,
+			"has no answer in the vector",
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -138,7 +185,7 @@ func TestRunnerCatchesBrokenBindings(t *testing.T) {
 			var failed []string
 			for _, res := range r.Failures() {
 				failed = append(failed, res.Vector.Name())
-				if (res.Core == Fail) != (c.level == Core) || !strings.Contains(res.Detail, "outcome differs at ") {
+				if (res.Core == Fail) != (c.level == Core) || !strings.Contains(res.Detail, cmp.Or(c.detail, "outcome differs at ")) {
 					t.Errorf("%s: core %v, diagnostic %v, want the first failure at %v:\n%s", res.Vector.Name(), res.Core, res.Diagnostic, c.level, res.Detail)
 				}
 			}
@@ -151,6 +198,15 @@ func TestRunnerCatchesBrokenBindings(t *testing.T) {
 			requireSameSet(t, failed, want, 2)
 		})
 	}
+}
+
+// isErrorResult reports whether a server vector's input holds a result
+// with isError true.
+func isErrorResult(input []byte) bool {
+	in, _ := jsonmap.Parse(input)
+	result, _ := in.Lookup("result")
+	isError, _ := result.Lookup("isError")
+	return isError.Kind == jsonmap.True
 }
 
 // Outcomes are compared as JSON values: member order, whitespace and the
