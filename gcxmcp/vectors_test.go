@@ -43,3 +43,19 @@ func TestConformanceVectors(t *testing.T) {
 	}
 	t.Log(r.Diagnostic)
 }
+
+// The server vectors hold too when the result travels: a real SDK server
+// with the middleware and a real client, on in-memory transports, the
+// client's capabilities sent in initialize.
+func TestConformanceVectorsOverSessions(t *testing.T) {
+	impl := conformance.Implementation{Name: "gcxmcp over sessions", MCP: func(op conformance.Op, input []byte) ([]byte, error) {
+		return vectors.RunOverSession(string(op), input)
+	}}
+	r := conformance.Check(bindingVectors(t), impl, conformance.Options{})
+	var b strings.Builder
+	r.WriteSummary(&b, false)
+	if n := r.Counts(conformance.Diagnostic); n.Failed > 0 || n.Skipped > 0 || n.Passed != len(r.Results) {
+		t.Errorf("%s\n%s", n, b.String())
+	}
+	t.Log(r.Diagnostic)
+}
