@@ -35,6 +35,7 @@ func Reference() Implementation {
 			out, _, err := jsonmap.DecodeResponse(result)
 			return out, err
 		},
+		MCP: runBinding,
 	}
 }
 
@@ -95,6 +96,7 @@ func streamingImplementation(name string, decode func([]byte, spec.Limits) (*spe
 			return streamEncode(p)
 		},
 		EncodeJSON: encodeJSON(streamEncode),
+		MCP:        runBinding,
 		DecodeJSON: func(result []byte) ([]byte, error) {
 			if !bytes.HasPrefix(result, []byte(spec.TagPrefix)) {
 				out, _, err := jsonmap.DecodeResponse(result) // JSON text [AUTO-3]

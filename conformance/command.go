@@ -36,12 +36,16 @@ const DefaultTimeout = 10 * time.Second
 //	encode       argv... encode --wire
 //	json-encode  argv... encode --mode gcx|auto --tool NAME
 //	json-decode  argv... decode
+//	mcp-server   argv... mcp-server
+//	mcp-client   argv... mcp-client
 //
 // The program exits 0 on success; 1 on invalid input, with nothing on
 // stdout and a message on stderr that gives the line, the column and the
 // rule ID; 3 on an unsupported version, naming the tag on stderr. A JSON
 // result (of json-decode, or of json-encode in auto mode) is followed by
-// LF, which the runner removes.
+// LF, which the runner removes. The ops of the MCP binding read a JSON
+// object and write the outcome, a JSON text, with exit status 0 — also
+// when the outcome is an error the binding ends in.
 //
 // Before the first vector of an op, the runner tries the op once on a
 // trivial input. A program that exits 2 (usage) there does not offer the
@@ -66,6 +70,7 @@ func CommandFor(tag string, timeout time.Duration, argv ...string) Implementatio
 		Encode:     c.encode,
 		EncodeJSON: c.encodeJSON,
 		DecodeJSON: c.decodeJSON,
+		MCP:        c.mcp,
 	}
 }
 
@@ -89,6 +94,13 @@ const (
 	probeView    = `{"sections":[{"tool":"t","fields":["a"]}]}`
 	probeJSON    = "[]"
 )
+
+// probeBinding holds a trivial input of each op of the MCP binding: a
+// server that leaves a result alone, a client that reads one.
+var probeBinding = map[Op]string{
+	OpMCPServer: `{"settings":{"mode":"off"},"request":{"name":"t"},"result":{"content":[]}}`,
+	OpMCPClient: `{"answers":[{"content":[]}]}`,
+}
 
 // offers reports whether the program accepts args on input with any exit
 // status but 2, trying it the first time a feature is asked for.
@@ -179,6 +191,17 @@ func (c *command) decodeJSON(result []byte) ([]byte, error) {
 		return nil, err
 	}
 	return c.trimLF(args, out)
+}
+
+// mcp runs an op of the MCP binding: its name is the argument, the input
+// object is stdin, and stdout is the outcome, a JSON text the runner
+// compares with the vector's as a JSON value. The binding is for GCX1
+// alone here, so no version flag is added.
+func (c *command) mcp(op Op, input []byte) ([]byte, error) {
+	if !c.offers(string(op), probeBinding[op], string(op)) {
+		return nil, fmt.Errorf("%w: exits 2 on %s", ErrSkip, op)
+	}
+	return c.run(input, string(op))
 }
 
 // trimLF removes the LF that ends a JSON result on stdout.

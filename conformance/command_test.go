@@ -43,6 +43,9 @@ func fakeProgram(mode string, args []string) int {
 		return 2
 	}
 	op, args := args[0], args[1:]
+	if Op(op).Binding() && len(args) == 0 {
+		return fakeBinding(mode, op, in)
+	}
 	fl := flag.NewFlagSet("fake", flag.ContinueOnError)
 	fl.SetOutput(io.Discard)
 	wire := fl.Bool("wire", false, "")
@@ -215,15 +218,17 @@ func runGCX(t *testing.T, gcx string, args ...string) (int, string) {
 var lastLine = regexp.MustCompile(`(?m)^([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped\n\z`)
 
 // gcx conformance passes the built-in implementations, and the gcx binary
-// itself passes as an external program, every op and position included
-// [WIRE-3] [ERR-2]; usage errors, filters, a failing program and a program
+// itself passes as an external program, every op of the format and
+// position included [WIRE-3] [ERR-2], and skips the MCP binding's vectors,
+// whose ops it does not offer; usage errors, filters, a failing program and a program
 // or vectors directory that is not there are reported as documented.
 func TestGCXConformanceCommand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a process per vector")
 	}
 	gcx := buildCommand(t, t.TempDir(), "./cmd/gcx")
-	total := len(loadVectors(t))
+	format, binding := len(loadVectors(t)), len(loadBindingVectors(t))
+	total := format + binding
 
 	t.Run("built-in", func(t *testing.T) {
 		code, out := runGCX(t, gcx, "conformance")
@@ -237,8 +242,9 @@ func TestGCXConformanceCommand(t *testing.T) {
 	t.Run("external", func(t *testing.T) {
 		code, out := runGCX(t, gcx, "conformance", "--", gcx)
 		m := lastLine.FindStringSubmatch(out)
-		if code != 0 || m == nil || m[1] != fmt.Sprint(total) || m[2] != "0" || m[3] != "0" {
-			t.Fatalf("exit %d, want %d passed:\n%s", code, total, out)
+		if code != 0 || m == nil || m[1] != fmt.Sprint(format) || m[2] != "0" || m[3] != fmt.Sprint(binding) ||
+			!strings.Contains(out, "mcp-server not run (exits 2 on mcp-server)") {
+			t.Fatalf("exit %d, want %d passed and %d skipped:\n%s", code, format, binding, out)
 		}
 		t.Log(strings.TrimSpace(m[0]))
 	})

@@ -23,6 +23,23 @@ func loadVectors(t testing.TB) []Vector {
 	return vs
 }
 
+// loadBindingVectors returns the committed vectors of the MCP binding.
+func loadBindingVectors(t testing.TB) []Vector {
+	t.Helper()
+	vs, err := BindingVectors()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vs
+}
+
+// allVectors returns every committed vector of GCX1: the format's and
+// the binding's.
+func allVectors(t testing.TB) []Vector {
+	t.Helper()
+	return slices.Concat(loadVectors(t), loadBindingVectors(t))
+}
+
 // requireAllPass fails unless every vector passed at the diagnostic level,
 // none skipped.
 func requireAllPass(t *testing.T, r *Report) {

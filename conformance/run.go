@@ -34,6 +34,12 @@ type Implementation struct {
 	// DecodeJSON reads a tool result, GCX1 or JSON [AUTO-3], and returns
 	// the compact form of its value [MAP-3].
 	DecodeJSON func(result []byte) ([]byte, error)
+	// MCP runs an op of the MCP binding, OpMCPServer or OpMCPClient, on
+	// a vector's input, a JSON object, and returns the outcome as a JSON
+	// text of the shape of the vector's expected (docs/conformance.md).
+	// An error the binding ends in is an outcome, not an error of MCP's:
+	// that is for an input it cannot run.
+	MCP func(op Op, input []byte) ([]byte, error)
 }
 
 // ErrSkip, returned (or wrapped) by an Implementation's function, marks a
@@ -369,6 +375,8 @@ var (
 		OpJSONEncode: {"json-encode", "decode back"},
 		OpEncode:     {"encode"},
 		OpJSONDecode: {"json-decode"},
+		OpMCPServer:  {"mcp-server"},
+		OpMCPClient:  {"mcp-client"},
 	}
 	stepPurposes = map[Op]string{
 		OpDecode:     "encoding the expected view, which must give the input back [CAN-1]",
@@ -485,6 +493,16 @@ func runStep(v *Vector, impl Implementation) step {
 		} else if problems = checkError(v, v.Expected.Error, err); err != nil && len(got) > 0 {
 			problems = append(problems, core("returned a value along with the error [ERR-4]"))
 		}
+	case OpMCPServer, OpMCPClient:
+		if impl.MCP == nil {
+			return skipped("no MCP binding")
+		}
+		var got []byte
+		got, err = impl.MCP(v.Op, v.Input)
+		if errors.Is(err, ErrSkip) {
+			return declined(err)
+		}
+		problems = checkOutcome(v, got, err)
 	default:
 		problems = []problem{core("unknown op %q", v.Op)}
 	}

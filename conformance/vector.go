@@ -17,6 +17,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/spec"
 	"github.com/gcxwire/gcx/wire"
 )
@@ -39,10 +40,11 @@ func Embedded() fs.FS {
 }
 
 var embeddedSuite struct {
-	once  sync.Once
-	suite *Suite
-	gcx1  []Vector
-	err   error
+	once    sync.Once
+	suite   *Suite
+	gcx1    []Vector // of the format
+	binding []Vector // of the MCP binding
+	err     error
 }
 
 // EmbeddedSuite returns the committed vectors and versions, read once per
@@ -52,15 +54,31 @@ var embeddedSuite struct {
 func EmbeddedSuite() (*Suite, error) {
 	e := &embeddedSuite
 	e.once.Do(func() {
+		var all []Vector
 		if e.suite, e.err = LoadSuite(Embedded()); e.err == nil {
-			e.gcx1, e.err = e.suite.For(spec.Version)
+			all, e.err = e.suite.For(spec.Version)
 		}
+		e.gcx1, e.binding = splitBinding(all)
 	})
 	return e.suite, e.err
 }
 
-// Vectors returns the committed vectors of GCX1. Callers must not modify
-// them.
+// splitBinding parts vectors into those of the format and those of the
+// MCP binding, keeping their order.
+func splitBinding(all []Vector) (format, binding []Vector) {
+	for _, v := range all {
+		if v.Op.Binding() {
+			binding = append(binding, v)
+		} else {
+			format = append(format, v)
+		}
+	}
+	return format, binding
+}
+
+// Vectors returns the committed vectors of GCX1 that an implementation of
+// the format runs: those of every category but CategoryMCP, whose ops an
+// MCP binding offers (BindingVectors). Callers must not modify them.
 func Vectors() ([]Vector, error) {
 	if _, err := EmbeddedSuite(); err != nil {
 		return nil, err
@@ -68,8 +86,18 @@ func Vectors() ([]Vector, error) {
 	return embeddedSuite.gcx1, nil
 }
 
-// VectorsFor returns the committed vectors that apply to the version tag
-// (Suite.For).
+// BindingVectors returns the committed vectors of the MCP binding of
+// GCX1, category CategoryMCP: what a server sends and what a client makes
+// of the answers to its calls (chapter 15). Callers must not modify them.
+func BindingVectors() ([]Vector, error) {
+	if _, err := EmbeddedSuite(); err != nil {
+		return nil, err
+	}
+	return embeddedSuite.binding, nil
+}
+
+// VectorsFor returns the committed vectors of the format that apply to
+// the version tag (Suite.For, without the binding's, as Vectors).
 func VectorsFor(tag string) ([]Vector, error) {
 	s, err := EmbeddedSuite()
 	if err != nil {
@@ -78,7 +106,9 @@ func VectorsFor(tag string) ([]Vector, error) {
 	if tag == spec.Version {
 		return embeddedSuite.gcx1, nil
 	}
-	return s.For(tag)
+	all, err := s.For(tag)
+	format, _ := splitBinding(all)
+	return format, err
 }
 
 // Categories of vectors, each a directory of the vectors tree.
@@ -97,10 +127,14 @@ const (
 	// CategoryVersion: tags other than GCX1 and the fall-back to JSON
 	// [VER-2] [VER-5] [AUTO-3].
 	CategoryVersion = "version"
+	// CategoryMCP: the MCP binding of chapter 15: the result a server
+	// sends for a tool's result, and what a client makes of the answers
+	// to its calls [MCP-1] to [MCP-9].
+	CategoryMCP = "mcp"
 )
 
 // Categories lists every category in the order Load returns them.
-var Categories = []string{CategoryDecode, CategoryReject, CategoryEncode, CategoryJSON, CategoryVersion}
+var Categories = []string{CategoryDecode, CategoryReject, CategoryEncode, CategoryJSON, CategoryVersion, CategoryMCP}
 
 // Op is what a vector asks an implementation to do.
 type Op string
@@ -116,6 +150,12 @@ const (
 	// OpJSONDecode: tool result (GCX1 or JSON) to the compact form of its
 	// JSON value, as gcx decode.
 	OpJSONDecode Op = "json-decode"
+	// OpMCPServer: a tool's result, the server's settings and the
+	// client's opt-in to the result the server sends [MCP-2] to [MCP-7].
+	OpMCPServer Op = "mcp-server"
+	// OpMCPClient: the answers to a client's calls to the calls it makes
+	// and what it ends with [MCP-7] to [MCP-9].
+	OpMCPClient Op = "mcp-client"
 )
 
 // opsOf lists the ops each category may hold.
@@ -125,6 +165,7 @@ var opsOf = map[string][]Op{
 	CategoryEncode:  {OpEncode},
 	CategoryJSON:    {OpJSONEncode, OpJSONDecode},
 	CategoryVersion: {OpDecode, OpJSONDecode},
+	CategoryMCP:     {OpMCPServer, OpMCPClient},
 }
 
 // File is one vectors file, CATEGORY/GROUP.json.
@@ -141,7 +182,9 @@ type File struct {
 }
 
 // Vector is one conformance case. The exported fields with JSON names are
-// the file's; Category, Group and Input are filled in by Load.
+// the file's; Category, Group and Input are filled in by Load. A vector
+// is read with its UnmarshalJSON, which takes the input and the expected
+// outcome in each form the format allows.
 type Vector struct {
 	// ID is unique in the whole suite and begins with the rule the vector
 	// exercises most, in lower case: "val-2-unknown-escape-q".
@@ -149,10 +192,15 @@ type Vector struct {
 	Description string   `json:"description"`
 	Rules       []string `json:"rules"`
 	Op          Op       `json:"op"`
-	// InputText and InputBase64 hold the input bytes: as UTF-8 text, or in
-	// base64 for input that is not valid UTF-8. Exactly one is set.
-	InputText   *string `json:"input,omitempty"`
-	InputBase64 *string `json:"input_base64,omitempty"`
+	// InputText, InputParts and InputBase64 hold the input bytes: as
+	// UTF-8 text, as a list of parts for a long text, or in base64 for
+	// input that is not valid UTF-8. InputJSON holds the input of a
+	// binding op (Op.Binding), a JSON object, as the file gives it.
+	// Exactly one is set.
+	InputText   *string         `json:"-"`
+	InputParts  Parts           `json:"-"`
+	InputBase64 *string         `json:"input_base64,omitempty"`
+	InputJSON   json.RawMessage `json:"-"`
 	// Limits are the decoder limits an OpDecode vector runs under; nil
 	// means the decoder's defaults.
 	Limits Limits `json:"limits,omitempty"`
@@ -162,14 +210,15 @@ type Vector struct {
 	// Canonical, on an OpDecode vector with a view, asks that encoding the
 	// view give the input bytes back [CAN-1].
 	Canonical *bool    `json:"canonical,omitempty"`
-	Expected  Expected `json:"expected"`
+	Expected  Expected `json:"-"`
 
 	Category string `json:"-"`
 	Group    string `json:"-"`
 	// Tags are the tags of the vector's file: the versions it is written
 	// for, none for GCX1's inheritable vectors.
 	Tags []string `json:"-"`
-	// Input is the decoded input bytes.
+	// Input is the decoded input bytes; for a binding op, the compact
+	// form of InputJSON.
 	Input []byte `json:"-"`
 	// Tag is the version the vector is run for, set by Suite.For (and so
 	// by Vectors and VectorsFor); Inherited says that it is one of GCX1's,
@@ -178,29 +227,189 @@ type Vector struct {
 	Inherited bool   `json:"-"`
 }
 
+// UnmarshalJSON reads a vector of a file, refusing keys the format does
+// not have: "input" is a string, a list of parts or a JSON object, and
+// "expected" is read as the outcome of the vector's op.
+func (v *Vector) UnmarshalJSON(b []byte) error {
+	type fields Vector // the fields without this method
+	var raw struct {
+		fields
+		Input    json.RawMessage `json:"input"`
+		Expected json.RawMessage `json:"expected"`
+	}
+	if err := strictJSON(b, &raw); err != nil {
+		return err
+	}
+	*v = Vector(raw.fields)
+	if in := bytes.TrimLeft(raw.Input, " \t\r\n"); len(in) > 0 && in[0] == '{' {
+		v.InputJSON = in
+	} else if raw.Input != nil {
+		var err error
+		if v.InputText, v.InputParts, err = readText("input", raw.Input); err != nil {
+			return err
+		}
+	}
+	switch {
+	case raw.Expected == nil:
+		return errors.New(`"expected" is missing`)
+	case v.Op.Binding():
+		v.Expected.Outcome = raw.Expected
+		return nil
+	}
+	return strictJSON(raw.Expected, &v.Expected)
+}
+
+// readText reads a key of the format that holds a text: a JSON string,
+// or a list of Parts.
+func readText(key string, raw json.RawMessage) (*string, Parts, error) {
+	raw = bytes.TrimLeft(raw, " \t\r\n")
+	switch {
+	case len(raw) > 0 && raw[0] == '"':
+		var s string
+		err := json.Unmarshal(raw, &s)
+		return &s, nil, err
+	case len(raw) > 0 && raw[0] == '[':
+		var ps Parts
+		if err := strictJSON(raw, &ps); err != nil {
+			return nil, nil, fmt.Errorf("%s: %v", key, err)
+		}
+		if ps == nil {
+			ps = Parts{}
+		}
+		return nil, ps, nil
+	}
+	return nil, nil, fmt.Errorf("%s is neither a string nor a list of parts", key)
+}
+
+// A Part is one piece of a text written as Parts: Text, Repeat times, or
+// once when Repeat is 0 (absent in the file).
+type Part struct {
+	Text   string `json:"text"`
+	Repeat int    `json:"repeat,omitempty"`
+}
+
+// Parts is a text written as a list of parts, so that an input or an
+// expected outcome of megabytes — a line of 4 MiB, the view of a million
+// rows — takes a line of the file. The text is each part's text written
+// its repeat count of times, in order: [{"text":"GCX1 tool=t
+// fields=a\n"},{"text":"x","repeat":3},{"text":"\n"}] is "GCX1 tool=t
+// fields=a\nxxx\n".
+type Parts []Part
+
+// MaxExpanded bounds the bytes a list of Parts may denote: far above the
+// largest vector (the 6 MiB view of a million rows), and far below what a
+// slip in a repeat count could ask of a reader's memory.
+const MaxExpanded = 64 << 20
+
+// Expand returns the text the parts denote. It refuses what would make
+// two spellings of one text, or a slip: an empty list, a part without
+// text, a repeat count of 1 or less (leave it out for once), a list in
+// which no part repeats (write the text as a string), and more than
+// MaxExpanded bytes in all.
+func (ps Parts) Expand() ([]byte, error) {
+	if len(ps) == 0 {
+		return nil, errors.New("an empty list of parts")
+	}
+	total, repeats := 0, false
+	for i, p := range ps {
+		switch {
+		case p.Text == "":
+			return nil, fmt.Errorf("part %d has no text", i+1)
+		case p.Repeat < 0 || p.Repeat == 1:
+			return nil, fmt.Errorf("part %d repeats %d times: give 2 or more, or leave repeat out for once", i+1, p.Repeat)
+		}
+		n := max(p.Repeat, 1)
+		if n > (MaxExpanded-total)/len(p.Text) {
+			return nil, fmt.Errorf("the parts make more than %d bytes", MaxExpanded)
+		}
+		total += n * len(p.Text)
+		repeats = repeats || p.Repeat > 1
+	}
+	if !repeats {
+		return nil, errors.New("no part repeats: write the text as a string")
+	}
+	out := make([]byte, 0, total)
+	for _, p := range ps {
+		start := len(out)
+		size := max(p.Repeat, 1) * len(p.Text)
+		out = append(out, p.Text...)
+		// Double what is written until it is all there: linear in size.
+		for len(out)-start < size {
+			out = append(out, out[start:start+min(len(out)-start, size-(len(out)-start))]...)
+		}
+	}
+	return out, nil
+}
+
 // Expected is the outcome a vector asks for: exactly one of View, Output
 // (with Value for OpJSONEncode), Value or Error; OrError only beside View.
 type Expected struct {
-	// View is the wire view an OpDecode vector's payload decodes to.
-	View json.RawMessage `json:"view,omitempty"`
+	// View is the wire view an OpDecode vector's payload decodes to, as
+	// a JSON text; ViewParts is set when the file gives that text as a
+	// list of parts, of which View is then the expansion.
+	View      json.RawMessage `json:"-"`
+	ViewParts Parts           `json:"-"`
 	// OrError, beside View, is the limit error a decoder may report
 	// instead, for input beyond the sizes every decoder must accept
 	// [LIM-2]: a decoder bounded below the input's size refuses it, and
 	// must do so with a limit error on that line [LIM-1] [LIM-3]. Its
 	// column depends on the decoder's own bound and is not given.
 	OrError *ExpectedError `json:"or_error,omitempty"`
-	// OutputText and OutputBase64 hold the exact bytes an encoder writes.
-	OutputText   *string `json:"output,omitempty"`
+	// OutputText, OutputParts and OutputBase64 hold the exact bytes an
+	// encoder writes, as InputText, InputParts and InputBase64 hold the
+	// input.
+	OutputText   *string `json:"-"`
+	OutputParts  Parts   `json:"-"`
 	OutputBase64 *string `json:"output_base64,omitempty"`
 	// Value is the compact form [MAP-3] of a decoded JSON value.
 	Value *string `json:"value,omitempty"`
 	// Error is the error the implementation must report.
 	Error *ExpectedError `json:"error,omitempty"`
+	// Outcome is what a binding op must give (Op.Binding): a JSON object,
+	// as the file gives it, compared as a JSON value. A client's outcome
+	// with a member "error" is an error the client ends in.
+	Outcome json.RawMessage `json:"-"`
 
-	// Output is the decoded OutputText or OutputBase64.
+	// Output is the decoded OutputText, OutputParts or OutputBase64.
 	Output []byte `json:"-"`
-	// payload is View read as a payload.
+	// payload is View read as a payload; outcome is Outcome read.
 	payload *spec.Payload
+	outcome jsonmap.Value
+}
+
+// UnmarshalJSON reads the expected outcome of a vector, its view and
+// output given as the file gives them.
+func (e *Expected) UnmarshalJSON(b []byte) error {
+	type fields Expected // the fields without this method
+	var raw struct {
+		fields
+		View   json.RawMessage `json:"view"`
+		Output json.RawMessage `json:"output"`
+	}
+	if err := strictJSON(b, &raw); err != nil {
+		return err
+	}
+	*e = Expected(raw.fields)
+	if raw.Output != nil {
+		var err error
+		if e.OutputText, e.OutputParts, err = readText("output", raw.Output); err != nil {
+			return err
+		}
+	}
+	if raw.View == nil {
+		return nil
+	}
+	if trimmed := bytes.TrimLeft(raw.View, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '[' {
+		if err := strictJSON(trimmed, &e.ViewParts); err != nil {
+			return fmt.Errorf("view: %v", err)
+		}
+		if e.ViewParts == nil {
+			e.ViewParts = Parts{}
+		}
+		return nil
+	}
+	e.View = raw.View
+	return nil
 }
 
 // Payload returns the expected wire view as a payload, or nil if the
@@ -242,8 +451,15 @@ func (v *Vector) RuleOfID() string {
 	return ""
 }
 
-// Accepts reports whether the vector expects success.
-func (v *Vector) Accepts() bool { return v.Expected.Error == nil }
+// Accepts reports whether the vector expects success: no error, or for a
+// binding op, an outcome that is not an error.
+func (v *Vector) Accepts() bool {
+	if v.Op.Binding() {
+		_, failed := v.Expected.outcome.Lookup("error")
+		return !failed
+	}
+	return v.Expected.Error == nil
+}
 
 // IsCanonical reports whether the vector asks that its view encode back
 // to its input.
@@ -385,6 +601,11 @@ func ParseFile(b []byte) (*File, error) {
 	case len(f.Vectors) == 0:
 		return nil, errNoVectors
 	}
+	if f.Category == CategoryMCP && len(f.Tags) == 0 {
+		// A binding vector's results name versions in their _meta and
+		// opt-ins, which respelling payloads would not change.
+		return nil, errors.New(`an mcp file lists the versions it negotiates in "tags", such as ["GCX1"]: no other version inherits it`)
+	}
 	for i, tag := range f.Tags {
 		if err := checkTag(tag); err != nil {
 			return nil, err
@@ -432,14 +653,25 @@ func (v *Vector) check() error {
 			return fmt.Errorf("rule %s is listed twice", r)
 		}
 	}
+	if v.Op.Binding() {
+		return v.checkBinding()
+	}
+	if v.InputJSON != nil {
+		return fmt.Errorf("the input of op %s is bytes: a string, a list of parts or input_base64, not an object", v.Op)
+	}
 	var err error
-	if v.Input, err = textOrBase64("input", v.InputText, v.InputBase64); err != nil {
+	if v.Input, err = readBytes("input", v.InputText, v.InputParts, v.InputBase64); err != nil {
 		return err
 	}
 	e := &v.Expected
-	if e.OutputText != nil || e.OutputBase64 != nil {
-		if e.Output, err = textOrBase64("output", e.OutputText, e.OutputBase64); err != nil {
+	if e.OutputText != nil || e.OutputParts != nil || e.OutputBase64 != nil {
+		if e.Output, err = readBytes("output", e.OutputText, e.OutputParts, e.OutputBase64); err != nil {
 			return err
+		}
+	}
+	if e.ViewParts != nil {
+		if e.View, err = e.ViewParts.Expand(); err != nil {
+			return fmt.Errorf("view: %v", err)
 		}
 	}
 	if err := v.checkOpFields(); err != nil {
@@ -553,15 +785,27 @@ func (v *Vector) checkOrError() error {
 	return nil
 }
 
-// textOrBase64 returns the bytes of a field given as text or in base64,
-// exactly one of which must be set; base64 is only for bytes that are not
-// valid UTF-8, so every readable input stays readable.
-func textOrBase64(name string, text, b64 *string) ([]byte, error) {
+// readBytes returns the bytes of a key given as text, as parts or in
+// base64, exactly one of which must be set; base64 is only for bytes that
+// are not valid UTF-8, so every readable input stays readable.
+func readBytes(name string, text *string, parts Parts, b64 *string) ([]byte, error) {
+	given := 0
+	for _, set := range []bool{text != nil, parts != nil, b64 != nil} {
+		if set {
+			given++
+		}
+	}
 	switch {
-	case text != nil && b64 != nil:
-		return nil, fmt.Errorf("give %s or %s_base64, not both", name, name)
+	case given > 1:
+		return nil, fmt.Errorf("give %s (a string or a list of parts) or %s_base64, not both", name, name)
 	case text != nil:
 		return []byte(*text), nil
+	case parts != nil:
+		b, err := parts.Expand()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		return b, nil
 	case b64 != nil:
 		b, err := base64.StdEncoding.Strict().DecodeString(*b64)
 		if err != nil {

@@ -50,7 +50,7 @@ func TestVectorCount(t *testing.T) {
 // Every rule a vector cites or expects exists.
 func TestVectorRulesExistInSpec(t *testing.T) {
 	rules := specRules(t)
-	for _, v := range loadVectors(t) {
+	for _, v := range allVectors(t) {
 		for _, r := range v.Rules {
 			if !rules[r] {
 				t.Errorf("%s cites %s, which docs/wire-format.md does not define", v.Name(), r)
@@ -72,14 +72,12 @@ var oneSided = map[string]struct {
 	"META-2": {accept: true, why: "total= is informative: decoders check nothing but its syntax (META-1)"},
 	"META-5": {accept: true, why: "it makes the reserved keys optional and free in place"},
 	"VER-3":  {reject: true, why: "it makes a malformed tag an error"},
-	"VER-4":  {reject: true, why: "it makes a later tag of another version an error; later GCX1 headers are PAY-2"},
 	"CAN-2":  {accept: true, why: "it says what the encoder writes; refusals are CAN-3"},
 	"CAN-3":  {reject: true, why: "it says what the encoder refuses; what it writes is CAN-2"},
 	"LIM-2":  {accept: true, why: "it sets the sizes every decoder must accept"},
 	"LIM-4":  {why: "vectors give limits to decoders only; TestPropertyEncoderLimits in streaming and jsonmap checks encoders"},
 	"MAP-20": {why: "it says what a decoder may write while it reads; vectors compare whole results (jsonmap's TestPropertyDecodeToStreams)"},
 	"MAP-21": {why: "it concerns the partial output of a failed run, which vectors do not see (jsonmap's TestDecodeToHoldsBackTheEnd)"},
-	"VER-5":  {reject: true, why: "it is the client's fall-back on an unsupported-version error, which only a rejection shows"},
 	"VER-6":  {reject: true, why: "it reserves GCX1-stream; a decoder can only refuse it"},
 	"ERR-1":  {reject: true, why: "it classifies errors"},
 	"ERR-2":  {reject: true, why: "it places errors"},
@@ -88,15 +86,12 @@ var oneSided = map[string]struct {
 	"WIRE-1": {accept: true, why: "it defines the view a decoder writes; a broken view given to an encoder is WIRE-2"},
 	"WIRE-3": {reject: true, why: "it fixes the exit statuses of failures; success is every other vector"},
 	"WIRE-4": {why: "it concerns a failing result past a command's hold limit, far beyond a vector; cmd/gcx's process tests check it"},
-	"MCP-1":  {why: mcpVectors},
-	"MCP-2":  {why: mcpVectors},
-	"MCP-3":  {why: mcpVectors},
-	"MCP-4":  {why: mcpVectors},
-	"MCP-5":  {why: mcpVectors},
-	"MCP-6":  {why: mcpVectors},
-	"MCP-7":  {why: mcpVectors},
-	"MCP-8":  {why: mcpVectors},
-	"MCP-9":  {why: mcpVectors},
+	"MCP-1":  {accept: true, why: "it names the keys; every vector uses them, and a key of the wrong type breaks MCP-7 or MCP-8"},
+	"MCP-2":  {accept: true, why: "it says how a client opts in; a server refuses nothing"},
+	"MCP-3":  {accept: true, why: "it says how a call opts in or out; a malformed opt-in is no opt-in"},
+	"MCP-4":  {accept: true, why: "it says which tag a server writes; no common tag leaves the result alone"},
+	"MCP-5":  {accept: true, why: "it says what a server leaves alone"},
+	"MCP-6":  {accept: true, why: "it says what a server writes; it refuses nothing"},
 	"WIRE-5": {why: "it concerns a stream that fails (a full disk, a closed pipe), which no vector can cause; cmd/gcx's process tests check it"},
 	"MAP-4":  {accept: true, why: "its nesting bound is any number from 1000 up, so no depth must be refused"},
 	"MAP-5":  {accept: true, why: "every non-empty text denotes a value: one that is no compact form is a string"},
@@ -115,12 +110,6 @@ var oneSided = map[string]struct {
 	"AUTO-2": {accept: true, why: "it bounds auto mode's cost; it refuses nothing"},
 }
 
-// mcpVectors is why the MCP binding's rules have no vectors here: its
-// vectors are in gcxmcp/testdata/vectors, in a format of their own, run by
-// gcxmcp's TestVectors, and its TestBindingRulesHaveVectors checks that
-// each MCP rule is cited by them.
-const mcpVectors = "the binding's vectors are in gcxmcp/testdata/vectors, checked by gcxmcp's tests"
-
 // Every rule of docs/wire-format.md is exercised by an accepting and a
 // rejecting vector — a rule that can only be followed, or only broken, by
 // one of them, as oneSided says — and the exceptions stay true: a rule
@@ -128,7 +117,7 @@ const mcpVectors = "the binding's vectors are in gcxmcp/testdata/vectors, checke
 // so the list is pruned.
 func TestSpecRulesHaveVectors(t *testing.T) {
 	accepting, rejecting := map[string]int{}, map[string]int{}
-	for _, v := range loadVectors(t) {
+	for _, v := range allVectors(t) {
 		for _, r := range v.Rules {
 			if v.Accepts() {
 				accepting[r]++
@@ -229,23 +218,30 @@ func TestSchemaAndLoadRefuseTheSame(t *testing.T) {
 func brokenFiles() map[string]string {
 	good := `{"category":"reject","group":"g","description":"d","vectors":[{"id":"val-2-x","description":"d","rules":["VAL-2"],"op":"decode","input":"GCX1 tool=t fields=a\n\\q\n","expected":{"error":{"class":"syntax","rule":"VAL-2","line":2,"column":2}}}]}`
 	broken := map[string][2]string{
-		"unknown category":          {`"category":"reject"`, `"category":"rejects"`},
-		"op outside its category":   {`"op":"decode"`, `"op":"encode"`},
-		"unknown key":               {`"op":"decode"`, `"op":"decode","note":"x"`},
-		"two-line description":      {`"description":"d","rules"`, `"description":"d\ne","rules"`},
-		"id without a rule":         {`"id":"val-2-x"`, `"id":"escape-x"`},
-		"rule not an ID":            {`"rules":["VAL-2"]`, `"rules":["VAL-2","val"]`},
-		"both inputs":               {`"op":"decode",`, `"op":"decode","input_base64":"/w==",`},
-		"no input":                  {`"input":"GCX1 tool=t fields=a\n\\q\n",`, ``},
-		"bad base64":                {`"input":"GCX1 tool=t fields=a\n\\q\n"`, `"input_base64":"/w="`},
-		"unknown class":             {`"class":"syntax"`, `"class":"grammar"`},
-		"line without column":       {`"line":2,"column":2`, `"line":2`},
-		"tag on a syntax error":     {`"column":2}`, `"column":2,"tag":"GCX2"}`},
-		"view and error":            {`"expected":{`, `"expected":{"view":{"sections":[]},`},
-		"limits on encode":          {`"op":"decode"`, `"op":"decode","limits":{"max-rows":0}`},
-		"tool on decode":            {`"op":"decode"`, `"op":"decode","tool":"t"`},
-		"canonical on a rejection":  {`"op":"decode"`, `"op":"decode","canonical":true`},
-		"reject expecting no error": {`"expected":{"error":{"class":"syntax","rule":"VAL-2","line":2,"column":2}}`, `"expected":{"view":{"sections":[]}}`},
+		"unknown category":             {`"category":"reject"`, `"category":"rejects"`},
+		"op outside its category":      {`"op":"decode"`, `"op":"encode"`},
+		"unknown key":                  {`"op":"decode"`, `"op":"decode","note":"x"`},
+		"two-line description":         {`"description":"d","rules"`, `"description":"d\ne","rules"`},
+		"id without a rule":            {`"id":"val-2-x"`, `"id":"escape-x"`},
+		"rule not an ID":               {`"rules":["VAL-2"]`, `"rules":["VAL-2","val"]`},
+		"both inputs":                  {`"op":"decode",`, `"op":"decode","input_base64":"/w==",`},
+		"no input":                     {`"input":"GCX1 tool=t fields=a\n\\q\n",`, ``},
+		"bad base64":                   {`"input":"GCX1 tool=t fields=a\n\\q\n"`, `"input_base64":"/w="`},
+		"unknown class":                {`"class":"syntax"`, `"class":"grammar"`},
+		"line without column":          {`"line":2,"column":2`, `"line":2`},
+		"tag on a syntax error":        {`"column":2}`, `"column":2,"tag":"GCX2"}`},
+		"view and error":               {`"expected":{`, `"expected":{"view":{"sections":[]},`},
+		"limits on encode":             {`"op":"decode"`, `"op":"decode","limits":{"max-rows":0}`},
+		"tool on decode":               {`"op":"decode"`, `"op":"decode","tool":"t"`},
+		"canonical on a rejection":     {`"op":"decode"`, `"op":"decode","canonical":true`},
+		"reject expecting no error":    {`"expected":{"error":{"class":"syntax","rule":"VAL-2","line":2,"column":2}}`, `"expected":{"view":{"sections":[]}}`},
+		"input neither text nor parts": {`"input":"GCX1 tool=t fields=a\n\\q\n"`, `"input":7`},
+		"empty list of parts":          {`"input":"GCX1 tool=t fields=a\n\\q\n"`, `"input":[]`},
+		"part without text":            {`"input":"GCX1 tool=t fields=a\n\\q\n"`, `"input":[{"text":"GCX1 tool=t fields=a\n\\q\n"},{"text":"","repeat":2}]`},
+		"part repeated once":           {`"input":"GCX1 tool=t fields=a\n\\q\n"`, `"input":[{"text":"GCX1 tool=t fields=a\n\\q"},{"text":"\n","repeat":1}]`},
+		"no part repeats":              {`"input":"GCX1 tool=t fields=a\n\\q\n"`, `"input":[{"text":"GCX1 tool=t fields=a\n\\q"},{"text":"\n"}]`},
+		"unknown key in a part":        {`"input":"GCX1 tool=t fields=a\n\\q\n"`, `"input":[{"text":"GCX1 tool=t fields=a\n"},{"text":"\\q\n","times":2}]`},
+		"parts and base64":             {`"input":"GCX1 tool=t fields=a\n\\q\n"`, `"input":[{"text":"x","repeat":2}],"input_base64":"/w=="`},
 	}
 	out := map[string]string{}
 	for name, r := range broken {

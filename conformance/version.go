@@ -268,10 +268,12 @@ func inherit(v Vector, tag string) (Vector, bool) {
 	var lines []int
 	v.Input, lines = codec.Retag(v.Input, spec.Version, tag)
 	v.InputText, v.InputBase64 = spell(v.Input)
+	v.InputParts = nil
 	e := v.Expected
 	if e.Output != nil {
 		e.Output, _ = codec.Retag(e.Output, spec.Version, tag)
 		e.OutputText, e.OutputBase64 = spell(e.Output)
+		e.OutputParts = nil
 	}
 	if e.Error != nil && slices.Contains(lines, e.Error.Line) && e.Error.Column > len(spec.Version) {
 		moved := *e.Error

@@ -39,24 +39,40 @@ func vectorsFor(t *testing.T, tag string) []Vector {
 }
 
 // GCX1's vectors are the untagged ones and those tagged GCX1; the version
-// vectors, which are about tags other than GCX1, are GCX1's only.
+// vectors, which are about tags other than GCX1, and the MCP binding's,
+// whose results name GCX1, are GCX1's only. Vectors gives those of the
+// format, BindingVectors the binding's.
 func TestVectorsForGCX1(t *testing.T) {
 	suite, err := EmbeddedSuite()
 	if err != nil {
 		t.Fatal(err)
 	}
-	gcx1 := loadVectors(t)
-	n := 0
+	gcx1, binding := loadVectors(t), loadBindingVectors(t)
+	n, nBinding := 0, 0
 	for _, v := range suite.Vectors {
 		if len(v.Tags) == 0 || slices.Contains(v.Tags, spec.Version) {
 			n++
+			if v.Category == CategoryMCP {
+				nBinding++
+			}
 		}
-		if v.Category == CategoryVersion && !slices.Equal(v.Tags, []string{spec.Version}) {
-			t.Errorf("%s: a version vector is GCX1's only, but its tags are %v", v.Name(), v.Tags)
+		if (v.Category == CategoryVersion || v.Category == CategoryMCP) && !slices.Equal(v.Tags, []string{spec.Version}) {
+			t.Errorf("%s: a %s vector is GCX1's only, but its tags are %v", v.Name(), v.Category, v.Tags)
 		}
 	}
-	if len(gcx1) != n || len(gcx1) < 700 {
-		t.Errorf("%d vectors of GCX1, want the %d untagged or tagged GCX1", len(gcx1), n)
+	if len(gcx1)+len(binding) != n || len(binding) != nBinding || len(gcx1) < 700 || len(binding) < 50 {
+		t.Errorf("%d vectors of GCX1's format and %d of its binding, want the %d untagged or tagged GCX1, %d of them in category mcp",
+			len(gcx1), len(binding), n, nBinding)
+	}
+	for _, v := range gcx1 {
+		if v.Category == CategoryMCP {
+			t.Errorf("%s: Vectors holds a vector of the binding", v.Name())
+		}
+	}
+	for _, v := range binding {
+		if v.Category != CategoryMCP || v.Tag != spec.Version {
+			t.Errorf("%s: BindingVectors holds it, for %q", v.Name(), v.Tag)
+		}
 	}
 	for _, v := range gcx1 {
 		if v.Tag != spec.Version || v.Inherited {
@@ -235,7 +251,8 @@ func TestCommandForADraft(t *testing.T) {
 	for _, res := range r.Results {
 		cats[res.Vector.Category] = true
 	}
-	if len(cats) != len(Categories)-1 {
+	// The version and mcp categories are GCX1's alone.
+	if len(cats) != len(Categories)-2 || cats[CategoryVersion] || cats[CategoryMCP] {
 		t.Errorf("the sample covers the categories %v", cats)
 	}
 }

@@ -1,19 +1,9 @@
 package gcxmcp
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
-	"math"
-	"strconv"
-
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/gcxwire/gcx/jsonmap"
-	"github.com/gcxwire/gcx/spec"
-	"github.com/gcxwire/gcx/streaming"
+	"github.com/gcxwire/gcx/gcxmcp/binding"
 )
 
 // The names the binding adds to MCP [MCP-1]. The vendor prefix is the
@@ -22,28 +12,28 @@ import (
 const (
 	// Extension is the key of the binding in the extensions map of a
 	// client's or server's capabilities [MCP-2].
-	Extension = "io.github.gcxwire/gcx"
+	Extension = binding.Extension
 
 	// MetaAccept is the request _meta key of a per-call opt-in: the list of
 	// tags the client reads for this call, [] for JSON [MCP-3].
-	MetaAccept = "io.github.gcxwire/accept"
+	MetaAccept = binding.MetaAccept
 
 	// MetaFormat is the result _meta key that names what the JSON block
 	// holds: a tag such as "GCX1", or "json" [MCP-6].
-	MetaFormat = "io.github.gcxwire/format"
+	MetaFormat = binding.MetaFormat
 
 	// MetaTotal and MetaTruncated are the result _meta keys of a tool that
 	// cut its list: how many results it found, and whether it cut [MCP-7].
-	MetaTotal     = "io.github.gcxwire/total"
-	MetaTruncated = "io.github.gcxwire/truncated"
+	MetaTotal     = binding.MetaTotal
+	MetaTruncated = binding.MetaTruncated
 
 	// FormatJSON is the value of MetaFormat when the block stayed JSON.
-	FormatJSON = "json"
+	FormatJSON = binding.FormatJSON
 
 	// SettingAccept and SettingOffer are the members of the extension's
 	// settings object: the tags a client reads, the tags a server writes.
-	SettingAccept = "accept"
-	SettingOffer  = "offer"
+	SettingAccept = binding.SettingAccept
+	SettingOffer  = binding.SettingOffer
 )
 
 // The errors a client reports about a result that breaks the binding, as
@@ -52,219 +42,25 @@ var (
 	// ErrInvalidResult: the result's _meta names a format but the result
 	// does not hold it, or a binding key has a value of the wrong type
 	// [MCP-7] [MCP-8].
-	ErrInvalidResult = errors.New("gcxmcp: result breaks the MCP binding")
+	ErrInvalidResult = binding.ErrInvalidResult
 
 	// ErrMismatch: the payload decodes to a value other than
 	// structuredContent, or its total=/truncated= disagree with the
 	// result's _meta [MCP-7] [MCP-8].
-	ErrMismatch = errors.New("gcxmcp: payload disagrees with the result")
+	ErrMismatch = binding.ErrMismatch
 )
 
-// readTags reads a list of tags as MCP delivers it: []any of strings after
-// JSON transit, []string when built in process. ok is false when v is not a
-// list of strings; strings that are not well-formed tags [VER-1] are kept
-// out of the list, so a tag from a later version of this binding cannot
-// break the call.
-func readTags(v any) (tags []string, ok bool) {
-	switch l := v.(type) {
-	case []string:
-		for _, s := range l {
-			tags = appendTag(tags, s)
-		}
-		return tags, true
-	case []any:
-		for _, e := range l {
-			s, isString := e.(string)
-			if !isString {
-				return nil, false
-			}
-			tags = appendTag(tags, s)
-		}
-		return tags, true
-	}
-	return nil, false
-}
-
-func appendTag(tags []string, s string) []string {
-	if _, kind, n := spec.ReadTag([]byte(s)); (kind == spec.TagGCX1 || kind == spec.TagOther) && n == len(s) {
-		return append(tags, s)
-	}
-	return tags
-}
-
-// isTag reports whether s is a well-formed version tag [VER-1].
-func isTag(s string) bool { return len(appendTag(nil, s)) == 1 }
-
-// A truncation is what a tool said about cutting its list [MCP-7]:
-// total < 0 when it did not say how many it found.
-type truncation struct {
-	total        int64
-	truncated    bool
-	hasTruncated bool
-}
-
-func (t truncation) any() bool { return t.total >= 0 || t.hasTruncated }
-
-// readTruncation reads MetaTotal and MetaTruncated from a result's _meta.
-// A total is a JSON integer from 0 to 2^53 (the integers every JSON reader
-// keeps exact); truncated is a boolean. A key of the wrong type is left
-// out of t and reported in err; the other key is still read.
-func readTruncation(meta map[string]any) (t truncation, err error) {
-	t = truncation{total: -1}
-	if v, ok := meta[MetaTotal]; ok {
-		if n, ok := readCount(v); ok {
-			t.total = n
-		} else {
-			err = fmt.Errorf("%w: _meta %q is %s, not an integer from 0 to 2^53 [MCP-7]", ErrInvalidResult, MetaTotal, describe(v))
+// plain returns the result as package binding sees it, which decides
+// everything the binding does; this package only carries its decisions to
+// and from the SDK's types.
+func plain(r *mcp.CallToolResult) *binding.Result {
+	p := &binding.Result{Content: make([]binding.Block, len(r.Content)), Structured: r.StructuredContent, IsError: r.IsError, Meta: r.Meta}
+	for i, c := range r.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			p.Content[i] = binding.Block{IsText: true, Text: t.Text}
 		}
 	}
-	if v, ok := meta[MetaTruncated]; ok {
-		if b, ok := v.(bool); ok {
-			t.truncated, t.hasTruncated = b, true
-		} else if err == nil {
-			err = fmt.Errorf("%w: _meta %q is %s, not a boolean [MCP-7]", ErrInvalidResult, MetaTruncated, describe(v))
-		}
-	}
-	return t, err
-}
-
-const maxExactInt = 1 << 53
-
-func readCount(v any) (int64, bool) {
-	var n int64
-	switch x := v.(type) {
-	case int:
-		n = int64(x)
-	case int32:
-		n = int64(x)
-	case int64:
-		n = x
-	case uint32:
-		n = int64(x)
-	case float64:
-		if x != math.Trunc(x) || x < 0 || x > maxExactInt {
-			return 0, false
-		}
-		n = int64(x)
-	case json.Number:
-		i, err := strconv.ParseInt(string(x), 10, 64)
-		if err != nil {
-			return 0, false
-		}
-		n = i
-	default:
-		return 0, false
-	}
-	return n, 0 <= n && n <= maxExactInt
-}
-
-// describe names a _meta value in an error without quoting all of it.
-func describe(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprintf("a %T", v)
-	}
-	if len(b) > 64 {
-		return fmt.Sprintf("%s... (%d bytes)", b[:64], len(b))
-	}
-	return string(b)
-}
-
-// tableRoots maps the section name of every layout part whose shape is rows
-// to true, and of every other part to false [LAY-1].
-var tableRoots = func() map[string]bool {
-	m := map[string]bool{}
-	for _, l := range jsonmap.Layouts() {
-		for _, p := range l.Parts {
-			m[p.Tool] = p.Shape == jsonmap.ShapeRows
-		}
-	}
-	return m
-}()
-
-// rootHeader reads the first header of a payload. table reports whether
-// the root section is a table whose meta pairs are not members of the value
-// — the table form, with or without json=rows, or a layout part of rows
-// shape [MAP-7] [MAP-13] — which is where total= and truncated= may stand
-// [MCP-7]. It reads one line.
-func rootHeader(payload []byte) (h *streaming.Header, table bool, err error) {
-	d := streaming.NewDecoder(bytes.NewReader(payload))
-	if _, err := d.Next(); err != nil {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
-		}
-		return nil, false, err
-	}
-	h = d.Header()
-	form, explicit := lookupMeta(h.Meta, jsonmap.KeyJSON)
-	if explicit {
-		return h, form == jsonmap.FormRows, nil
-	}
-	if isTable, isPart := tableRoots[h.Tool]; isPart {
-		return h, isTable, nil
-	}
-	_, declared := jsonmap.Lookup(h.Tool)
-	return h, !declared, nil
-}
-
-func lookupMeta(meta []spec.Meta, key string) (string, bool) {
-	for _, m := range meta {
-		if m.Key == key {
-			return m.Value, true
-		}
-	}
-	return "", false
-}
-
-// withCounts returns the payload with total= and truncated= appended to its
-// root header, or the payload itself when the root is not a table or
-// already carries either key [MCP-7]. The values need no escape: a count
-// and a boolean are written as themselves [META-1] [META-3].
-func withCounts(payload []byte, t truncation) []byte {
-	h, table, err := rootHeader(payload)
-	if err != nil || !table {
-		return payload
-	}
-	if _, ok := lookupMeta(h.Meta, spec.KeyTotal); ok {
-		return payload
-	}
-	if _, ok := lookupMeta(h.Meta, spec.KeyTruncated); ok {
-		return payload
-	}
-	end := bytes.IndexByte(payload, '\n')
-	out := make([]byte, 0, len(payload)+40)
-	out = append(out, payload[:end]...)
-	if t.total >= 0 {
-		out = append(out, " "+spec.KeyTotal+"="...)
-		out = strconv.AppendInt(out, t.total, 10)
-	}
-	if t.hasTruncated {
-		out = append(out, " "+spec.KeyTruncated+"="...)
-		out = strconv.AppendBool(out, t.truncated)
-	}
-	return append(out, payload[end:]...)
-}
-
-// headerCounts reads total= and truncated= from a payload's root header
-// when the root is a table [MCP-7]. A decoded payload's values are valid
-// [META-1] [META-3].
-func headerCounts(payload []byte) (truncation, error) {
-	t := truncation{total: -1}
-	h, table, err := rootHeader(payload)
-	if err != nil || !table {
-		return t, err
-	}
-	if v, ok := lookupMeta(h.Meta, spec.KeyTotal); ok {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			return t, err
-		}
-		t.total = n
-	}
-	if v, ok := lookupMeta(h.Meta, spec.KeyTruncated); ok {
-		t.truncated, t.hasTruncated = v == "true", true
-	}
-	return t, nil
+	return p
 }
 
 // SetTruncation records in a tool result's _meta that the tool cut its

@@ -6,23 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"strconv"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/gcxwire/gcx/jsonmap"
-	"github.com/gcxwire/gcx/spec"
+	"github.com/gcxwire/gcx/gcxmcp/binding"
 )
-
-// readable is the list of tags this package reads [MCP-2] [MCP-3].
-var readable = []string{spec.Version}
 
 // AdvertiseClient declares the binding in a client's capabilities, with the
 // tags it reads [MCP-2]. A server then answers every call in GCX1 without a
 // per-call opt-in; set ClientOptions.UseCapability to leave calls bare.
 func AdvertiseClient(caps *mcp.ClientCapabilities) {
-	caps.AddExtension(Extension, map[string]any{SettingAccept: append([]string(nil), readable...)})
+	caps.AddExtension(Extension, map[string]any{SettingAccept: append([]string(nil), binding.Readable...)})
 }
 
 // ClientOptions configures CallTool and ClientMiddleware. The zero value
@@ -62,6 +56,10 @@ type Result struct {
 	Reissued bool
 }
 
+func newResult(res *mcp.CallToolResult, r *binding.Read) *Result {
+	return &Result{CallToolResult: res, Format: r.Format, Value: r.Value, Total: r.Total, Truncated: r.Truncated, Reissued: r.Reissued}
+}
+
 // ReadResult reads a result under the binding [MCP-8]. When its _meta
 // names a tag, the payload is the first text block that begins with "GCX";
 // ReadResult decodes it, checks that it holds structuredContent's value and
@@ -71,178 +69,25 @@ type Result struct {
 // of the fallback rule [VER-5] [MCP-9]. Other errors wrap ErrInvalidResult
 // or ErrMismatch, or are the payload's own *spec.Error.
 func ReadResult(res *mcp.CallToolResult) (*Result, error) {
-	r := &Result{CallToolResult: res, Total: -1}
-	format, err := readFormat(res.Meta)
+	r, err := binding.ReadResult(plain(res))
 	if err != nil {
 		return nil, err
 	}
-	cut, err := readTruncation(res.Meta)
-	if err != nil {
-		return nil, err
-	}
-	r.Format, r.Total, r.Truncated = format, cut.total, cut.truncated
-	if format == "" || format == FormatJSON {
-		r.Value = jsonText(res)
-		return r, nil
-	}
-	payload, ok := payloadBlock(res)
-	if !ok {
-		return nil, fmt.Errorf("%w: _meta names %s but no text block begins with %q [MCP-8]", ErrInvalidResult, format, spec.TagPrefix)
-	}
-	// The payload begins with "GCX", so it is read as GCX1 [AUTO-3].
-	value, err := jsonmap.DecodeValue(payload)
-	if err != nil {
-		return nil, err
-	}
-	if format != spec.Version {
-		return nil, fmt.Errorf("%w: _meta names %s but the payload is %s [MCP-8]", ErrInvalidResult, format, spec.Version)
-	}
-	if res.StructuredContent != nil {
-		same, err := sameValue(value, res.StructuredContent)
-		if err != nil {
-			return nil, err
-		}
-		if !same {
-			return nil, fmt.Errorf("%w: the payload decodes to a value other than structuredContent [MCP-8]", ErrMismatch)
-		}
-	}
-	head, err := headerCounts(payload)
-	if err != nil {
-		return nil, err
-	}
-	if head.total >= 0 {
-		if cut.total >= 0 && cut.total != head.total {
-			return nil, fmt.Errorf("%w: total=%d in the payload, %d in _meta [MCP-7]", ErrMismatch, head.total, cut.total)
-		}
-		r.Total = head.total
-	}
-	if head.hasTruncated {
-		if cut.hasTruncated && cut.truncated != head.truncated {
-			return nil, fmt.Errorf("%w: truncated=%t in the payload, %t in _meta [MCP-7]", ErrMismatch, head.truncated, cut.truncated)
-		}
-		r.Truncated = head.truncated
-	}
-	r.Value = value.AppendCompact(nil)
-	return r, nil
-}
-
-func readFormat(meta map[string]any) (string, error) {
-	v, ok := meta[MetaFormat]
-	if !ok {
-		return "", nil
-	}
-	s, ok := v.(string)
-	if !ok || s != FormatJSON && !isTag(s) {
-		return "", fmt.Errorf("%w: _meta %q is %s, not %q or a version tag [MCP-6]", ErrInvalidResult, MetaFormat, describe(v), FormatJSON)
-	}
-	return s, nil
-}
-
-// payloadBlock returns the first text block that begins with "GCX" [MCP-8].
-func payloadBlock(res *mcp.CallToolResult) ([]byte, bool) {
-	for _, c := range res.Content {
-		if t, ok := c.(*mcp.TextContent); ok && strings.HasPrefix(t.Text, spec.TagPrefix) {
-			return []byte(t.Text), true
-		}
-	}
-	return nil, false
-}
-
-// jsonText returns the compact form of the first text block that holds a
-// JSON text, or nil.
-func jsonText(res *mcp.CallToolResult) json.RawMessage {
-	for _, c := range res.Content {
-		if t, ok := c.(*mcp.TextContent); ok && mayBeJSON(t.Text) {
-			if v, err := jsonmap.Compact([]byte(t.Text)); err == nil {
-				return v
-			}
-		}
-	}
-	return nil
-}
-
-// sameValue reports whether the decoded value equals structuredContent.
-// When the caller kept structuredContent's JSON text, they are compared as
-// JSON values [MAP-2]. The SDK hands a client structuredContent already
-// decoded by a JSON library into maps, slices, float64, strings, booleans
-// and nil; then value is compared in those terms — numbers as the float64
-// their literals round to, objects without their order — which is all that
-// is left to compare. Other Go values are brought to those terms through
-// encoding/json first.
-func sameValue(value jsonmap.Value, structured any) (bool, error) {
-	switch x := structured.(type) {
-	case json.RawMessage:
-		want, err := jsonmap.Parse(x)
-		if err != nil {
-			return false, fmt.Errorf("%w: structuredContent: %v", ErrInvalidResult, err)
-		}
-		return jsonmap.Equal(value, want), nil
-	case map[string]any, []any:
-		return sameAsDecoded(value, structured), nil
-	}
-	b, err := json.Marshal(structured)
-	if err != nil {
-		return false, fmt.Errorf("%w: structuredContent: %v", ErrInvalidResult, err)
-	}
-	var decoded any
-	if err := json.Unmarshal(b, &decoded); err != nil {
-		return false, fmt.Errorf("%w: structuredContent: %v", ErrInvalidResult, err)
-	}
-	return sameAsDecoded(value, decoded), nil
-}
-
-// sameAsDecoded compares a value with the result of decoding JSON into an
-// any. Its recursion is as deep as the value, which the decoder bounds
-// [MAP-4]; each element and member is visited once.
-func sameAsDecoded(v jsonmap.Value, d any) bool {
-	switch v.Kind {
-	case jsonmap.Null:
-		return d == nil
-	case jsonmap.False, jsonmap.True:
-		b, ok := d.(bool)
-		return ok && b == (v.Kind == jsonmap.True)
-	case jsonmap.String:
-		s, ok := d.(string)
-		return ok && s == v.Text
-	case jsonmap.Number:
-		f, ok := d.(float64)
-		if !ok {
-			return false
-		}
-		g, err := strconv.ParseFloat(v.Text, 64)
-		return err == nil && f == g
-	case jsonmap.Array:
-		a, ok := d.([]any)
-		if !ok || len(a) != len(v.Elems) {
-			return false
-		}
-		for i := range a {
-			if !sameAsDecoded(v.Elems[i], a[i]) {
-				return false
-			}
-		}
-		return true
-	case jsonmap.Object:
-		m, ok := d.(map[string]any)
-		if !ok || len(m) != len(v.Members) {
-			return false
-		}
-		for _, member := range v.Members {
-			e, ok := m[member.Key]
-			if !ok || !sameAsDecoded(member.Value, e) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
+	return newResult(res, r), nil
 }
 
 // CanReissue reports whether the fallback rule lets a client repeat a call
 // of a tool with these annotations: only a tool annotated read-only or
 // idempotent may run twice [MCP-9].
 func CanReissue(a *mcp.ToolAnnotations) bool {
-	return a != nil && (a.ReadOnlyHint || a.IdempotentHint)
+	return hints(a).CanReissue()
+}
+
+func hints(a *mcp.ToolAnnotations) binding.Annotations {
+	if a == nil {
+		return binding.Annotations{}
+	}
+	return binding.Annotations{ReadOnly: a.ReadOnlyHint, Idempotent: a.IdempotentHint}
 }
 
 // CallTool calls a tool asking for GCX1 and reads the result [MCP-8]. When
@@ -298,60 +143,54 @@ func ClientMiddleware(opts ClientOptions) mcp.Middleware {
 	}
 }
 
+// call carries binding.Call, which decides what to send and what to make
+// of the answers, to the SDK's types.
 func call(ctx context.Context, cs *mcp.ClientSession, params *mcp.CallToolParams, opts *ClientOptions,
 	send func(context.Context, *mcp.CallToolParams) (*mcp.CallToolResult, error)) (*Result, error) {
-	tags := readable
-	if opts.UseCapability {
-		tags = nil
-	}
-	res, err := send(ctx, withAccept(params, tags, false))
-	if err != nil {
-		return nil, err
-	}
-	r, err := ReadResult(res)
-	if err == nil || !errors.Is(err, spec.ErrUnsupportedVersion) {
-		return r, err
-	}
 	lookup := opts.Annotations
 	if lookup == nil {
 		lookup = listedAnnotations
 	}
-	a, lerr := lookup(ctx, cs, params.Name)
-	if lerr != nil {
-		return nil, fmt.Errorf("gcxmcp: %s answered in a version this client cannot read, and its annotations could not be read to decide on a re-issue: %v [MCP-9]: %w", params.Name, lerr, err)
-	}
-	if !CanReissue(a) {
-		return nil, fmt.Errorf("gcxmcp: %s answered in a version this client cannot read and is neither read-only nor idempotent, so the call was not repeated [MCP-9]: %w", params.Name, err)
-	}
-	res, err = send(ctx, withAccept(params, []string{}, true))
+	var last *mcp.CallToolResult
+	r, err := binding.Call(binding.Caller{
+		Tool:          params.Name,
+		UseCapability: opts.UseCapability,
+		Send: func(req binding.Request) (*binding.Result, error) {
+			res, err := send(ctx, withAccept(params, req))
+			if err != nil {
+				return nil, err
+			}
+			last = res
+			return plain(res), nil
+		},
+		Annotations: func() (binding.Annotations, error) {
+			a, err := lookup(ctx, cs, params.Name)
+			return hints(a), err
+		},
+	})
 	if err != nil {
 		return nil, err
 	}
-	r, err = ReadResult(res)
-	if err != nil {
-		return nil, fmt.Errorf("gcxmcp: %s, re-issued asking for JSON [MCP-9]: %w", params.Name, err)
-	}
-	r.Reissued = true
-	return r, nil
+	return newResult(last, r), nil
 }
 
-// withAccept returns a copy of params whose _meta asks for tags [MCP-3]:
-// always when force is set, else only when the caller asked for nothing
-// itself. nil tags copy params without asking. The copy has its own _meta
-// map, because the session writes into it.
-func withAccept(params *mcp.CallToolParams, tags []string, force bool) *mcp.CallToolParams {
+// withAccept returns a copy of params whose _meta asks for what req says
+// [MCP-3]: a caller's own list stays unless req replaces it, and nil tags
+// copy params without asking. The copy has its own _meta map, because the
+// session writes into it.
+func withAccept(params *mcp.CallToolParams, req binding.Request) *mcp.CallToolParams {
 	p := *params
 	p.Meta = maps.Clone(params.Meta)
-	if tags == nil {
+	if req.Accept == nil {
 		return &p
 	}
-	if _, asked := p.Meta[MetaAccept]; asked && !force {
+	if _, asked := p.Meta[MetaAccept]; asked && !req.Replace {
 		return &p
 	}
 	if p.Meta == nil {
 		p.Meta = mcp.Meta{}
 	}
-	p.Meta[MetaAccept] = append([]string{}, tags...)
+	p.Meta[MetaAccept] = append([]string{}, req.Accept...)
 	return &p
 }
 

@@ -26,4 +26,10 @@
 // A tool that cut its list says so in the result's _meta (SetTruncation);
 // the server repeats it as total= and truncated= in a table payload's
 // header, where the model sees it, and the client surfaces it [MCP-7].
+//
+// Every decision is package gcxmcp/binding's, which knows no SDK type; this
+// package carries its decisions to and from the SDK. gcx conformance runs
+// the same decisions on the binding's vectors (conformance/vectors/mcp)
+// without linking the SDK, and this package's tests hold the middlewares,
+// over in-memory sessions too, to the same vectors.
 package gcxmcp

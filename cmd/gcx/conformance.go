@@ -136,6 +136,12 @@ func runConformance(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 func loadVectors(dir, tag string) ([]conformance.Vector, string, error) {
 	if dir == "" {
 		vs, err := conformance.VectorsFor(tag)
+		if err == nil && tag == spec.Version {
+			// and the MCP binding's, whose results name GCX1
+			var binding []conformance.Vector
+			binding, err = conformance.BindingVectors()
+			vs = slices.Concat(vs, binding)
+		}
 		return vs, "built-in vectors", err
 	}
 	info, err := os.Stat(dir)

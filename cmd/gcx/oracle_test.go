@@ -54,3 +54,27 @@ func TestProductPathsReachNoOracle(t *testing.T) {
 		t.Error("the commands do not reach streaming: is the test reading the right files?")
 	}
 }
+
+// gcx conformance checks the MCP binding with the binding's own decisions,
+// package gcxmcp/binding, and links no MCP SDK: that stays with package
+// gcxmcp, which servers and clients import.
+func TestCommandLinksNoMCPSDK(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go command is not on PATH")
+	}
+	out, err := exec.Command(goTool, "list", "-deps", "github.com/gcxwire/gcx/cmd/gcx").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	for _, dep := range deps {
+		if strings.HasPrefix(dep, "github.com/modelcontextprotocol/go-sdk") || dep == "github.com/gcxwire/gcx/gcxmcp" ||
+			strings.HasPrefix(dep, "github.com/gcxwire/gcx/gcxmcp/vectors") {
+			t.Errorf("gcx links %s", dep)
+		}
+	}
+	if !slices.Contains(deps, "github.com/gcxwire/gcx/gcxmcp/binding") || !slices.Contains(deps, "github.com/gcxwire/gcx/conformance") {
+		t.Errorf("gcx does not link the binding's decisions and the conformance runner: is go list reading the right package?\n%s", out)
+	}
+}

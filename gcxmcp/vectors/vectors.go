@@ -1,4 +1,4 @@
-// Package vectors runs the MCP binding's vectors (gcxmcp/testdata/vectors,
+// Package vectors runs the MCP binding's vectors (conformance/vectors/mcp,
 // section 15.8 of docs/wire-format.md) against package gcxmcp, through its
 // exported middlewares, as an SDK wrapper in another language runs them
 // against its own. Run takes a vector's op and input and returns what the
@@ -10,13 +10,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gcxwire/gcx/gcxmcp"
-	"github.com/gcxwire/gcx/spec"
+	"github.com/gcxwire/gcx/gcxmcp/binding"
 )
 
 // The ops of the binding's vectors.
@@ -62,10 +61,13 @@ type serverInput struct {
 	Result json.RawMessage `json:"result"`
 }
 
-func runServer(input []byte) (json.RawMessage, error) {
-	var in serverInput
-	if err := strict(input, &in); err != nil {
-		return nil, err
+// readServerInput reads a server vector's input: the middleware its
+// settings give, and the tool's result as a handler returns it, whose
+// structuredContent keeps its own bytes, as the SDK's typed handlers keep
+// them.
+func readServerInput(input []byte) (in serverInput, mw mcp.Middleware, result *mcp.CallToolResult, err error) {
+	if err = strict(input, &in); err != nil {
+		return
 	}
 	opts := gcxmcp.ServerOptions{Mode: in.Settings.Mode, Offer: in.Settings.Offer}
 	if len(in.Settings.Tools) > 0 {
@@ -74,24 +76,28 @@ func runServer(input []byte) (json.RawMessage, error) {
 			opts.Tools[name] = gcxmcp.ToolOptions{Mode: tool.Mode, Name: tool.Name}
 		}
 	}
-	mw, err := gcxmcp.ServerMiddleware(opts)
-	if err != nil {
-		return nil, err
+	if mw, err = gcxmcp.ServerMiddleware(opts); err != nil {
+		return
 	}
-	result, err := decodeResult(in.Result)
-	if err != nil {
-		return nil, err
+	if result, err = decodeResult(in.Result); err != nil {
+		return
 	}
-	// The tool's result as a handler returns it: structuredContent keeps
-	// its own bytes, as the SDK's typed handlers keep them.
 	var sc struct {
 		StructuredContent json.RawMessage `json:"structuredContent"`
 	}
-	if err := json.Unmarshal(in.Result, &sc); err != nil {
-		return nil, err
+	if err = json.Unmarshal(in.Result, &sc); err != nil {
+		return
 	}
 	if sc.StructuredContent != nil {
 		result.StructuredContent = sc.StructuredContent
+	}
+	return in, mw, result, nil
+}
+
+func runServer(input []byte) (json.RawMessage, error) {
+	in, mw, result, err := readServerInput(input)
+	if err != nil {
+		return nil, err
 	}
 	meta := in.Request.Meta
 	if in.Capabilities != nil {
@@ -120,29 +126,6 @@ type clientInput struct {
 	Answers     []json.RawMessage    `json:"answers"`
 }
 
-// clientRead and clientFailed are the two shapes of a client vector's
-// expected: total is present when the result said it, truncated and
-// reissued only when true, value is null when no text block holds JSON.
-type clientRead struct {
-	Requests  []map[string]any `json:"requests"`
-	Format    string           `json:"format"`
-	Value     *string          `json:"value"`
-	Total     *int64           `json:"total,omitempty"`
-	Truncated bool             `json:"truncated,omitempty"`
-	Reissued  bool             `json:"reissued,omitempty"`
-}
-
-type clientFailed struct {
-	Requests []map[string]any `json:"requests"`
-	Error    clientError      `json:"error"`
-}
-
-type clientError struct {
-	Class string `json:"class"`
-	Rule  string `json:"rule,omitempty"`
-	Tag   string `json:"tag,omitempty"`
-}
-
 func runClient(input []byte) (json.RawMessage, error) {
 	var in clientInput
 	if err := strict(input, &in); err != nil {
@@ -156,10 +139,11 @@ func runClient(input []byte) (json.RawMessage, error) {
 		}
 		answers[i] = r
 	}
-	requests := []map[string]any{}
+	var requests [][]string
 	next := func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		p := req.GetParams().(*mcp.CallToolParams)
-		requests = append(requests, map[string]any{gcxmcp.MetaAccept: p.Meta[gcxmcp.MetaAccept]})
+		accept, _ := p.Meta[gcxmcp.MetaAccept].([]string)
+		requests = append(requests, accept)
 		if len(requests) > len(answers) {
 			return nil, fmt.Errorf("call %d has no answer in the vector", len(requests))
 		}
@@ -172,39 +156,19 @@ func runClient(input []byte) (json.RawMessage, error) {
 	})
 	params := &mcp.CallToolParams{Name: "tool", Arguments: map[string]any{}}
 	res, err := mw(next)(context.Background(), "tools/call", &mcp.ClientRequest[*mcp.CallToolParams]{Params: params})
-	var r *gcxmcp.Result
+	var read *binding.Read
 	if err == nil {
-		r, err = gcxmcp.ReadResult(res.(*mcp.CallToolResult))
+		var r *gcxmcp.Result
+		if r, err = gcxmcp.ReadResult(res.(*mcp.CallToolResult)); err == nil {
+			// The middleware passes on the last result alone: that it
+			// was the second says the call was re-issued.
+			read = &binding.Read{Format: r.Format, Value: r.Value, Total: r.Total, Truncated: r.Truncated, Reissued: len(requests) == 2}
+		}
 	}
-	if err != nil {
-		return json.Marshal(clientFailed{Requests: requests, Error: classify(err)})
+	if len(requests) > len(answers) {
+		return nil, err
 	}
-	out := clientRead{Requests: requests, Format: r.Format, Truncated: r.Truncated, Reissued: len(requests) == 2}
-	if r.Value != nil {
-		v := string(r.Value)
-		out.Value = &v
-	}
-	if r.Total >= 0 {
-		out.Total = &r.Total
-	}
-	return json.Marshal(out)
-}
-
-// classify names an error as the vectors do: the binding's two classes,
-// or the payload's own class, rule and tag [ERR-1].
-func classify(err error) clientError {
-	switch {
-	case errors.Is(err, gcxmcp.ErrMismatch):
-		return clientError{Class: "mismatch"}
-	case errors.Is(err, gcxmcp.ErrInvalidResult):
-		return clientError{Class: "invalid-result"}
-	}
-	e := clientError{Class: spec.ClassName(err)}
-	var se *spec.Error
-	if errors.As(err, &se) {
-		e.Rule, e.Tag = se.Rule, se.Tag
-	}
-	return e
+	return binding.ClientOutcome(requests, read, err)
 }
 
 // decodeResult reads a result as the SDK reads one off the wire.
@@ -220,4 +184,51 @@ func strict(raw []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	return dec.Decode(v)
+}
+
+// RunOverSession runs a server vector's input as Run does, but through a
+// real SDK server and client connected by in-memory transports at protocol
+// 2025-11-25: the capabilities travel in initialize, the tool's result
+// through the server's middleware and JSON-RPC, and the outcome is the
+// result as the client receives it. Client vectors run as Run runs them,
+// since their answers are given.
+func RunOverSession(op string, input []byte) (json.RawMessage, error) {
+	if op != OpServer {
+		return Run(op, input)
+	}
+	in, mw, result, err := readServerInput(input)
+	if err != nil {
+		return nil, err
+	}
+	ctx := context.Background()
+	server := mcp.NewServer(&mcp.Implementation{Name: "vectors", Version: "v0"}, nil)
+	server.AddReceivingMiddleware(mw)
+	server.AddTool(&mcp.Tool{Name: in.Request.Name, InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return result, nil })
+	serverTransport, clientTransport := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(ctx, serverTransport, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer ss.Close()
+	clientOpts := &mcp.ClientOptions{}
+	if in.Capabilities != nil {
+		clientOpts.Capabilities = &mcp.ClientCapabilities{}
+		if err := json.Unmarshal(in.Capabilities, clientOpts.Capabilities); err != nil {
+			return nil, err
+		}
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "vectors", Version: "v0"}, clientOpts)
+	cs, err := client.Connect(ctx, clientTransport, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		return nil, err
+	}
+	defer cs.Close()
+	received, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: in.Request.Name, Arguments: map[string]any{}, Meta: in.Request.Meta})
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(struct {
+		Result *mcp.CallToolResult `json:"result"`
+	}{received})
 }

@@ -1,0 +1,194 @@
+package conformance
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/gcxwire/gcx/gcxmcp/binding"
+	"github.com/gcxwire/gcx/jsonmap"
+)
+
+// runBinding is the MCP op of the built-in implementations: package
+// gcxmcp/binding, which makes every decision of package gcxmcp, applied to
+// the JSON of a vector's input instead of the MCP SDK's types, so that gcx
+// checks the binding without linking the SDK. Results are read as the SDK
+// reads them off the wire: _meta and a client's structuredContent decoded
+// by encoding/json, a server's structuredContent kept as its JSON text, as
+// the SDK's typed tool handlers keep it.
+func runBinding(op Op, input []byte) ([]byte, error) {
+	switch op {
+	case OpMCPServer:
+		return runMCPServer(input)
+	case OpMCPClient:
+		return runMCPClient(input)
+	}
+	return nil, fmt.Errorf("%w: %s is no op of the MCP binding", ErrSkip, op)
+}
+
+// mcpServerInput is the input of an mcp-server vector (docs/conformance.md).
+type mcpServerInput struct {
+	Settings struct {
+		Mode  binding.Mode `json:"mode"`
+		Offer []string     `json:"offer"`
+		Tools map[string]struct {
+			Mode binding.Mode `json:"mode"`
+			Name string       `json:"name"`
+		} `json:"tools"`
+	} `json:"settings"`
+	Capabilities *struct {
+		Extensions map[string]any `json:"extensions"`
+	} `json:"capabilities"`
+	Request struct {
+		Name string         `json:"name"`
+		Meta map[string]any `json:"_meta"`
+	} `json:"request"`
+	Result json.RawMessage `json:"result"`
+}
+
+func runMCPServer(input []byte) ([]byte, error) {
+	var in mcpServerInput
+	if err := strictJSON(input, &in); err != nil {
+		return nil, err
+	}
+	opts := binding.ServerOptions{Mode: in.Settings.Mode, Offer: in.Settings.Offer}
+	if len(in.Settings.Tools) > 0 {
+		opts.Tools = map[string]binding.ToolOptions{}
+		for name, tool := range in.Settings.Tools {
+			opts.Tools[name] = binding.ToolOptions{Mode: tool.Mode, Name: tool.Name}
+		}
+	}
+	s, err := binding.NewServer(opts)
+	if err != nil {
+		return nil, err
+	}
+	r, err := readMCPResult(in.Result, false)
+	if err != nil {
+		return nil, err
+	}
+	var extensions map[string]any
+	if in.Capabilities != nil {
+		extensions = in.Capabilities.Extensions
+	}
+	sent, err := jsonmap.Parse(in.Result)
+	if err != nil {
+		return nil, err
+	}
+	if a, ok := s.Answer(in.Request.Name, binding.Accepted(in.Request.Meta, extensions), r); ok {
+		applyAnswer(&sent, a)
+	}
+	b := []byte(`{"result":`)
+	b = sent.AppendCompact(b)
+	return append(b, '}'), nil
+}
+
+// applyAnswer changes the result the tool returned, a JSON object, into
+// the one the server sends: the format named in _meta and the JSON block's
+// text replaced [MCP-6]. readMCPResult has checked its shape.
+func applyAnswer(result *jsonmap.Value, a binding.Answer) {
+	if a.Block >= 0 {
+		content := member(result, "content")
+		text := member(&content.Elems[a.Block], "text")
+		*text = jsonmap.Value{Kind: jsonmap.String, Text: a.Text}
+	}
+	meta := member(result, "_meta")
+	if meta.Kind != jsonmap.Object {
+		*meta = jsonmap.Value{Kind: jsonmap.Object}
+	}
+	*member(meta, binding.MetaFormat) = jsonmap.Value{Kind: jsonmap.String, Text: a.Format}
+}
+
+// member returns the member key of the object v, appending it (as null)
+// when v has none.
+func member(v *jsonmap.Value, key string) *jsonmap.Value {
+	for i := range v.Members {
+		if v.Members[i].Key == key {
+			return &v.Members[i].Value
+		}
+	}
+	v.Members = append(v.Members, jsonmap.Member{Key: key, Value: jsonmap.Value{Kind: jsonmap.Null}})
+	return &v.Members[len(v.Members)-1].Value
+}
+
+// mcpResult is a CallToolResult as JSON-RPC carries it.
+type mcpResult struct {
+	Content []struct {
+		Type string  `json:"type"`
+		Text *string `json:"text"`
+	} `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent"`
+	IsError           bool            `json:"isError"`
+	Meta              map[string]any  `json:"_meta"`
+}
+
+// readMCPResult reads a result for package binding. decoded says to hand
+// it structuredContent decoded, as a client's MCP library does, rather
+// than as its JSON text.
+func readMCPResult(raw []byte, decoded bool) (*binding.Result, error) {
+	var res mcpResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("result: %v", err)
+	}
+	r := &binding.Result{Content: make([]binding.Block, len(res.Content)), IsError: res.IsError, Meta: res.Meta}
+	for i, c := range res.Content {
+		if c.Type == "text" {
+			if c.Text == nil {
+				return nil, fmt.Errorf("result: content block %d of type text has no text", i)
+			}
+			r.Content[i] = binding.Block{IsText: true, Text: *c.Text}
+		}
+	}
+	switch {
+	case res.StructuredContent == nil:
+	case decoded:
+		if err := json.Unmarshal(res.StructuredContent, &r.Structured); err != nil {
+			return nil, err
+		}
+	default:
+		r.Structured = res.StructuredContent
+	}
+	return r, nil
+}
+
+// mcpClientInput is the input of an mcp-client vector.
+type mcpClientInput struct {
+	// Annotations are as tools/list gives them; the hints other than
+	// the two of [MCP-9] play no part.
+	Annotations json.RawMessage   `json:"annotations"`
+	Answers     []json.RawMessage `json:"answers"`
+}
+
+func runMCPClient(input []byte) ([]byte, error) {
+	var in mcpClientInput
+	if err := strictJSON(input, &in); err != nil {
+		return nil, err
+	}
+	var requests [][]string
+	var inputErr error // the vector's, not the client's
+	r, err := binding.Call(binding.Caller{
+		Tool: "tool",
+		Send: func(req binding.Request) (*binding.Result, error) {
+			requests = append(requests, req.Accept)
+			if len(requests) > len(in.Answers) {
+				inputErr = fmt.Errorf("call %d has no answer in the vector", len(requests))
+				return nil, inputErr
+			}
+			res, err := readMCPResult(in.Answers[len(requests)-1], true)
+			inputErr = err
+			return res, err
+		},
+		Annotations: func() (binding.Annotations, error) {
+			var hints struct{ ReadOnlyHint, IdempotentHint bool }
+			if in.Annotations != nil {
+				if err := json.Unmarshal(in.Annotations, &hints); err != nil {
+					inputErr = fmt.Errorf("annotations: %v", err)
+					return binding.Annotations{}, inputErr
+				}
+			}
+			return binding.Annotations{ReadOnly: hints.ReadOnlyHint, Idempotent: hints.IdempotentHint}, nil
+		},
+	})
+	if inputErr != nil {
+		return nil, inputErr
+	}
+	return binding.ClientOutcome(requests, r, err)
+}

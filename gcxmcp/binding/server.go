@@ -1,0 +1,266 @@
+package binding
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"strings"
+
+	"github.com/gcxwire/gcx/codec"
+	"github.com/gcxwire/gcx/jsonmap"
+	"github.com/gcxwire/gcx/jsonmap/auto"
+	"github.com/gcxwire/gcx/spec"
+)
+
+// Mode says when a server writes a payload for a call that opted in.
+type Mode string
+
+const (
+	// ModeAuto writes the payload only when it costs fewer cl100k_base
+	// tokens than the value's compact JSON, decided per call [AUTO-1]
+	// [MCP-6].
+	ModeAuto Mode = "auto"
+	// ModeGCX always writes the payload [MAP-12].
+	ModeGCX Mode = "gcx"
+	// ModeOff leaves the tool's results alone.
+	ModeOff Mode = "off"
+)
+
+// ServerOptions configures a server. The zero value is auto mode,
+// offering GCX1, every tool under its own name.
+type ServerOptions struct {
+	// Mode applies to every tool without its own; "" is ModeAuto.
+	Mode Mode
+	// Offer lists the tags the server writes, most preferred first
+	// [MCP-4]. Empty means GCX1, the only tag this package writes.
+	Offer []string
+	// Tools configures single tools by their MCP name.
+	Tools map[string]ToolOptions
+}
+
+// ToolOptions configures one tool.
+type ToolOptions struct {
+	// Mode overrides ServerOptions.Mode for this tool.
+	Mode Mode
+	// Name is the tool name the payload carries in tool= [MCP-6]: the name
+	// of a declared tool whose layout the result follows [LAY-6], when the
+	// MCP tool is called something else. "" means the MCP name.
+	Name string
+}
+
+// Server makes a server's decisions: which results it answers in GCX1 and
+// with what.
+type Server struct {
+	mode  Mode
+	offer []string
+	tools map[string]ToolOptions
+}
+
+// NewServer returns the server opts describe. It refuses options it
+// cannot follow: an unknown mode, a tag it does not write, a tool name
+// GCX1 cannot carry [HDR-3].
+func NewServer(opts ServerOptions) (*Server, error) {
+	s := &Server{mode: cmp.Or(opts.Mode, ModeAuto), offer: opts.Offer, tools: maps.Clone(opts.Tools)}
+	if err := checkMode(s.mode); err != nil {
+		return nil, err
+	}
+	if len(s.offer) == 0 {
+		s.offer = []string{spec.Version}
+	}
+	for _, tag := range s.offer {
+		if tag != spec.Version {
+			return nil, fmt.Errorf("gcxmcp: cannot offer %q: this package writes %s only", tag, spec.Version)
+		}
+	}
+	for name, t := range s.tools {
+		if t.Mode != "" {
+			if err := checkMode(t.Mode); err != nil {
+				return nil, fmt.Errorf("gcxmcp: tool %q: %w", name, err)
+			}
+		}
+		if t.Name != "" && !spec.IsName(t.Name) {
+			return nil, fmt.Errorf("gcxmcp: tool %q: %q cannot be a GCX1 tool name [HDR-3]", name, t.Name)
+		}
+	}
+	return s, nil
+}
+
+func checkMode(m Mode) error {
+	switch m {
+	case ModeAuto, ModeGCX, ModeOff:
+		return nil
+	}
+	return fmt.Errorf("gcxmcp: unknown mode %q (want %q, %q or %q)", m, ModeAuto, ModeGCX, ModeOff)
+}
+
+// Block is a content block of a tool result as the binding sees it: a
+// text block by its text, any other kind only by its place.
+type Block struct {
+	IsText bool
+	Text   string
+}
+
+// Result is a tool result as the binding sees it.
+type Result struct {
+	Content []Block
+	// Structured is structuredContent, nil when the result has none: its
+	// own JSON text (json.RawMessage), the values a JSON library decoded
+	// it into, or any value encoding/json marshals.
+	Structured any
+	IsError    bool
+	// Meta is the result's _meta, as a JSON library decodes it.
+	Meta map[string]any
+}
+
+// Accepted returns the tags a client reads for a call, and nil when it did
+// not opt in: the request's _meta overrides the capability [MCP-3].
+// extensions is the extensions map of the client's capabilities that apply
+// to the request: from the session's initialize (2025-11-25) or the
+// request's own _meta (2026-07-28) [MCP-2]. A value of the wrong type is
+// no opt-in.
+func Accepted(requestMeta, extensions map[string]any) []string {
+	if v, ok := requestMeta[MetaAccept]; ok {
+		tags, _ := readTags(v)
+		return tags
+	}
+	settings, ok := extensions[Extension].(map[string]any)
+	if !ok {
+		return nil
+	}
+	tags, _ := readTags(settings[SettingAccept])
+	return tags
+}
+
+// Answer is what a server changes in a result it answers: it names Format
+// in the result's _meta [MCP-6] and, when Block is not -1, replaces the
+// text of that content block, the JSON block, with Text, the payload.
+// Nothing else changes.
+type Answer struct {
+	Format string
+	Block  int
+	Text   string
+}
+
+// Answer decides what the server sends for the result a tool named name
+// returned to a call whose client reads the tags accept: ok is false when
+// the server sends the result as it is [MCP-4] [MCP-5].
+func (s *Server) Answer(name string, accept []string, r *Result) (a Answer, ok bool) {
+	tag := codec.Negotiate(accept, s.offer)
+	if tag == "" {
+		return Answer{}, false
+	}
+	t := s.tools[name]
+	mode := cmp.Or(t.Mode, s.mode)
+	if mode == ModeOff {
+		return Answer{}, false
+	}
+	at, value, ok := jsonBlock(r)
+	if !ok {
+		return Answer{}, false
+	}
+	payload := encode(cmp.Or(t.Name, name), mode, value)
+	if payload == nil {
+		return Answer{Format: FormatJSON, Block: -1}, true
+	}
+	// A key of the wrong type stays out of the header; the client will
+	// find it in _meta and report it [MCP-7].
+	if cut, _ := readTruncation(r.Meta); cut.any() {
+		payload = withCounts(payload, cut)
+	}
+	return Answer{Format: tag, Block: at, Text: string(payload)}, true
+}
+
+// encode returns the payload for the value, or nil when the JSON stays:
+// auto mode found it no cheaper [AUTO-1], or the mapping cannot write the
+// value under this name [MAP-1] [HDR-3] [MCP-6].
+func encode(tool string, mode Mode, value jsonmap.Value) []byte {
+	if mode == ModeGCX {
+		payload, err := jsonmap.EncodeValue(tool, value)
+		if err != nil {
+			return nil
+		}
+		return payload
+	}
+	c, err := auto.ChooseValue(tool, value)
+	if err != nil || c.Format != jsonmap.FormatGCX {
+		return nil
+	}
+	return c.Output
+}
+
+// jsonBlock finds the content block that holds the result's JSON and
+// returns its index and value [MCP-5]. With structuredContent, it is the
+// first text block holding a JSON text of the same value [MAP-2]; without,
+// it is the only block, when that is text holding a JSON text. A text block
+// before it that begins with "GCX" would be taken for the payload by a
+// client [MCP-8], so such a result has no JSON block.
+func jsonBlock(r *Result) (int, jsonmap.Value, bool) {
+	if r.IsError || len(r.Content) == 0 {
+		return 0, jsonmap.Value{}, false
+	}
+	if r.Structured == nil {
+		b := r.Content[0]
+		if !b.IsText || len(r.Content) != 1 || !mayBeJSON(b.Text) {
+			return 0, jsonmap.Value{}, false
+		}
+		v, err := jsonmap.Parse([]byte(b.Text))
+		return 0, v, err == nil
+	}
+	raw, err := structuredJSON(r.Structured)
+	if err != nil {
+		return 0, jsonmap.Value{}, false
+	}
+	want, err := jsonmap.Parse(raw)
+	if err != nil {
+		return 0, jsonmap.Value{}, false
+	}
+	for i, b := range r.Content {
+		if !b.IsText {
+			continue
+		}
+		if strings.HasPrefix(b.Text, spec.TagPrefix) {
+			return 0, jsonmap.Value{}, false
+		}
+		if b.Text == string(raw) { // the SDK writes structuredContent's own bytes
+			return i, want, true
+		}
+		if !mayBeJSON(b.Text) {
+			continue
+		}
+		if v, err := jsonmap.Parse([]byte(b.Text)); err == nil && jsonmap.Equal(v, want) {
+			return i, want, true
+		}
+	}
+	return 0, jsonmap.Value{}, false
+}
+
+// structuredJSON returns the JSON text of structuredContent: its own bytes
+// when the SDK or the handler kept them, else the marshaled value.
+func structuredJSON(v any) ([]byte, error) {
+	switch x := v.(type) {
+	case json.RawMessage:
+		return x, nil
+	case *json.RawMessage:
+		if x != nil {
+			return *x, nil
+		}
+	}
+	return json.Marshal(v)
+}
+
+// mayBeJSON is a cheap test that spares parsing prose: a JSON text begins,
+// after whitespace, with one of these bytes [AUTO-3].
+func mayBeJSON(s string) bool {
+	b := strings.TrimLeft(s, " \t\r\n")
+	if len(b) == 0 {
+		return false
+	}
+	switch c := b[0]; {
+	case c == '{' || c == '[' || c == '"' || c == '-' || c == 't' || c == 'f' || c == 'n':
+		return true
+	case '0' <= c && c <= '9':
+		return true
+	}
+	return false
+}
