@@ -227,15 +227,21 @@ func (c *command) run(input []byte, args ...string) ([]byte, error) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Stdin = bytes.NewReader(input)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	// A program that leaves a child holding its stdout (a shell wrapper,
+	// say) must not make Wait outlast the timeout.
+	cmd.WaitDelay = waitDelay
+	stdout := &cappedBuffer{limit: stdoutLimit(input)}
+	stderr := &cappedBuffer{limit: maxStderrBytes, drop: true}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
 	err := cmd.Run()
-	if err == nil {
+	if err == nil && !stdout.over {
 		return stdout.Bytes(), nil
 	}
 	e := &CommandError{Argv: argv, Status: -1, Stdout: stdout.Bytes(), Stderr: stderr.String()}
 	var exit *exec.ExitError
 	switch {
+	case stdout.over:
+		e.Cause = fmt.Errorf("wrote more than %d bytes on stdout, more than any result of a %d-byte input", stdout.limit, len(input))
 	case ctx.Err() != nil:
 		e.Cause = fmt.Errorf("timed out after %v", c.timeout)
 	case errors.As(err, &exit) && exit.ExitCode() >= 0:
@@ -245,6 +251,60 @@ func (c *command) run(input []byte, args ...string) ([]byte, error) {
 	}
 	return nil, e
 }
+
+// waitDelay is how long the runner waits, once a run has timed out or
+// exited, for its stdout and stderr to close.
+const waitDelay = time.Second
+
+// maxStderrBytes is what the runner keeps of a run's stderr; a message is
+// far shorter, and the rest is counted, not kept.
+const maxStderrBytes = 64 << 10
+
+// stdoutLimit bounds what the runner keeps of a run's stdout: far more than
+// any result of input (a wire view escapes a byte in at most 6, the JSON
+// mapping repeats names per row), so that a program that floods stdout
+// fails instead of exhausting the runner's memory.
+func stdoutLimit(input []byte) int {
+	return 64<<20 + 16*len(input)
+}
+
+// cappedBuffer keeps at most limit bytes. Beyond it, a buffer with drop
+// set counts and discards what comes; one without fails the write, which
+// closes the program's pipe, and records that it overflowed.
+// It keeps its bytes in a field, not an embedded bytes.Buffer, whose
+// ReadFrom io.Copy would call instead of Write, bypassing the limit.
+type cappedBuffer struct {
+	buf     bytes.Buffer
+	limit   int
+	drop    bool
+	over    bool
+	dropped int
+}
+
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	room := b.limit - b.buf.Len()
+	if len(p) <= room {
+		return b.buf.Write(p)
+	}
+	b.over = true
+	if !b.drop {
+		return 0, errors.New("conformance: output over its limit")
+	}
+	b.buf.Write(p[:max(room, 0)])
+	b.dropped += len(p) - max(room, 0)
+	return len(p), nil
+}
+
+// String returns what was kept, and how much was dropped.
+func (b *cappedBuffer) String() string {
+	if b.dropped == 0 {
+		return b.buf.String()
+	}
+	return fmt.Sprintf("%s… (%d more bytes not kept)", b.buf.String(), b.dropped)
+}
+
+// Bytes returns what was kept.
+func (b *cappedBuffer) Bytes() []byte { return b.buf.Bytes() }
 
 // CommandError is the failure of a command under test: it exited with a
 // status other than 0, or broke the protocol.

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -38,6 +39,31 @@ func TestMain(m *testing.M) {
 // names.
 func fakeProgram(mode string, args []string) int {
 	in, _ := io.ReadAll(os.Stdin)
+	switch mode {
+	case "sleep":
+		time.Sleep(8 * time.Second)
+		return 0
+	case "child-holds-stdout":
+		// Like a shell wrapper: a child shares stdout and outlives the
+		// timeout.
+		child := exec.Command(os.Args[0])
+		child.Env = append(os.Environ(), fakeEnv+"=sleep")
+		child.Stdout = os.Stdout
+		if child.Start() == nil {
+			time.Sleep(8 * time.Second)
+		}
+		return 0
+	case "flood-stdout":
+		chunk := bytes.Repeat([]byte("y\n"), 1<<19)
+		for {
+			if _, err := os.Stdout.Write(chunk); err != nil {
+				return 0
+			}
+		}
+	case "flood-stderr":
+		os.Stderr.Write(bytes.Repeat([]byte("e"), 8<<20))
+		return 1
+	}
 	ref := Reference()
 	if len(args) == 0 {
 		return 2
@@ -162,6 +188,43 @@ func TestCommandProtocol(t *testing.T) {
 			for _, res := range r.Failures() {
 				if !strings.Contains(res.Detail, c.failDetail) {
 					t.Errorf("%s: detail %q lacks %q", res.Vector.Name(), res.Detail, c.failDetail)
+				}
+			}
+		})
+	}
+}
+
+// One run of a program under test is bounded in time and memory: a child
+// that keeps stdout open does not outlast the timeout, a flood on stdout
+// fails the vector, and stderr is kept only up to a prefix.
+func TestCommandRunIsBounded(t *testing.T) {
+	opt := Options{Match: regexp.MustCompile(`/ver-2-gcx2$`).MatchString}
+	vs := loadVectors(t)
+	cases := []struct {
+		mode, detail string
+		timeout      time.Duration
+	}{
+		{"child-holds-stdout", "timed out", 200 * time.Millisecond},
+		{"flood-stdout", "more than", time.Minute},
+		{"flood-stderr", "more bytes not kept", time.Minute},
+	}
+	for _, c := range cases {
+		t.Run(c.mode, func(t *testing.T) {
+			t.Setenv(fakeEnv, c.mode)
+			start := time.Now()
+			r := Check(vs, Command(c.timeout, os.Args[0]), opt)
+			if elapsed := time.Since(start); elapsed > 6*time.Second {
+				t.Errorf("took %v; a run should end within its timeout and the wait delay", elapsed)
+			}
+			if r.Core.Passed != 0 {
+				t.Errorf("core %s; want nothing passed", r.Core)
+			}
+			for _, res := range r.Failures() {
+				if !strings.Contains(res.Detail, c.detail) {
+					t.Errorf("%s: detail lacks %q: %.300s", res.Vector.Name(), c.detail, res.Detail)
+				}
+				if len(res.Detail) > 2*maxStderrBytes {
+					t.Errorf("%s: detail of %d bytes; stderr should be cut to %d", res.Vector.Name(), len(res.Detail), maxStderrBytes)
 				}
 			}
 		})
