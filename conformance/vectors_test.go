@@ -523,11 +523,18 @@ func TestReadmeCountsVectors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`conformance suite: ([0-9]+) vectors`).FindSubmatch(readme)
+	m := regexp.MustCompile(`conformance suite: ([0-9]+) vectors of the format and ([0-9]+) of the\s+MCP binding`).FindSubmatch(readme)
 	if m == nil {
 		t.Fatal("README does not state the number of conformance vectors")
 	}
 	if n := strconv.Itoa(len(loadVectors(t))); string(m[1]) != n {
-		t.Errorf("README says %s vectors, the suite has %s", m[1], n)
+		t.Errorf("README says %s vectors of the format, the suite has %s", m[1], n)
+	}
+	binding, err := BindingVectors()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strconv.Itoa(len(binding)); string(m[2]) != n {
+		t.Errorf("README says %s vectors of the MCP binding, the suite has %s", m[2], n)
 	}
 }
