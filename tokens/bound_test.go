@@ -2,6 +2,7 @@ package tokens
 
 import (
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -21,16 +22,32 @@ func boundByteAtATime(text []byte) int {
 }
 
 // TestPropertyBoundSteps: cl100kLowerBound, which steps four bytes at a
-// time, finds what the automaton finds one byte at a time, for texts of
-// every length and mix of byte kinds; stopped at a limit, it returns more
-// than the limit and no more than the whole text's bound.
+// time and reads a long text as two halves, finds what the automaton finds
+// one byte at a time, for texts of every length (across boundSplitFrom)
+// and mix of byte kinds, with or without a letter or space to cut at;
+// stopped at a limit, it returns more than the limit and no more than the
+// whole text's bound.
 func TestPropertyBoundSteps(t *testing.T) {
-	alphabet := []byte("aZq09 \t\n,{\"':-_\xc3\xa9\xe2\x80\x94\xff")
-	gen.Check(t, 5000, func(t *rapid.T) {
-		picks := rapid.SliceOfN(rapid.IntRange(0, len(alphabet)-1), 0, 700).Draw(t, "picks")
-		text := make([]byte, len(picks))
-		for i, p := range picks {
-			text[i] = alphabet[p]
+	alphabets := []string{
+		"aZq09 \t\n,{\"':-_\xc3\xa9\xe2\x80\x94\xff",
+		"09,{\"':-_\xc3\xa9\xff", // no letter or space: one pass
+		"a,",
+	}
+	gen.Check(t, 3000, func(t *rapid.T) {
+		alphabet := rapid.SampledFrom(alphabets).Draw(t, "alphabet")
+		// The length drawn outright and the bytes from a seed, so that
+		// long texts are as common as short ones.
+		size := rapid.SampledFrom([]int{7, 64, 700, boundSplitFrom - 1, boundSplitFrom, 3 * boundSplitFrom}).Draw(t, "size")
+		size -= rapid.IntRange(0, 9).Draw(t, "shorter")
+		r := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 1))
+		text := make([]byte, max(size, 0))
+		for i := range text {
+			text[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		// A letter in the first half only, at times: the cut is then
+		// late or missing.
+		if rapid.Bool().Draw(t, "letterFirst") && len(text) > 0 {
+			text[rapid.IntRange(0, (len(text)-1)/2).Draw(t, "letterAt")] = 'k'
 		}
 		want := boundByteAtATime(text)
 		if got := cl100kLowerBound(text, math.MaxInt); got != want {
