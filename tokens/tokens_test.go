@@ -314,3 +314,18 @@ func TestSmallPieceKeys(t *testing.T) {
 		checkAgainstOracle(t, text)
 	}
 }
+
+// TestLongPieceCacheCycles: more long pieces than the long cache holds,
+// alike but in their middle, counted in cycles so that every way of a set
+// is hit, moved and evicted, count as tiktoken-go counts them each time.
+func TestLongPieceCacheCycles(t *testing.T) {
+	var b strings.Builder
+	for i := range 6000 {
+		fmt.Fprintf(&b, " DefaultImport%cBatch%cSizeFor%cIndexer", 'A'+rune(i%26), 'a'+rune(i/26%26), 'a'+rune(i/676%26))
+	}
+	text := b.String()
+	for range 3 {
+		checkAgainstOracle(t, text)
+		checkAgainstOracle(t, text[:len(text)/3])
+	}
+}
