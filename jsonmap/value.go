@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	"unsafe"
+
 	"github.com/gcxwire/gcx/internal/jsontext"
 	"github.com/gcxwire/gcx/spec"
 )
@@ -97,25 +99,42 @@ func Parse(text []byte) (Value, error) {
 	return parse(string(text))
 }
 
+// ParseShared is Parse for a caller that keeps text unchanged while it
+// uses the value, which shares text's bytes instead of copying them. It
+// also reports whether text is the value's compact form already, exactly
+// the bytes v.AppendCompact(nil) would write [MAP-3], so that a caller
+// that wants that form can take text as it is.
+func ParseShared(text []byte) (v Value, compact bool, err error) {
+	return parseText(unsafe.String(unsafe.SliceData(text), len(text)), true)
+}
+
 // parse is Parse of a text the value may share: every string without
 // escapes and every number of the value is a substring of text.
 func parse(text string) (Value, error) {
+	v, _, err := parseText(text, false)
+	return v, err
+}
+
+// parseText is parse that also reports, when checkCompact is set, whether
+// text is the value's compact form.
+func parseText(text string, checkCompact bool) (Value, bool, error) {
 	r := jsontext.NewStringReader(text)
 	r.MaxDepth = MaxDepth
 	r.RejectDuplicateNames = true
+	r.CheckCompact = checkCompact
 	p := parser{r: r}
 	tok, err := r.NextToken()
 	if err != nil {
-		return Value{}, jsonError(err)
+		return Value{}, false, jsonError(err)
 	}
 	v, err := p.value(tok, 0)
 	if err != nil {
-		return Value{}, jsonError(err)
+		return Value{}, false, jsonError(err)
 	}
 	if err := r.End(); err != nil {
-		return Value{}, jsonError(err)
+		return Value{}, false, jsonError(err)
 	}
-	return v, nil
+	return v, r.Compact(), nil
 }
 
 // parser builds a Value from tokens. Each array or object gets its slice

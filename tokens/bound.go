@@ -1,6 +1,9 @@
 package tokens
 
-import "unicode/utf8"
+import (
+	"encoding/binary"
+	"unicode/utf8"
+)
 
 // cl100kLowerBound returns a number of cl100k_base tokens text takes at
 // least, stopping once it passes limit. It reads each byte once through a
@@ -28,28 +31,114 @@ import "unicode/utf8"
 //
 // The rules run as one automaton: a byte's kind and the state before it
 // give the state after it and what to add.
+//
+// A long text is read as two halves at once, two chains of states that the
+// processor runs side by side. The second half begins after a letter or a
+// space, whose next state the automaton knows whatever came before it, so
+// the halves add up to what one pass over the whole text adds.
 func cl100kLowerBound(text []byte, limit int) int {
-	n, state := 0, uint16(boundNone)<<6
-	for len(text) > 1 {
-		chunk := text[:min(len(text), 256)&^1]
-		text = text[len(chunk):]
-		// Two bytes a step: the chain from one state to the next is
-		// a table lookup, whose latency bounds the loop.
-		for i := 0; i+1 < len(chunk); i += 2 {
-			step := boundStep2[(state|uint16(boundKind[chunk[i]])|uint16(boundKind[chunk[i+1]])<<3)&511]
-			n += int(step & 7)
-			state = step &^ 7
+	if len(text) >= boundSplitFrom {
+		for j := len(text) / 2; j < len(text); j++ {
+			if kind := boundKind[text[j]]; kind == kindLetter || kind == kindSpace {
+				return boundTwo(text[:j+1], text[j+1:], boundStep[kind]>>3&7, limit)
+			}
 		}
-		if n > limit {
+	}
+	n, state, stopped := boundFrom(text, boundNone, 0, limit)
+	if stopped {
+		return n
+	}
+	return n + boundEnd(state)
+}
+
+// boundSplitFrom is the length from which cl100kLowerBound reads a text as
+// two halves.
+const boundSplitFrom = 1024
+
+// boundTwo is cl100kLowerBound for a text cut in two after a byte that
+// sets the automaton in state2 whatever came before: both halves a chunk
+// at a time, then what is left of each. The first half's end is not the
+// text's, so nothing is added for it.
+func boundTwo(first, second []byte, state2 uint8, limit int) int {
+	n, state1 := 0, uint8(boundNone)
+	for len(first) >= 8 && len(second) >= 8 {
+		size := min(len(first), len(second), 256) &^ 7
+		var add int
+		add, state1, state2 = boundRun2(first[:size], second[:size], state1, state2, &boundKinds4, &boundStep4)
+		first, second = first[size:], second[size:]
+		if n += add; n > limit {
 			return n
 		}
 	}
-	last := boundStep[(state>>3|uint16(kindEnd))&63]
-	if len(text) == 1 {
-		last = boundStep[(state>>3|uint16(boundKind[text[0]]))&63]
-		last = boundStep[(uint16(last)&0x38|kindEnd)&63] + last&0xc0
+	n, _, stopped := boundFrom(first, state1, n, limit)
+	if stopped {
+		return n
 	}
-	return n + int(last>>6)
+	n, state2, stopped = boundFrom(second, state2, n, limit)
+	if stopped {
+		return n
+	}
+	return n + boundEnd(state2)
+}
+
+// boundFrom runs the automaton over text from state, adding to n, and
+// returns n, the state it ends in, and whether it stopped early because n
+// passed limit.
+func boundFrom(text []byte, state uint8, n, limit int) (int, uint8, bool) {
+	for len(text) >= 8 {
+		chunk := text[:min(len(text), 256)&^7]
+		text = text[len(chunk):]
+		var add int
+		add, state = boundRun(chunk, state, &boundKinds4, &boundStep4)
+		if n += add; n > limit {
+			return n, state, true
+		}
+	}
+	step := state << 3
+	for _, b := range text {
+		step = boundStep[(step&0x38|boundKind[b])&63]
+		n += int(step >> 6)
+	}
+	return n, step >> 3 & 7, false
+}
+
+// boundEnd is what the end of the text adds in state.
+func boundEnd(state uint8) int {
+	return int(boundStep[(state<<3|kindEnd)&63] >> 6)
+}
+
+// boundRun runs the automaton over chunk, whose length is a multiple of
+// eight, from state, and returns what it adds and the state it ends in.
+// It steps four bytes at a time: the kinds are looked up apart from the
+// chain of states, which then costs one lookup every four bytes. The
+// tables come as arguments so that they stay in registers.
+func boundRun(chunk []byte, state uint8, kinds *[4][256]uint16, steps *[boundStep4Mask + 1]uint8) (int, uint8) {
+	n := 0
+	for ; len(chunk) >= 8; chunk = chunk[8:] {
+		w := binary.LittleEndian.Uint64(chunk)
+		a := steps[(kinds[0][byte(w)]+kinds[1][byte(w>>8)]+kinds[2][byte(w>>16)]+kinds[3][byte(w>>24)]|uint16(state))&boundStep4Mask]
+		b := steps[(kinds[0][byte(w>>32)]+kinds[1][byte(w>>40)]+kinds[2][byte(w>>48)]+kinds[3][byte(w>>56)]|uint16(a&7))&boundStep4Mask]
+		n += int(a>>3) + int(b>>3)
+		state = b & 7
+	}
+	return n, state
+}
+
+// boundRun2 is boundRun over two chunks of one length at once, each from
+// its own state.
+func boundRun2(one, two []byte, state1, state2 uint8, kinds *[4][256]uint16, steps *[boundStep4Mask + 1]uint8) (int, uint8, uint8) {
+	n := 0
+	for len(one) >= 8 && len(two) >= 8 {
+		w, v := binary.LittleEndian.Uint64(one), binary.LittleEndian.Uint64(two)
+		a := steps[(kinds[0][byte(w)]+kinds[1][byte(w>>8)]+kinds[2][byte(w>>16)]+kinds[3][byte(w>>24)]|uint16(state1))&boundStep4Mask]
+		c := steps[(kinds[0][byte(v)]+kinds[1][byte(v>>8)]+kinds[2][byte(v>>16)]+kinds[3][byte(v>>24)]|uint16(state2))&boundStep4Mask]
+		b := steps[(kinds[0][byte(w>>32)]+kinds[1][byte(w>>40)]+kinds[2][byte(w>>48)]+kinds[3][byte(w>>56)]|uint16(a&7))&boundStep4Mask]
+		d := steps[(kinds[0][byte(v>>32)]+kinds[1][byte(v>>40)]+kinds[2][byte(v>>48)]+kinds[3][byte(v>>56)]|uint16(c&7))&boundStep4Mask]
+		n += int(a>>3) + int(b>>3) + int(c>>3) + int(d>>3)
+		state1, state2 = b&7, d&7
+		one, two = one[8:], two[8:]
+	}
+	return n, state1, state2
 }
 
 // Byte kinds of the automaton.
@@ -125,16 +214,33 @@ var boundStep = func() (flat [64]uint8) {
 	return flat
 }()
 
-// boundStep2[state<<6|second<<3|first] is boundStep for two bytes: the
-// next state shifted left 6, plus what to add.
-var boundStep2 = func() (t [512]uint16) {
+// boundKinds4[k][b] is the part of a boundStep4 index that the kind of
+// byte b adds as the k-th of four: 8 times the kind in base 5.
+var boundKinds4 = func() (t [4][256]uint16) {
+	for k, scale := range [4]uint16{8, 8 * 5, 8 * 25, 8 * 125} {
+		for b := range t[k] {
+			t[k][b] = uint16(boundKind[b]) * scale
+		}
+	}
+	return t
+}()
+
+// boundStep4Mask masks an index of boundStep4.
+const boundStep4Mask = 1<<13 - 1
+
+// boundStep4[state + boundKinds4 of four bytes] is boundStep for the four
+// bytes: the next state, plus 8 times what to add. 8 states times 5⁴
+// kinds take 5000 of its entries; its size, a power of two, lets the
+// index be masked rather than checked.
+var boundStep4 = func() (t [boundStep4Mask + 1]uint8) {
 	for state := range 8 {
-		for first := range kindEnd {
-			for second := range kindEnd {
-				a := boundStep[state<<3|first]
-				b := boundStep[int(a)&0x38|second]
-				t[state<<6|second<<3|first] = uint16(b&0x38)<<3 | uint16(a>>6+b>>6)
+		for kinds := range 625 {
+			step, add := uint8(state<<3), 0
+			for j, k := 0, kinds; j < 4; j, k = j+1, k/5 {
+				step = boundStep[(step&0x38|uint8(k%5))&63]
+				add += int(step >> 6)
 			}
+			t[state+8*kinds] = step>>3&7 | uint8(add)<<3
 		}
 	}
 	return t

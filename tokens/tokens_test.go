@@ -292,3 +292,40 @@ func TestConcurrentCounts(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestSmallPieceKeys: pieces of up to eight bytes are cached by the word
+// that holds them and their length, so pieces whose words agree once
+// masked — a piece and the same bytes with NULs after them, pieces that
+// end a text's last eight bytes — must still count apart, each as
+// tiktoken-go counts it, however often they repeat.
+func TestSmallPieceKeys(t *testing.T) {
+	texts := []string{
+		"a\x00 a\x00\x00 a a\x00\x00\x00",
+		"\x00\x00\x00\x00\x00\x00\x00\x00\x00 \x00 \x00\x00",
+		strings.Repeat("ab ab\x00 ab\x00\x00 ", 40) + "ab",
+		strings.Repeat("12345678 1234567 123 ", 30) + "1234",
+		strings.Repeat("éé ééé\x00 é", 20),
+		"tail:abcdefgh",
+		"x",
+	}
+	for _, text := range texts {
+		checkAgainstOracle(t, text)
+		// And again, now that the caches hold its pieces.
+		checkAgainstOracle(t, text)
+	}
+}
+
+// TestLongPieceCacheCycles: more long pieces than the long cache holds,
+// alike but in their middle, counted in cycles so that every way of a set
+// is hit, moved and evicted, count as tiktoken-go counts them each time.
+func TestLongPieceCacheCycles(t *testing.T) {
+	var b strings.Builder
+	for i := range 6000 {
+		fmt.Fprintf(&b, " DefaultImport%cBatch%cSizeFor%cIndexer", 'A'+rune(i%26), 'a'+rune(i/26%26), 'a'+rune(i/676%26))
+	}
+	text := b.String()
+	for range 3 {
+		checkAgainstOracle(t, text)
+		checkAgainstOracle(t, text[:len(text)/3])
+	}
+}

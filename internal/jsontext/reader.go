@@ -34,6 +34,10 @@ type Reader struct {
 	// its quotes and escapes, a number); 0 means no bound. A longer token
 	// is an error with Limit set, unless an earlier byte of it is wrong.
 	MaxTokenBytes int
+	// CheckCompact makes the reader note whether the text is in compact
+	// form, for Compact: it checks the escapes of every string that has
+	// some a second time.
+	CheckCompact bool
 
 	r     io.Reader // nil when the input is held whole
 	rerr  error     // the reader's error once it returned one, io.EOF included
@@ -61,6 +65,8 @@ type Reader struct {
 	peekEnd int64
 	peekErr error
 	err     error
+
+	loose bool // whitespace or an escape compact form does not write was read
 }
 
 type state uint8
@@ -137,6 +143,14 @@ func (r *Reader) Peek() (Kind, error) {
 	}
 	return r.peekTok.Kind, r.peekErr
 }
+
+// Compact reports, for a reader with CheckCompact set, whether the text
+// read so far is exactly what AppendString and the compact form of the
+// other kinds write: no whitespace before, between or after the tokens,
+// strings with only the escapes AppendString writes, and numbers and
+// literals as they stand. Once the whole text is read without error, it
+// is the compact form of its value exactly when Compact is true.
+func (r *Reader) Compact() bool { return r.CheckCompact && !r.loose }
 
 // Pos returns where the token NextToken returned last begins.
 func (r *Reader) Pos() Pos { return r.last.Pos }
@@ -486,6 +500,12 @@ func (r *Reader) str() (string, error) {
 	r.pos = end
 	switch {
 	case escaped:
+		if r.CheckCompact && !r.loose {
+			// The same literal read again, refusing the escapes
+			// AppendString does not write.
+			_, _, f, _ := scanString(r.buf[:r.end], start, true, nil)
+			r.loose = f != faultNone
+		}
 		return string(r.scratch), nil
 	case r.whole:
 		return r.text[start+1 : end-1], nil
@@ -643,8 +663,10 @@ func (r *Reader) skipSpace() (c byte, ok bool, err error) {
 			switch c {
 			case ' ', '\t', '\r':
 				r.pos++
+				r.loose = true
 			case '\n':
 				r.pos++
+				r.loose = true
 				r.line++
 				r.lineStart = r.base + int64(r.pos)
 			default:

@@ -49,18 +49,29 @@ func Encode(tool string, value []byte) ([]byte, jsonmap.Format, error) {
 
 // Choose is Encode with the token counts that decided.
 func Choose(tool string, value []byte) (Choice, error) {
-	v, err := jsonmap.Parse(value)
+	return chooseText(tool, value, false)
+}
+
+// chooseText is Choose, counting both texts in full when full is set. When
+// value is its own compact form, as a server's results usually are, it
+// is the JSON text counted, and written only if chosen.
+func chooseText(tool string, value []byte, full bool) (Choice, error) {
+	v, compact, err := jsonmap.ParseShared(value)
 	if err != nil {
 		return Choice{}, err
 	}
-	return ChooseValue(tool, v)
+	var text []byte
+	if compact {
+		text = value
+	}
+	return choose(tool, v, text, spec.DefaultLimits, full)
 }
 
 // ChooseValue is Choose for a parsed value. It counts the shorter text in
 // full and the other only until it is known to cost more (see
 // Choice.Partial).
 func ChooseValue(tool string, v jsonmap.Value) (Choice, error) {
-	return choose(tool, v, spec.DefaultLimits, false)
+	return choose(tool, v, nil, spec.DefaultLimits, false)
 }
 
 // ChooseValueLimits is ChooseValue for an encoder under limits, counting
@@ -68,31 +79,36 @@ func ChooseValue(tool string, v jsonmap.Value) (Choice, error) {
 // refuse [LIM-4] is written as its compact JSON text, which is then the
 // only result a decoder under those limits can read [AUTO-1].
 func ChooseValueLimits(tool string, v jsonmap.Value, limits spec.Limits, full bool) (Choice, error) {
-	return choose(tool, v, limits, full)
+	return choose(tool, v, nil, limits, full)
 }
 
 // ChooseFull is Choose with both texts counted in full, for a caller that
 // reports the counts.
 func ChooseFull(tool string, value []byte) (Choice, error) {
-	v, err := jsonmap.Parse(value)
-	if err != nil {
-		return Choice{}, err
-	}
-	return ChooseValueFull(tool, v)
+	return chooseText(tool, value, true)
 }
 
 // ChooseValueFull is ChooseFull for a parsed value.
 func ChooseValueFull(tool string, v jsonmap.Value) (Choice, error) {
-	return choose(tool, v, spec.DefaultLimits, true)
+	return choose(tool, v, nil, spec.DefaultLimits, true)
 }
 
-func choose(tool string, v jsonmap.Value, limits spec.Limits, full bool) (Choice, error) {
+// choose encodes v and decides [AUTO-1]. text is v's compact JSON text
+// when the caller holds it already (its own bytes, which the Choice does
+// not share), else nil.
+func choose(tool string, v jsonmap.Value, text []byte, limits spec.Limits, full bool) (Choice, error) {
 	var buf bytes.Buffer
+	buf.Grow(len(text))
 	err := jsonmap.EncodeTo(&buf, tool, v, limits)
-	compact := v.AppendCompact(nil)
+	compact, shared := text, text != nil
+	if !shared {
+		compact = v.AppendCompact(nil)
+	}
+	var c Choice
 	var refused *spec.Error
-	if errors.As(err, &refused) && refused.Rule == "LIM-4" {
-		c := Choice{Output: compact, Format: jsonmap.FormatJSON, Refused: err}
+	switch {
+	case errors.As(err, &refused) && refused.Rule == "LIM-4":
+		c = Choice{Output: compact, Format: jsonmap.FormatJSON, Refused: err}
 		if full {
 			enc, err := tokens.Get(Encoding)
 			if err != nil {
@@ -100,12 +116,17 @@ func choose(tool string, v jsonmap.Value, limits spec.Limits, full bool) (Choice
 			}
 			c.JSONTokens = enc.CountBytes(compact)
 		}
-		return c, nil
-	}
-	if err != nil {
+	case err != nil:
 		return Choice{}, err
+	default:
+		if c, err = decide(buf.Bytes(), compact, full); err != nil {
+			return Choice{}, err
+		}
 	}
-	return decide(buf.Bytes(), compact, full)
+	if shared && c.Format == jsonmap.FormatJSON {
+		c.Output = bytes.Clone(compact)
+	}
+	return c, nil
 }
 
 // decide chooses between a payload and the compact JSON text [AUTO-1],

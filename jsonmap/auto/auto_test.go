@@ -209,3 +209,79 @@ func TestAutoLongWord(t *testing.T) {
 		})
 	}
 }
+
+// TestAutoTextSpellings: whether or not the text is its own compact form
+// — spaced out, escaped where the compact form writes characters as
+// themselves, or compact already, when auto mode counts and returns the
+// text itself — the choice, the counts and the output are those of the
+// compact form, and the output never shares the caller's bytes. A huge
+// word, which tiktoken-go takes minutes over, is held to ChooseFull's
+// counts, which the other tests hold to tiktoken-go.
+func TestAutoTextSpellings(t *testing.T) {
+	cases := []struct{ name, tool, text string }{
+		{"compact-json-wins", "t", `{"a":"b"}`},
+		{"compact-gcx-wins", "search_symbols", `[{"id":"a.go::F","kind":"func","name":"F","path":"a.go","line":3,"sig":"func F()"},{"id":"a.go::G","kind":"func","name":"G","path":"a.go","line":9,"sig":"func G()"}]`},
+		{"spaced-json-wins", "t", "{ \"a\" : \"b\" }\n"},
+		{"spaced-gcx-wins", "search_symbols", "[\n {\"id\": \"a.go::F\", \"kind\": \"func\", \"name\": \"F\", \"path\": \"a.go\", \"line\": 3, \"sig\": \"func F()\"},\n {\"id\": \"a.go::G\", \"kind\": \"func\", \"name\": \"G\", \"path\": \"a.go\", \"line\": 9, \"sig\": \"func G()\"}\n]"},
+		{"escapes-rewritten", "t", `{"a":"caf\u00e9 \/ \u0041 \u001F \ud83d\ude00"}`},
+		{"escapes-kept", "t", `{"a":"tab\there \"quoted\" back\\slash \u0001"}`},
+		{"scalar", "t", `"word"`},
+		{"empty-string", "t", `""`},
+		{"empty-array", "t", `[]`},
+		{"huge-word", "t", `"` + strings.Repeat("abcdefghij", 1<<15) + `"`},
+		{"huge-word-spaced", "t", ` "` + strings.Repeat("abcdefghij", 1<<15) + `" `},
+		{"huge-word-escaped", "t", `"A` + strings.Repeat("abcdefghij", 1<<15) + `"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			text := []byte(c.text)
+			if strings.HasPrefix(c.name, "huge") {
+				checkChoiceFull(t, c.tool, text)
+			} else {
+				checkChoice(t, c.tool, text)
+			}
+			out, format, err := auto.Encode(c.tool, text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := bytes.Clone(out)
+			for i := range text {
+				text[i] = 'x'
+			}
+			if !bytes.Equal(out, before) {
+				t.Fatalf("the %s output changed with the caller's text", format)
+			}
+		})
+	}
+	if _, _, err := auto.Encode("t", nil); !errors.Is(err, jsonmap.ErrInvalidJSON) {
+		t.Errorf("empty text: %v", err)
+	}
+}
+
+// checkChoiceFull is checkChoice with ChooseFull's counts in place of
+// tiktoken-go's.
+func checkChoiceFull(t *testing.T, tool string, text []byte) {
+	t.Helper()
+	full, err := auto.ChooseFull(tool, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := auto.Choose(tool, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compact, err := jsonmap.Compact(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, wantOutput := jsonmap.FormatJSON, compact
+	if full.GCXTokens < full.JSONTokens {
+		want, wantOutput = jsonmap.FormatGCX, full.Payload
+	}
+	if c.Format != want || full.Format != want || !bytes.Equal(c.Output, wantOutput) || !bytes.Equal(full.Output, wantOutput) {
+		t.Fatalf("Choose chose %s, ChooseFull %s, with GCX1 %d and JSON %d tokens; want %s", c.Format, full.Format, full.GCXTokens, full.JSONTokens, want)
+	}
+	if c.Format == jsonmap.FormatJSON && c.JSONTokens != full.JSONTokens || c.Format == jsonmap.FormatGCX && c.GCXTokens != full.GCXTokens {
+		t.Fatalf("Choose counted GCX1 %d, JSON %d; ChooseFull %d and %d", c.GCXTokens, c.JSONTokens, full.GCXTokens, full.JSONTokens)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/jsonmap/auto"
@@ -64,15 +65,7 @@ func results(b testing.TB, name string, n int) [][]byte {
 // in full (auto.ChooseFull, what --stats runs) and auto mode as it was
 // with tiktoken-go counting both texts in full.
 func BenchmarkAuto(b *testing.B) {
-	for _, in := range []struct {
-		tool, file string
-		rows       int
-	}{
-		{"search_symbols", "search_symbols-500", 20},
-		{"search_symbols", "search_symbols-500", 500},
-		{"list_issues", "list_issues-30", 20},
-		{"list_issues", "list_issues-30", 500},
-	} {
+	for _, in := range autoInputs {
 		values := results(b, in.file, in.rows)
 		contenders := []struct {
 			name   string
@@ -123,6 +116,48 @@ func BenchmarkAuto(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkAutoPaired times mode gcx and auto mode call by call on the
+// same results, one after the other in each iteration, and reports each
+// one's time per call and their ratio: a machine whose load changes
+// during the run slows both alike, which separate benchmarks run minutes
+// apart do not.
+func BenchmarkAutoPaired(b *testing.B) {
+	for _, in := range autoInputs {
+		values := results(b, in.file, in.rows)
+		b.Run(fmt.Sprintf("%s-%d", in.tool, in.rows), func(b *testing.B) {
+			var gcx, au time.Duration
+			i := 0
+			for b.Loop() {
+				v := values[i%len(values)]
+				start := time.Now()
+				if _, err := jsonmap.Encode(in.tool, v); err != nil {
+					b.Fatal(err)
+				}
+				mid := time.Now()
+				if _, _, err := auto.Encode(in.tool, v); err != nil {
+					b.Fatal(err)
+				}
+				gcx, au = gcx+mid.Sub(start), au+time.Since(mid)
+				i++
+			}
+			b.ReportMetric(float64(gcx.Nanoseconds())/float64(i), "gcx-ns/call")
+			b.ReportMetric(float64(au.Nanoseconds())/float64(i), "auto-ns/call")
+			b.ReportMetric(float64(au)/float64(gcx), "auto/gcx")
+		})
+	}
+}
+
+// autoInputs are the inputs of BenchmarkAuto and BenchmarkAutoPaired.
+var autoInputs = []struct {
+	tool, file string
+	rows       int
+}{
+	{"search_symbols", "search_symbols-500", 20},
+	{"search_symbols", "search_symbols-500", 500},
+	{"list_issues", "list_issues-30", 20},
+	{"list_issues", "list_issues-30", 500},
 }
 
 // BenchmarkAutoLinear encodes the long values at n and 8n bytes in auto
