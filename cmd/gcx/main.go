@@ -18,11 +18,14 @@
 // --accept lists the versions decode reads; both default to GCX1.
 //
 // Limits: --max-line-bytes N, --max-fields N, --max-sections N, --max-rows N
-// (0 means no limit; the defaults are spec.DefaultLimits).
+// (0 means no limit; the defaults are spec.DefaultLimits). They apply to a
+// draft as to GCX1; for a draft that cannot take limits (not
+// codec.Limited) they are a usage error.
 //
 // Every command streams: memory stays bounded by a line of the input,
 // except where the JSON mapping needs a whole value (chapter 14 of
-// docs/wire-format.md says which).
+// docs/wire-format.md says which) and where a draft's codec reads a
+// payload whole.
 //
 // Exit status [WIRE-3] [WIRE-5]: 0 ok; 1 invalid input (stderr gives line,
 // column, message and rule ID; stdout holds no result [WIRE-4]); 2 usage; 3
