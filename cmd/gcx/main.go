@@ -39,6 +39,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -317,10 +318,11 @@ func (s streams) input(command string) io.Reader {
 
 // fail reports err on stderr and returns the matching exit status: 3 for
 // another GCX version, naming its tag [WIRE-3]; 4 for a failure to read the
-// input or write the output [WIRE-5]; else 1.
+// input, write the output or use a file the command needs [WIRE-5]; else 1.
 func fail(stderr io.Writer, err error) int {
 	var ioErr *streamError
-	if errors.As(err, &ioErr) {
+	var fileErr *fileError
+	if errors.As(err, &ioErr) || errors.As(err, &fileErr) {
 		fmt.Fprintln(stderr, "gcx:", err)
 		return exitIO
 	}
@@ -348,3 +350,29 @@ func (e *streamError) Error() string {
 }
 
 func (e *streamError) Unwrap() error { return e.err }
+
+// fileError is a failure to use a file a command needs besides its
+// streams, such as the spill file [WIRE-5]: what names the file and what
+// it is for.
+type fileError struct {
+	what string
+	err  error
+}
+
+func (e *fileError) Error() string { return fmt.Sprintf("%s: %v", e.what, e.err) }
+
+func (e *fileError) Unwrap() error { return e.err }
+
+// spillFailure marks an error of package wire that comes from its spill
+// file — the temporary file, in $TMPDIR, where a long section waits — as
+// such. The view's own streams fail as *streamError values, and every
+// other error of the file system that package wire can meet is the spill
+// file's.
+func spillFailure(err error) error {
+	var ioErr *streamError
+	var pathErr *fs.PathError
+	if errors.As(err, &ioErr) || !errors.As(err, &pathErr) {
+		return err
+	}
+	return &fileError{what: "the spill file (a temporary file in $TMPDIR for the rows and comments of a long section)", err: err}
+}

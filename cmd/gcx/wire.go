@@ -60,7 +60,7 @@ func decodeWire(in io.Reader, limits spec.Limits, stdout, stderr io.Writer) int 
 				err = out.Commit()
 			}
 			if err != nil {
-				return fail(stderr, err)
+				return fail(stderr, spillFailure(err))
 			}
 			return exitOK
 		}
@@ -77,7 +77,7 @@ func decodeWire(in io.Reader, limits spec.Limits, stdout, stderr io.Writer) int 
 		if err != nil {
 			w.Abandon()
 			out.Abandon(abandonedJSON)
-			return fail(stderr, err)
+			return fail(stderr, spillFailure(err))
 		}
 	}
 }
@@ -88,7 +88,7 @@ func encodeWire(in io.Reader, limits spec.Limits, stdout, stderr io.Writer) int 
 	out := newResult(stdout)
 	if err := wire.Encode(out, input{in}, limits); err != nil {
 		out.Abandon(abandonedGCX)
-		return fail(stderr, err)
+		return fail(stderr, spillFailure(err))
 	}
 	if err := out.Commit(); err != nil {
 		return fail(stderr, err)
