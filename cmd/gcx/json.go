@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gcxwire/gcx/codec"
+	"github.com/gcxwire/gcx/internal/plural"
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/jsonmap/auto"
 	"github.com/gcxwire/gcx/spec"
@@ -143,9 +144,9 @@ func runEncode(c *subcommand, args []string, s streams) int {
 	}
 	if *o.stats {
 		if choice.Refused != nil {
-			return report(s.stderr, "gcx encode: wrote %s; compact JSON %d tokens (%s); no GCX1: %v\n", format, choice.JSONTokens, auto.Encoding, choice.Refused)
+			return report(s.stderr, "gcx encode: wrote %s; compact JSON %s (%s); no GCX1: %v\n", format, plural.Count(choice.JSONTokens, "token"), auto.Encoding, choice.Refused)
 		}
-		return report(s.stderr, "gcx encode: wrote %s; GCX1 %d tokens, compact JSON %d tokens (%s)\n", format, choice.GCXTokens, choice.JSONTokens, auto.Encoding)
+		return report(s.stderr, "gcx encode: wrote %s; GCX1 %s, compact JSON %s (%s)\n", format, plural.Count(choice.GCXTokens, "token"), plural.Count(choice.JSONTokens, "token"), auto.Encoding)
 	}
 	return exitOK
 }
@@ -172,7 +173,7 @@ func encodeOther(version codec.Codec, tool string, v jsonmap.Value, mode string,
 			return fail(s.stderr, err)
 		}
 		if stats {
-			return report(s.stderr, "gcx encode: wrote %s; compact JSON %d tokens (%s); no %s: %v\n", jsonmap.FormatJSON, jsonTokens(v), auto.Encoding, version.Tag(), err)
+			return report(s.stderr, "gcx encode: wrote %s; compact JSON %s (%s); no %s: %v\n", jsonmap.FormatJSON, plural.Count(jsonTokens(v), "token"), auto.Encoding, version.Tag(), err)
 		}
 		return exitOK
 	}
@@ -198,7 +199,7 @@ func encodeOther(version codec.Codec, tool string, v jsonmap.Value, mode string,
 		return fail(s.stderr, err)
 	}
 	if stats {
-		return report(s.stderr, "gcx encode: wrote %s; %s %d tokens, compact JSON %d tokens (%s)\n", format, version.Tag(), choice.GCXTokens, choice.JSONTokens, auto.Encoding)
+		return report(s.stderr, "gcx encode: wrote %s; %s %s, compact JSON %s (%s)\n", format, version.Tag(), plural.Count(choice.GCXTokens, "token"), plural.Count(choice.JSONTokens, "token"), auto.Encoding)
 	}
 	return exitOK
 }

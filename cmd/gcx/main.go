@@ -152,7 +152,9 @@ func dispatch(args []string, s streams) int {
 	name, rest := args[0], args[1:]
 	switch name {
 	case "help", "-h", "-help", "--help":
-		if len(rest) == 0 {
+		if len(rest) == 0 || rest[0] == "help" {
+			// The help of help is the global help, which says what
+			// help does.
 			usage(s.stdout)
 			return exitOK
 		}
@@ -326,10 +328,10 @@ func fail(stderr io.Writer, err error) int {
 		fmt.Fprintln(stderr, "gcx:", err)
 		return exitIO
 	}
+	// One line: an unsupported-version error already names the tag and
+	// says to re-issue the call without the GCX format [VER-5].
 	fmt.Fprintln(stderr, err)
-	var e *spec.Error
-	if errors.As(err, &e) && errors.Is(err, spec.ErrUnsupportedVersion) {
-		fmt.Fprintf(stderr, "gcx: version %s is not supported; re-issue the call without the GCX format and read JSON\n", e.Tag)
+	if errors.Is(err, spec.ErrUnsupportedVersion) {
 		return exitUnsupported
 	}
 	return exitInvalid

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/gcxwire/gcx/internal/plural"
 	"github.com/gcxwire/gcx/spec"
 	"github.com/gcxwire/gcx/streaming"
 	"github.com/gcxwire/gcx/wire"
@@ -37,7 +38,7 @@ func runCheck(c *subcommand, args []string, s streams) int {
 		}
 	}
 	out := newResult(s.stdout)
-	fmt.Fprintf(out, "valid GCX1: %d sections, %d rows\n", sections, rows)
+	fmt.Fprintf(out, "valid GCX1: %s, %s\n", plural.Count(sections, "section"), plural.Count(rows, "row"))
 	if err := out.Commit(); err != nil {
 		return fail(s.stderr, err)
 	}

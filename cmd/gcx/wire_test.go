@@ -38,7 +38,7 @@ func TestExitStatus(t *testing.T) {
 		stderrHas  []string
 		stdoutSays string
 	}{
-		{"valid check", readmePayload, []string{"check"}, exitOK, nil, "valid GCX1: 1 sections, 2 rows\n"},
+		{"valid check", readmePayload, []string{"check"}, exitOK, nil, "valid GCX1: 1 section, 2 rows\n"},
 		{"syntax error names line, column and rule [VAL-2]", "GCX1 tool=t fields=a\nx\\q\n", []string{"decode", "--wire"}, exitInvalid,
 			[]string{"line 2, column 3", "[VAL-2]"}, ""},
 		{"constraint error [ROW-2]", "GCX1 tool=t fields=a,b\nx\n", []string{"check"}, exitInvalid, []string{"line 2, column 2", "[ROW-2]"}, ""},
