@@ -12,14 +12,16 @@
 // column.
 //
 // A codec may implement optional interfaces that give those tools more to
-// check: WireCodec (the wire view, for the decode, reject and encode
-// vectors), Goaler (the scorecard's goals for it) and Ablatable (the ideas
+// check: Limited (reading and writing under limits [LIM-1], which `gcx
+// encode` and `gcx decode` need to take the limit flags for it), WireCodec
+// (the wire view, for the decode, reject and encode vectors), Goaler (the scorecard's goals for it) and Ablatable (the ideas
 // it combines, each of which the scorecard can switch off). CONTRIBUTING.md
 // ("How to trial a change") walks through writing a draft; NewTemplate is
 // the draft to copy.
 package codec
 
 import (
+	"bytes"
 	"slices"
 
 	"github.com/gcxwire/gcx/jsonmap"
@@ -38,6 +40,27 @@ type Codec interface {
 	// of class spec.ErrUnsupportedVersion naming that tag [VER-2], so a
 	// caller knows to ask for another format.
 	Decode(payload []byte) (jsonmap.Value, error)
+}
+
+// A Limited codec reads and writes under limits [LIM-1]: a decoder's
+// bounds on lines, fields, sections and rows, and an encoder that keeps to
+// the same bounds, so that what it writes under limits L its decoder reads
+// under L [LIM-4]. Its Encode and Decode are EncodeLimits and DecodeLimits
+// under spec.DefaultLimits. `gcx encode --tag` and `gcx decode --accept`
+// refuse the limit flags, as a usage error, for a codec that is not
+// Limited, rather than ignore them; TestPropertyLimits checks the law on
+// every Limited codec. A draft that keeps GCX1's lines gets it from
+// ReadWire and WriteWireLimits, as the template does.
+type Limited interface {
+	Codec
+	// EncodeLimits is Encode under limits: it writes the bytes Encode
+	// would, or refuses with an *spec.Error of class spec.ErrLimit naming
+	// [LIM-4] a value whose payload DecodeLimits under the same limits
+	// would refuse.
+	EncodeLimits(tool string, v jsonmap.Value, limits spec.Limits) ([]byte, error)
+	// DecodeLimits is Decode under limits: a payload beyond them is
+	// refused with an *spec.Error of class spec.ErrLimit [LIM-3].
+	DecodeLimits(payload []byte, limits spec.Limits) (jsonmap.Value, error)
 }
 
 var registry []Codec
@@ -153,11 +176,29 @@ func init() { Register(GCX1{}) }
 // Tag returns "GCX1".
 func (GCX1) Tag() string { return spec.Version }
 
-// Encode writes v as GCX1 [MAP-12].
+// Encode writes v as GCX1 [MAP-12], under spec.DefaultLimits [LIM-4].
 func (GCX1) Encode(tool string, v jsonmap.Value) ([]byte, error) { return jsonmap.EncodeValue(tool, v) }
 
-// Decode reads a GCX1 payload [MAP-7].
+// Decode reads a GCX1 payload [MAP-7], under spec.DefaultLimits.
 func (GCX1) Decode(payload []byte) (jsonmap.Value, error) { return jsonmap.DecodeValue(payload) }
+
+// EncodeLimits writes v as GCX1 under limits [LIM-4].
+func (GCX1) EncodeLimits(tool string, v jsonmap.Value, limits spec.Limits) ([]byte, error) {
+	var b bytes.Buffer
+	if err := jsonmap.EncodeTo(&b, tool, v, limits); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// DecodeLimits reads a GCX1 payload under limits [LIM-3].
+func (GCX1) DecodeLimits(payload []byte, limits spec.Limits) (jsonmap.Value, error) {
+	var b bytes.Buffer
+	if err := jsonmap.DecodeTo(&b, bytes.NewReader(payload), limits); err != nil {
+		return jsonmap.Value{}, err
+	}
+	return jsonmap.Parse(b.Bytes())
+}
 
 // DecodeWire reads a GCX1 payload's sections with the streaming decoder.
 func (GCX1) DecodeWire(payload []byte, limits spec.Limits) (*spec.Payload, error) {

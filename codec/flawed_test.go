@@ -33,6 +33,7 @@ var flawedDrafts = []struct {
 	{codectest.Impostor("GCX2-draft.94"), []string{"Tag", "Fallback", "Negotiation"}},
 	{codec.NewTemplate("GCX2-beta.1"), []string{"Negotiation"}},
 	{codectest.Commented("GCX2-draft.95", false), nil},
+	{codectest.Careless("GCX2-draft.96"), []string{"Limits"}},
 }
 
 func init() {
@@ -45,7 +46,7 @@ func init() {
 
 // properties are the laws of property_test.go, by the name after
 // TestProperty.
-var properties = []string{"Identity", "Canonical", "Tag", "Auto", "Fallback", "Negotiation"}
+var properties = []string{"Identity", "Canonical", "Tag", "Auto", "Fallback", "Negotiation", "Limits"}
 
 // Registering a codec is all it takes for the properties to cover it: run
 // with the flawed drafts registered, the unchanged TestProperty functions

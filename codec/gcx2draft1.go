@@ -66,8 +66,17 @@ func (d Draft1) EncodeWithout(tool string, v jsonmap.Value, off []string) ([]byt
 
 // Encode writes v as a GCX2-draft.1 payload: the GCX1 model of v
 // [MAP-12], each of whose table sections is rewritten with the ideas that
-// save bytes, in GCX1's lines under the draft's tag.
+// save bytes, in GCX1's lines under the draft's tag, under
+// spec.DefaultLimits.
 func (d Draft1) Encode(tool string, v jsonmap.Value) ([]byte, error) {
+	return d.EncodeLimits(tool, v, spec.DefaultLimits)
+}
+
+// EncodeLimits is Encode under limits: it refuses with GCX1's limit error
+// [LIM-4] a payload that DecodeLimits under the same limits would refuse.
+// The limits bound the draft's lines as written, declarations and marks
+// included, which are the lines its decoder reads.
+func (d Draft1) EncodeLimits(tool string, v jsonmap.Value, limits spec.Limits) ([]byte, error) {
 	p, err := jsonmap.Model(tool, v)
 	if err != nil {
 		return nil, err
@@ -75,7 +84,7 @@ func (d Draft1) Encode(tool string, v jsonmap.Value) ([]byte, error) {
 	for _, i := range tableSections(p) {
 		compressTable(&p.Sections[i], policy{ideas: Draft1AllIdeas &^ d.Off, abbreviateCode: d.abbreviateCode})
 	}
-	return WriteWire(Draft1Tag, p)
+	return WriteWireLimits(Draft1Tag, p, limits)
 }
 
 // Decode reads a GCX2-draft.1 payload. A payload with another tag, GCX1
@@ -83,9 +92,16 @@ func (d Draft1) Encode(tool string, v jsonmap.Value) ([]byte, error) {
 // spec.ErrUnsupportedVersion naming the tag [D1-VER-1]. The other errors
 // are GCX1's — of its lines (chapters 2 to 13) and of its JSON mapping
 // (chapter 14) — at their places in the draft payload, and the draft's
-// own, which name the rules of its document [D1-ERR-1].
-func (Draft1) Decode(payload []byte) (jsonmap.Value, error) {
-	p, err := ReadWire(Draft1Tag, payload, spec.DefaultLimits)
+// own, which name the rules of its document [D1-ERR-1]. It reads under
+// spec.DefaultLimits.
+func (d Draft1) Decode(payload []byte) (jsonmap.Value, error) {
+	return d.DecodeLimits(payload, spec.DefaultLimits)
+}
+
+// DecodeLimits is Decode under limits [LIM-3], which bound the draft's
+// lines as written.
+func (Draft1) DecodeLimits(payload []byte, limits spec.Limits) (jsonmap.Value, error) {
+	p, err := ReadWire(Draft1Tag, payload, limits)
 	if err != nil {
 		return jsonmap.Value{}, err
 	}

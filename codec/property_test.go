@@ -25,7 +25,7 @@ import (
 // shows that a codec breaking a law fails the property that states it.
 //
 // The counts are per codec. With GCX1 alone a default run draws 17,000
-// values; each draft adds as many.
+// values; each draft adds as many (a Limited one 2,000 more).
 
 // Checks per codec for each property.
 const (
@@ -35,6 +35,7 @@ const (
 	autoChecks        = 1000
 	fallbackChecks    = 1000
 	negotiationChecks = 1000
+	limitsChecks      = 2000
 )
 
 // forEachCodec runs prop as a subtest for every registered codec.
@@ -269,6 +270,64 @@ func TestPropertyNegotiation(t *testing.T) {
 				t.Fatalf("Decode(%q): %v", payload, err)
 			}
 			sameValue(t, "the negotiated payload, read back", v, back, payload)
+		})
+	})
+}
+
+// limitsDrawn draws limits of the size of the values jsongen draws, so
+// that a good share of them are passed; a zero field is no limit.
+var limitsDrawn = rapid.Custom(func(t *rapid.T) spec.Limits {
+	bound := func(label string, most int) int {
+		return rapid.OneOf(rapid.Just(0), rapid.IntRange(1, most)).Draw(t, label)
+	}
+	return spec.Limits{
+		MaxLineBytes: bound("max line bytes", 160),
+		MaxFields:    bound("max fields", 8),
+		MaxSections:  bound("max sections", 4),
+		MaxRows:      bound("max rows", 6),
+	}
+})
+
+// TestPropertyLimits: under any limits L, what a Limited codec writes
+// under L it reads back under L, byte for byte what it writes without
+// limits; and what it refuses to write under L it refuses with a limit
+// error [LIM-4], because its decoder under L refuses the payload it writes
+// without limits [LIM-3]. A codec that is not Limited takes no limits, and
+// the command refuses limit flags for it.
+func TestPropertyLimits(t *testing.T) {
+	forEachCodec(t, func(t *testing.T, c codec.Codec) {
+		lc, ok := c.(codec.Limited)
+		if !ok {
+			t.Skip("not codec.Limited: it takes no limits")
+		}
+		gen.Check(t, limitsChecks, func(t *rapid.T) {
+			tool := tools.Draw(t, "tool")
+			v := jsongen.Value().Draw(t, "value")
+			free, err := lc.EncodeLimits(tool, v, spec.Unlimited)
+			if err != nil {
+				t.Fatalf("EncodeLimits(%s, %s) without limits: %v", tool, v.AppendCompact(nil), err)
+			}
+			l := limitsDrawn.Draw(t, "limits")
+			payload, err := lc.EncodeLimits(tool, v, l)
+			_, readErr := lc.DecodeLimits(free, l)
+			if err != nil {
+				var e *spec.Error
+				if !errors.As(err, &e) || !errors.Is(err, spec.ErrLimit) || e.Rule != "LIM-4" {
+					t.Fatalf("refused under %+v with %v, not a limit error [LIM-4]", l, err)
+				}
+				if !errors.Is(readErr, spec.ErrLimit) {
+					t.Fatalf("refused to write under %+v (%v), but its decoder under them reads the payload (error %v): %q", l, err, readErr, free)
+				}
+				return
+			}
+			if !bytes.Equal(payload, free) {
+				t.Fatalf("limits changed what is written (-without +under %+v):\n%s", l, cmp.Diff(string(free), string(payload)))
+			}
+			back, err := lc.DecodeLimits(payload, l)
+			if err != nil {
+				t.Fatalf("wrote under %+v what its decoder under them refuses: %v\npayload %q", l, err, payload)
+			}
+			sameValue(t, "DecodeLimits(EncodeLimits(v, L), L)", v, back, payload)
 		})
 	})
 }

@@ -22,21 +22,32 @@ type template struct{ tag string }
 // Tag returns the draft's tag.
 func (t template) Tag() string { return t.tag }
 
-// Encode writes v as the result of tool.
+// Encode writes v as the result of tool, under spec.DefaultLimits.
 func (t template) Encode(tool string, v jsonmap.Value) ([]byte, error) {
+	return t.EncodeLimits(tool, v, spec.DefaultLimits)
+}
+
+// EncodeLimits writes v as the result of tool, refusing what DecodeLimits
+// under the same limits would refuse [LIM-4] (codec.Limited).
+func (t template) EncodeLimits(tool string, v jsonmap.Value, limits spec.Limits) ([]byte, error) {
 	p, err := jsonmap.Model(tool, v)
 	if err != nil {
 		return nil, err
 	}
 	// A draft changes p here: the sections, their fields, meta pairs and
 	// cells.
-	return t.EncodeWire(p)
+	return WriteWireLimits(t.tag, p, limits)
 }
 
-// Decode reads a payload of the draft; another tag is unsupported-version,
-// naming it [VER-2].
+// Decode reads a payload of the draft under spec.DefaultLimits.
 func (t template) Decode(payload []byte) (jsonmap.Value, error) {
-	p, err := t.DecodeWire(payload, spec.DefaultLimits)
+	return t.DecodeLimits(payload, spec.DefaultLimits)
+}
+
+// DecodeLimits reads a payload of the draft under limits [LIM-3]; another
+// tag is unsupported-version, naming it [VER-2].
+func (t template) DecodeLimits(payload []byte, limits spec.Limits) (jsonmap.Value, error) {
+	p, err := t.DecodeWire(payload, limits)
 	if err != nil {
 		return jsonmap.Value{}, err
 	}

@@ -62,10 +62,18 @@ func isTagged(line []byte, tag string) bool {
 
 // WriteWire writes p in GCX1's lines under tag: the canonical GCX1 bytes
 // of p [CAN-2] with tag in place of GCX1 in every header. Its errors are
-// the GCX1 encoder's [CAN-3].
+// the GCX1 encoder's [CAN-3]. It is WriteWireLimits under
+// spec.DefaultLimits.
 func WriteWire(tag string, p *spec.Payload) ([]byte, error) {
+	return WriteWireLimits(tag, p, spec.DefaultLimits)
+}
+
+// WriteWireLimits is WriteWire under limits: it refuses, with GCX1's limit
+// error [LIM-4], a payload that ReadWire under the same limits would
+// refuse. Like ReadWire, it counts a header line as GCX1 spells it.
+func WriteWireLimits(tag string, p *spec.Payload, limits spec.Limits) ([]byte, error) {
 	var b bytes.Buffer
-	if err := streaming.Encode(&b, p); err != nil {
+	if err := streaming.EncodeLimits(&b, p, limits); err != nil {
 		return nil, err
 	}
 	if tag == spec.Version {

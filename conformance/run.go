@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gcxwire/gcx/internal/plural"
 	"github.com/gcxwire/gcx/spec"
 )
 
@@ -244,7 +245,7 @@ func (r *Report) WriteSummary(w io.Writer, verbose bool) {
 	}
 	for _, reason := range reasons {
 		names := skipped[reason]
-		fmt.Fprintf(w, "SKIP %d vectors: %s\n", len(names), reason)
+		fmt.Fprintf(w, "SKIP %s: %s\n", plural.Count(len(names), "vector"), reason)
 		shown := names
 		if !verbose && len(shown) > maxSkipNames {
 			shown = shown[:maxSkipNames]

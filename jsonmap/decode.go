@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gcxwire/gcx/internal/jsontext"
+	"github.com/gcxwire/gcx/internal/plural"
 	"github.com/gcxwire/gcx/spec"
 	"github.com/gcxwire/gcx/streaming"
 )
@@ -488,7 +489,7 @@ func (d *decoder) root(h *streaming.Header) {
 	case FormValue:
 		col := d.sd.FieldsColumn()
 		if len(h.Fields) != 1 {
-			d.failHeader(col, "MAP-9", fmt.Sprintf("json=%s needs one field and one row, and the section declares %d fields", FormValue, len(h.Fields)))
+			d.failHeader(col, "MAP-9", fmt.Sprintf("json=%s needs one field and one row, and the section declares %s", FormValue, plural.Count(len(h.Fields), "field")))
 			return
 		}
 		d.mode = modeValue
@@ -505,7 +506,7 @@ func (d *decoder) root(h *streaming.Header) {
 func (d *decoder) rowsErr(col int, rule, msg string) func(int) *spec.Error {
 	line, offset := d.sd.Line(), d.sd.LineOffset()
 	return func(rows int) *spec.Error {
-		return d.errAt(line, offset, col, rule, fmt.Sprintf("%s, and the section has %d rows", msg, rows))
+		return d.errAt(line, offset, col, rule, fmt.Sprintf("%s, and the section has %s", msg, plural.Count(rows, "row")))
 	}
 }
 
@@ -564,7 +565,7 @@ func (d *decoder) headerObject(h *streaming.Header) {
 				d.expect = append(d.expect, expected{before: seg, tool: h.Tool + "." + m.Key, key: m.Key})
 				col := d.sd.MetaColumn(i)
 				d.needs = append(d.needs, needSection{tables + 1, d.headerKey(col), d.errAt(d.sd.Line(), d.sd.LineOffset(), col, "MAP-11",
-					fmt.Sprintf("member %s is \"@\" and needs section %d, named %s, and the payload ends after %d sections", quote(m.Key), tables+1, quotePrefixText(h.Tool+"."+m.Key), tables))})
+					fmt.Sprintf("member %s is \"@\" and needs section %d, named %s, and the payload ends after %s", quote(m.Key), tables+1, quotePrefixText(h.Tool+"."+m.Key), plural.Count(tables, "section")))})
 			}
 			tables++
 			seg = []byte{']'}
@@ -955,7 +956,7 @@ func (d *decoder) rowObject(row []string) {
 		tables++
 		d.expect = append(d.expect, expected{before: append(seg, '['), tool: h.Tool + "." + key, key: key})
 		d.needs = append(d.needs, needSection{tables + 1, d.cellKey(c), d.cellErr(c, "MAP-11",
-			fmt.Sprintf("member %s is \"@\" and needs section %d, named %s, and the payload ends after %d sections", quote(key), tables+1, quotePrefixText(h.Tool+"."+key), tables))})
+			fmt.Sprintf("member %s is \"@\" and needs section %d, named %s, and the payload ends after %s", quote(key), tables+1, quotePrefixText(h.Tool+"."+key), plural.Count(tables, "section")))})
 		seg = []byte{']'}
 	}
 	d.tail = append(seg, '}')

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gcxwire/gcx/internal/plural"
 	"github.com/gcxwire/gcx/spec"
 )
 
@@ -212,7 +213,7 @@ func (l Layout) fit(v Value) ([]Value, error) {
 			return nil, fmt.Errorf("%s: the value is %s, and the layout needs an object with members %s", l.Tool, kindPhrase(v.Kind), l.partKeys())
 		}
 		if len(v.Members) != len(l.Parts) {
-			return nil, fmt.Errorf("%s: the object has %d members, and the layout needs exactly %s", l.Tool, len(v.Members), l.partKeys())
+			return nil, fmt.Errorf("%s: the object has %s, and the layout needs exactly %s", l.Tool, plural.Count(len(v.Members), "member"), l.partKeys())
 		}
 		values = values[:0]
 		for i, m := range v.Members {

@@ -156,7 +156,7 @@ func TestLayoutOffShapeEncodesGenerically(t *testing.T) {
 		{"search_symbols", `{"results":[]}`, "needs an array of objects"},
 		{"search_symbols", `[1]`, "element 1 is a number"},
 		{"get_callers", `{"edges":[],"nodes":[]}`, `member 1 is "edges" where the layout needs "nodes"`},
-		{"get_callers", `{"nodes":[]}`, `has 1 members`},
+		{"get_callers", `{"nodes":[]}`, `has 1 member,`},
 		{"get_callers", `[]`, "needs an object with members"},
 		{"graph_stats", `{"nodes":1,"edges":2,"files":3,"symbols":null}`, `member "symbols" is null, and the layout types it int`},
 		{"find_usages", `[{"file_path":"a.go","line":1,"column":2,"kind":"call","snippet":"x"}]`, ""},

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"github.com/gcxwire/gcx/internal/plural"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -137,7 +138,7 @@ func CheckHeader(index int, tool string, fields []string, meta []Meta) error {
 // UTF-8 [ENC-1]. section and row are 0-based and used only in messages.
 func CheckRow(section, row, width int, values []string) error {
 	if len(values) != width {
-		return modelErr("ROW-2", fmt.Sprintf("section %d, row %d: %d values for %d fields", section+1, row+1, len(values), width))
+		return modelErr("ROW-2", fmt.Sprintf("section %d, row %d: %s for %s", section+1, row+1, plural.Count(len(values), "value"), plural.Count(width, "field")))
 	}
 	for i, v := range values {
 		if !utf8.ValidString(v) {

@@ -194,9 +194,14 @@ func carryFrom(sc *Scorecard, o Options) error {
 	return CarryTOON(sc, prev, pinned)
 }
 
+// exitWriteFailed is Command's status when a scorecard file cannot be
+// written [WIRE-5].
+const exitWriteFailed = 4
+
 // Command is the whole command line of `go run ./bench/wire-format` and
 // `gcx bench`: it measures the corpus and writes (or, with -check, compares)
-// the scorecard files. It returns the exit code.
+// the scorecard files. It returns the exit code: 4 when a scorecard file
+// cannot be written.
 func Command(args []string, codec Codec, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fl.SetOutput(stderr)
@@ -280,8 +285,10 @@ func Command(args []string, codec Codec, stdout, stderr io.Writer) int {
 			continue
 		}
 		if err := os.WriteFile(path, files[name], 0o644); err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
+			// The scorecard is the command's result: not writing it is an
+			// output failure, status 4 as for gcx's other commands [WIRE-5].
+			fmt.Fprintf(stderr, "bench: writing the scorecard file %s: %v\n", name, err)
+			return exitWriteFailed
 		}
 	}
 	if failed {

@@ -51,3 +51,22 @@ func TestBenchUsage(t *testing.T) {
 		t.Errorf("empty corpus: exit %d, want %d", code, exitInvalid)
 	}
 }
+
+// A scorecard file that cannot be written is a failed output: exit 4,
+// naming the file [WIRE-5].
+func TestBenchOutFails(t *testing.T) {
+	cases := t.TempDir()
+	fixture := `{"tool":"t","description":"two rows","response":[{"a":1,"b":"x y"},{"a":2,"b":"z"}]}`
+	if err := os.WriteFile(filepath.Join(cases, "two.json"), []byte(fixture), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	notDir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	args := []string{"bench", "-cases", cases, "-out", filepath.Join(notDir, "x"), "-toon", "", "-explanations", filepath.Join(cases, "none.json")}
+	if code := run(args, nil, &stdout, &stderr); code != exitIO || !strings.Contains(stderr.String(), "bench: writing the scorecard file scorecard.md: ") {
+		t.Errorf("gcx bench -out under a file: exit %d, want %d naming scorecard.md; stderr:\n%s", code, exitIO, stderr.String())
+	}
+}

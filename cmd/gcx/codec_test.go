@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gcxwire/gcx/codec"
+	"github.com/gcxwire/gcx/jsonmap"
 )
 
 // testDraft is GCX1 under a draft tag, registered for this package's
@@ -36,10 +40,10 @@ func TestVersionFlags(t *testing.T) {
 		{"EncodeDraftAutoKeepsJSON", []string{"encode", "--tag", testDraft}, `7`, 0, "7\n", ""},
 		{"EncodeUnknownTag", []string{"encode", "--tag", "GCX9"}, table, 2, "", `no version "GCX9"`},
 		{"EncodeWireDraft", []string{"encode", "--wire", "--tag", testDraft}, `{"sections":[]}`, 2, "", "--wire writes GCX1 only"},
-		{"DecodeDraftRefusedByDefault", []string{"decode"}, draft, 3, "", "version " + testDraft + " is not supported"},
+		{"DecodeDraftRefusedByDefault", []string{"decode"}, draft, 3, "", "version tag " + testDraft + " is not GCX1; re-issue the call without the GCX format [VER-2]\n"},
 		{"DecodeDraftAccepted", []string{"decode", "--accept", testDraft}, draft, 0, table + "\n", ""},
 		{"DecodeEitherAccepted", []string{"decode", "--accept", "GCX1," + testDraft}, gcx1, 0, table + "\n", ""},
-		{"DecodeGCX1NotAccepted", []string{"decode", "--accept", testDraft}, gcx1, 3, "", "version GCX1 is not supported"},
+		{"DecodeGCX1NotAccepted", []string{"decode", "--accept", testDraft}, gcx1, 3, "", "version tag GCX1 is not " + testDraft + "; re-issue the call without the GCX format [VER-2]\n"},
 		{"DecodeJSONWithDraftAccepted", []string{"decode", "--accept", testDraft}, ` [1] `, 0, "[1]\n", ""},
 		{"DecodeDraftError", []string{"decode", "--accept", testDraft}, testDraft + " tool=t  fields=a\n", 1, "", "line 1, column 22"},
 		{"DecodeUnknownTag", []string{"decode", "--accept", "GCX1,GCX9"}, gcx1, 2, "", `no version "GCX9"`},
@@ -85,5 +89,111 @@ func TestBenchCodecFlag(t *testing.T) {
 	md, err := os.ReadFile(filepath.Join(out, "scorecard.md"))
 	if err != nil || !strings.Contains(string(md), "| GCX1 | vs JSON | "+testDraft+" | vs JSON |") {
 		t.Errorf("scorecard.md lacks the column of %s: %v\n%s", testDraft, err, md)
+	}
+}
+
+// limitlessDraft is a draft that takes no limits: a codec that is not
+// codec.Limited.
+const limitlessDraft = "GCX2-draft.91"
+
+type limitless struct{ codec.Codec }
+
+func init() { codec.Register(limitless{codec.NewTemplate(limitlessDraft)}) }
+
+// A draft reads and writes under the limit flags as GCX1 does: what
+// encode writes under limits, decode under them reads; what encode refuses
+// under limits is a limit error [LIM-4], and decode under the same limits
+// refuses the payload written without them [LIM-3]. A draft that takes no
+// limits makes the flags a usage error rather than be ignored [LIM-1].
+func TestEncodeDecodeLimitsAgreeDrafts(t *testing.T) {
+	table, err := os.ReadFile("../../examples/search_symbols.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wide strings.Builder
+	wide.WriteString(`[{`)
+	for i := range 5000 {
+		if i > 0 {
+			wide.WriteByte(',')
+		}
+		fmt.Fprintf(&wide, `"k%d":%d`, i, i)
+	}
+	wide.WriteString(`}]`)
+	cases := []struct {
+		name, value string
+		limit       []string // a limit flag that refuses the value, and its value
+	}{
+		{"Fields", string(table), []string{"--max-fields", "3"}},
+		{"Rows", string(table), []string{"--max-rows", "3"}},
+		{"LineBytes", string(table), []string{"--max-line-bytes", "30"}},
+		{"DefaultFields", wide.String(), nil},
+	}
+	for _, tag := range []string{codec.Draft1Tag, testDraft} {
+		for _, c := range cases {
+			t.Run(tag+"/"+c.name, func(t *testing.T) {
+				enc := []string{"encode", "--mode", "gcx", "--tag", tag}
+				dec := []string{"decode", "--accept", tag}
+				code, out, stderr := gcx(t, c.value, append(enc, c.limit...)...)
+				if code != exitInvalid || out != "" || !strings.Contains(stderr, "[LIM-4]") {
+					t.Fatalf("encode under %v: exit %d, %d bytes out, %s", c.limit, code, len(out), stderr)
+				}
+				unlimited := []string{"--max-fields", "0", "--max-line-bytes", "0"}
+				code, payload, stderr := gcx(t, c.value, append(enc, unlimited...)...)
+				if code != exitOK || !strings.HasPrefix(payload, tag+" ") {
+					t.Fatalf("encode without limits: exit %d, %s", code, stderr)
+				}
+				if code, _, stderr := gcx(t, payload, append(dec, c.limit...)...); code != exitInvalid || !strings.Contains(stderr, "[LIM-3]") {
+					t.Errorf("decode under %v: exit %d, %s", c.limit, code, stderr)
+				}
+				code, back, stderr := gcx(t, payload, append(dec, unlimited...)...)
+				if want, _ := jsonmap.Compact([]byte(c.value)); code != exitOK || back != string(want)+"\n" {
+					t.Errorf("decode without limits: exit %d, %s", code, stderr)
+				}
+				// Auto mode gives way to JSON where the limits refuse the
+				// payload, as it does for GCX1.
+				code, out, stderr = gcx(t, c.value, append([]string{"encode", "--tag", tag, "--stats"}, c.limit...)...)
+				if code != exitOK || !strings.HasPrefix(out, "[{") || !strings.Contains(stderr, "no "+tag+": ") {
+					t.Errorf("auto mode under %v: exit %d, %.20q, %s", c.limit, code, out, stderr)
+				}
+			})
+		}
+	}
+	t.Run("NotLimited", func(t *testing.T) {
+		const table = `[{"a":1}]`
+		payload := limitlessDraft + " tool=result fields=a rows=1\n1\n"
+		for _, args := range [][]string{
+			{"encode", "--tag", limitlessDraft, "--max-rows", "3"},
+			{"encode", "--tag", limitlessDraft, "--mode", "gcx", "--max-fields", "0"},
+			{"decode", "--accept", limitlessDraft, "--max-line-bytes", "30"},
+			{"decode", "--accept", "GCX1," + limitlessDraft, "--max-sections", "0"},
+		} {
+			code, out, stderr := gcx(t, table, args...)
+			checkRun(t, code, out, stderr, exitUsage, "", "version "+limitlessDraft+" (--"+strings.TrimPrefix(args[1], "--")+") takes no limits")
+		}
+		code, out, stderr := gcx(t, table, "encode", "--tag", limitlessDraft, "--mode", "gcx")
+		checkRun(t, code, out, stderr, exitOK, payload, "")
+		code, out, stderr = gcx(t, payload, "decode", "--accept", limitlessDraft)
+		checkRun(t, code, out, stderr, exitOK, table+"\n", "")
+	})
+}
+
+// failingWriter refuses every write, as a full disk does.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// Stats asked for with --stats and lost on stderr make the run fail
+// [WIRE-5], for GCX1 and for a draft.
+func TestStatsLost(t *testing.T) {
+	for _, args := range [][]string{
+		{"encode", "--stats"},
+		{"encode", "--stats", "--mode", "gcx"},
+		{"encode", "--stats", "--tag", codec.Draft1Tag},
+		{"encode", "--stats", "--tag", codec.Draft1Tag, "--max-fields", "1"},
+	} {
+		var out bytes.Buffer
+		if code := run(args, strings.NewReader(`[{"a":1,"b":2},{"a":3,"b":4}]`), &out, failingWriter{}); code != exitIO {
+			t.Errorf("gcx %s 2>/dev/full: exit %d, want %d", strings.Join(args, " "), code, exitIO)
+		}
 	}
 }

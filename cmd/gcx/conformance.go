@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gcxwire/gcx/conformance"
+	"github.com/gcxwire/gcx/internal/plural"
 	"github.com/gcxwire/gcx/spec"
 )
 
@@ -20,7 +21,7 @@ import (
 // protocol of this command (docs/conformance.md). For each implementation
 // it prints the failures, the skipped vectors, the counts at both levels
 // and "N passed, N failed, N skipped" at the chosen level; it exits 1 if a
-// vector failed or none passed.
+// vector failed, none passed, or none matches the filters.
 func runConformance(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("gcx conformance", flag.ContinueOnError)
 	fl.SetOutput(stderr)
@@ -102,7 +103,7 @@ func runConformance(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	out := &reportWriter{w: stdout}
 	var core, diagnostic conformance.Counts
 	for _, impl := range impls {
-		fmt.Fprintf(out, "== %s: %d vectors of %s (%s)\n", impl.Name, selected, *tag, source)
+		fmt.Fprintf(out, "== %s: %s of %s (%s)\n", impl.Name, plural.Count(selected, "vector"), *tag, source)
 		r := conformance.Check(vectors, impl, opt)
 		r.WriteSummary(out, *verbose)
 		core.Add(r.Core)
@@ -113,8 +114,8 @@ func runConformance(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		total = core
 	}
 	if len(impls) > 1 {
-		fmt.Fprintf(out, "== all: %d vectors of %s × %d implementations\ncore level: %s\ndiagnostic level: %s\n%s\n",
-			selected, *tag, len(impls), core, diagnostic, total)
+		fmt.Fprintf(out, "== all: %s of %s × %d implementations\ncore level: %s\ndiagnostic level: %s\n%s\n",
+			plural.Count(selected, "vector"), *tag, len(impls), core, diagnostic, total)
 	}
 	if out.err != nil {
 		fmt.Fprintf(stderr, "gcx conformance: writing the report to stdout: %v\n", out.err)
@@ -122,6 +123,9 @@ func runConformance(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	switch {
 	case total.Failed > 0:
+		return exitInvalid
+	case selected == 0:
+		fmt.Fprintf(stderr, "gcx conformance: no vector of %s matches the filters (--run, --category)\n", *tag)
 		return exitInvalid
 	case total.Passed == 0:
 		fmt.Fprintf(stderr, "gcx conformance: no vector passed at the %s level (%s)\n", level, total)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gcxwire/gcx/codec"
+
 	"bytes"
 	"os"
 	"os/exec"
@@ -137,6 +139,60 @@ func itoa(n int) string {
 		b = append([]byte{byte('0' + n%10)}, b...)
 		if n /= 10; n == 0 {
 			return string(b)
+		}
+	}
+}
+
+// The help of help is the global help, which says what help does.
+func TestHelpHelp(t *testing.T) {
+	_, global, _ := gcx(t, "", "help")
+	code, stdout, stderr := gcx(t, "", "help", "help")
+	if code != exitOK || stderr != "" || stdout != global || !strings.Contains(stdout, "help [CMD]") {
+		t.Errorf("gcx help help: exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
+	}
+}
+
+// Counts in messages agree with their nouns: "1 section", "2 rows".
+func TestMessagePlurals(t *testing.T) {
+	cases := []struct {
+		args       []string
+		stdin      string
+		in, notIn  string // a substring of stdout+stderr, and one it must lack
+		wantStatus int
+	}{
+		{[]string{"check"}, "GCX1 tool=t fields=a rows=1\nx\n", "valid GCX1: 1 section, 1 row\n", "", exitOK},
+		{[]string{"check"}, "GCX1 tool=t fields=a rows=0\nGCX1 tool=u fields=a rows=0\n", "valid GCX1: 2 sections, 0 rows\n", "", exitOK},
+		{[]string{"encode", "--stats"}, "7", "compact JSON 1 token ", "1 tokens", exitOK},
+		{[]string{"conformance", "--run", "^decode/.*/hdr-1-minimal$"}, "", ": 1 vector of GCX1", "1 vectors", exitOK},
+		{[]string{"decode"}, "GCX1 tool=t fields=a,b json=value rows=1\nx\ty\n", "declares 2 fields", "", exitInvalid},
+		{[]string{"decode"}, "GCX1 tool=t fields=a json=value rows=2\nx\ny\n", "has 2 rows", "", exitInvalid},
+		{[]string{"decode"}, "GCX1 tool=t fields=a,b json=row rows=1\n@\t1\n", "the payload ends after 1 section [MAP-11]", "", exitInvalid},
+	}
+	for _, c := range cases {
+		code, stdout, stderr := gcx(t, c.stdin, c.args...)
+		all := stdout + stderr
+		if code != c.wantStatus || !strings.Contains(all, c.in) || c.notIn != "" && strings.Contains(all, c.notIn) {
+			t.Errorf("gcx %s: exit %d, want %d with %q and without %q:\n%s", strings.Join(c.args, " "), code, c.wantStatus, c.in, c.notIn, all)
+		}
+	}
+}
+
+// A filter that selects no vector says so, and fails.
+func TestConformanceNoMatch(t *testing.T) {
+	code, _, stderr := gcx(t, "", "conformance", "--run", "nomatch")
+	if code != exitInvalid || !strings.Contains(stderr, "no vector of GCX1 matches the filters") || strings.Contains(stderr, "passed") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// An unsupported version is reported on one line, which names the tag and
+// says to re-issue the call without the GCX format [WIRE-3] [VER-5].
+func TestUnsupportedVersionOneLine(t *testing.T) {
+	for _, args := range [][]string{{"decode"}, {"check"}, {"decode", "--wire"}, {"decode", "--accept", codec.Draft1Tag}} {
+		code, stdout, stderr := gcx(t, "GCX3 tool=t fields=a rows=0\n", args...)
+		if code != exitUnsupported || stdout != "" || strings.Count(stderr, "\n") != 1 ||
+			!strings.Contains(stderr, "version tag GCX3 is not ") || !strings.Contains(stderr, "re-issue the call without the GCX format") {
+			t.Errorf("gcx %s: exit %d, stderr %q", strings.Join(args, " "), code, stderr)
 		}
 	}
 }

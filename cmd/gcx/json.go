@@ -3,15 +3,19 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/gcxwire/gcx/codec"
+	"github.com/gcxwire/gcx/internal/plural"
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/jsonmap/auto"
 	"github.com/gcxwire/gcx/spec"
+	"github.com/gcxwire/gcx/tokens"
 )
 
 // Encoding modes of gcx encode [AUTO-1].
@@ -70,6 +74,9 @@ func runEncode(c *subcommand, args []string, s streams) int {
 	if !ok {
 		return exitUsage
 	}
+	if !takesLimits(fs, "tag", []codec.Codec{version}, s.stderr) {
+		return exitUsage
+	}
 	if *o.wire {
 		if code, ok := onlyFlags(fs, s.stderr, limitNames("wire", "tag")...); !ok {
 			return code
@@ -101,7 +108,7 @@ func runEncode(c *subcommand, args []string, s streams) int {
 		}
 	}
 	if version.Tag() != spec.Version {
-		return encodeOther(version, *o.tool, v, *o.mode, *o.stats, s)
+		return encodeOther(version, *o.tool, v, *o.mode, *o.stats, *o.limits, s)
 	}
 	out := newResult(s.stdout)
 	if *o.mode == modeGCX && !*o.stats {
@@ -137,18 +144,39 @@ func runEncode(c *subcommand, args []string, s streams) int {
 	}
 	if *o.stats {
 		if choice.Refused != nil {
-			fmt.Fprintf(s.stderr, "gcx encode: wrote %s; compact JSON %d tokens (%s); no GCX1: %v\n", format, choice.JSONTokens, auto.Encoding, choice.Refused)
-		} else {
-			fmt.Fprintf(s.stderr, "gcx encode: wrote %s; GCX1 %d tokens, compact JSON %d tokens (%s)\n", format, choice.GCXTokens, choice.JSONTokens, auto.Encoding)
+			return report(s.stderr, "gcx encode: wrote %s; compact JSON %s (%s); no GCX1: %v\n", format, plural.Count(choice.JSONTokens, "token"), auto.Encoding, choice.Refused)
 		}
+		return report(s.stderr, "gcx encode: wrote %s; GCX1 %s, compact JSON %s (%s)\n", format, plural.Count(choice.GCXTokens, "token"), plural.Count(choice.JSONTokens, "token"), auto.Encoding)
 	}
 	return exitOK
 }
 
 // encodeOther is gcx encode for a version other than GCX1: its own
-// encoder, and auto mode on its payload [AUTO-1].
-func encodeOther(version codec.Codec, tool string, v jsonmap.Value, mode string, stats bool, s streams) int {
-	payload, err := version.Encode(tool, v)
+// encoder, under the limits when it takes them (takesLimits has refused
+// limit flags for one that does not), and auto mode on its payload
+// [AUTO-1]. In auto mode a payload the limits refuse gives way to compact
+// JSON, as GCX1's does [LIM-4].
+func encodeOther(version codec.Codec, tool string, v jsonmap.Value, mode string, stats bool, limits spec.Limits, s streams) int {
+	var payload []byte
+	var err error
+	if lc, ok := version.(codec.Limited); ok {
+		payload, err = lc.EncodeLimits(tool, v, limits)
+	} else {
+		payload, err = version.Encode(tool, v)
+	}
+	var refused *spec.Error
+	if errors.As(err, &refused) && refused.Rule == "LIM-4" && mode == modeAuto {
+		out := newResult(s.stdout)
+		out.Write(v.AppendCompact(nil))
+		io.WriteString(out, "\n")
+		if err := out.Commit(); err != nil {
+			return fail(s.stderr, err)
+		}
+		if stats {
+			return report(s.stderr, "gcx encode: wrote %s; compact JSON %s (%s); no %s: %v\n", jsonmap.FormatJSON, plural.Count(jsonTokens(v), "token"), auto.Encoding, version.Tag(), err)
+		}
+		return exitOK
+	}
 	if err != nil {
 		return fail(s.stderr, err)
 	}
@@ -171,9 +199,31 @@ func encodeOther(version codec.Codec, tool string, v jsonmap.Value, mode string,
 		return fail(s.stderr, err)
 	}
 	if stats {
-		fmt.Fprintf(s.stderr, "gcx encode: wrote %s; %s %d tokens, compact JSON %d tokens (%s)\n", format, version.Tag(), choice.GCXTokens, choice.JSONTokens, auto.Encoding)
+		return report(s.stderr, "gcx encode: wrote %s; %s %s, compact JSON %s (%s)\n", format, version.Tag(), plural.Count(choice.GCXTokens, "token"), plural.Count(choice.JSONTokens, "token"), auto.Encoding)
 	}
 	return exitOK
+}
+
+// takesLimits reports a usage error when a limit flag was
+// set and a codec of cs, named by versionFlag, cannot take limits (is not
+// codec.Limited): the flags would otherwise be ignored. GCX1 takes them.
+func takesLimits(fs *flag.FlagSet, versionFlag string, cs []codec.Codec, stderr io.Writer) bool {
+	var set []string
+	fs.Visit(func(f *flag.Flag) {
+		if slices.Contains(limitNames(), f.Name) {
+			set = append(set, "--"+f.Name)
+		}
+	})
+	if len(set) == 0 {
+		return true
+	}
+	for _, c := range cs {
+		if _, ok := c.(codec.Limited); !ok {
+			fmt.Fprintf(stderr, "%s: %s: version %s (--%s) takes no limits\n", fs.Name(), strings.Join(set, ", "), c.Tag(), versionFlag)
+			return false
+		}
+	}
+	return true
 }
 
 func decodeFlags(fs *flag.FlagSet) (wire *bool, limits *spec.Limits, accept *string) {
@@ -227,6 +277,9 @@ func runDecode(c *subcommand, args []string, s streams) int {
 	if !ok {
 		return exitUsage
 	}
+	if !takesLimits(fs, "accept", accepted, s.stderr) {
+		return exitUsage
+	}
 	if *wire {
 		if len(accepted) != 1 || accepted[0].Tag() != spec.Version {
 			fmt.Fprintf(s.stderr, "gcx decode: --wire reads %s only\n", spec.Version)
@@ -254,7 +307,12 @@ func runDecode(c *subcommand, args []string, s streams) int {
 		if err != nil {
 			return fail(s.stderr, err)
 		}
-		v, err := version.Decode(payload)
+		var v jsonmap.Value
+		if lc, ok := version.(codec.Limited); ok {
+			v, err = lc.DecodeLimits(payload, *limits)
+		} else {
+			v, err = version.Decode(payload)
+		}
 		if err != nil {
 			return fail(s.stderr, err)
 		}
@@ -273,4 +331,14 @@ func limitNames(extra ...string) []string {
 		extra = append(extra, f.Name)
 	}
 	return extra
+}
+
+// jsonTokens counts the cl100k_base tokens of v's compact JSON text, for
+// --stats.
+func jsonTokens(v jsonmap.Value) int {
+	enc, err := tokens.Get(auto.Encoding)
+	if err != nil {
+		return 0
+	}
+	return enc.CountBytes(v.AppendCompact(nil))
 }

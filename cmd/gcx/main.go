@@ -18,11 +18,14 @@
 // --accept lists the versions decode reads; both default to GCX1.
 //
 // Limits: --max-line-bytes N, --max-fields N, --max-sections N, --max-rows N
-// (0 means no limit; the defaults are spec.DefaultLimits).
+// (0 means no limit; the defaults are spec.DefaultLimits). They apply to a
+// draft as to GCX1; for a draft that cannot take limits (not
+// codec.Limited) they are a usage error.
 //
 // Every command streams: memory stays bounded by a line of the input,
 // except where the JSON mapping needs a whole value (chapter 14 of
-// docs/wire-format.md says which).
+// docs/wire-format.md says which) and where a draft's codec reads a
+// payload whole.
 //
 // Exit status [WIRE-3] [WIRE-5]: 0 ok; 1 invalid input (stderr gives line,
 // column, message and rule ID; stdout holds no result [WIRE-4]); 2 usage; 3
@@ -36,6 +39,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -148,7 +152,9 @@ func dispatch(args []string, s streams) int {
 	name, rest := args[0], args[1:]
 	switch name {
 	case "help", "-h", "-help", "--help":
-		if len(rest) == 0 {
+		if len(rest) == 0 || rest[0] == "help" {
+			// The help of help is the global help, which says what
+			// help does.
 			usage(s.stdout)
 			return exitOK
 		}
@@ -314,17 +320,18 @@ func (s streams) input(command string) io.Reader {
 
 // fail reports err on stderr and returns the matching exit status: 3 for
 // another GCX version, naming its tag [WIRE-3]; 4 for a failure to read the
-// input or write the output [WIRE-5]; else 1.
+// input, write the output or use a file the command needs [WIRE-5]; else 1.
 func fail(stderr io.Writer, err error) int {
 	var ioErr *streamError
-	if errors.As(err, &ioErr) {
+	var fileErr *fileError
+	if errors.As(err, &ioErr) || errors.As(err, &fileErr) {
 		fmt.Fprintln(stderr, "gcx:", err)
 		return exitIO
 	}
+	// One line: an unsupported-version error already names the tag and
+	// says to re-issue the call without the GCX format [VER-5].
 	fmt.Fprintln(stderr, err)
-	var e *spec.Error
-	if errors.As(err, &e) && errors.Is(err, spec.ErrUnsupportedVersion) {
-		fmt.Fprintf(stderr, "gcx: version %s is not supported; re-issue the call without the GCX format and read JSON\n", e.Tag)
+	if errors.Is(err, spec.ErrUnsupportedVersion) {
 		return exitUnsupported
 	}
 	return exitInvalid
@@ -345,3 +352,29 @@ func (e *streamError) Error() string {
 }
 
 func (e *streamError) Unwrap() error { return e.err }
+
+// fileError is a failure to use a file a command needs besides its
+// streams, such as the spill file [WIRE-5]: what names the file and what
+// it is for.
+type fileError struct {
+	what string
+	err  error
+}
+
+func (e *fileError) Error() string { return fmt.Sprintf("%s: %v", e.what, e.err) }
+
+func (e *fileError) Unwrap() error { return e.err }
+
+// spillFailure marks an error of package wire that comes from its spill
+// file — the temporary file, in $TMPDIR, where a long section waits — as
+// such. The view's own streams fail as *streamError values, and every
+// other error of the file system that package wire can meet is the spill
+// file's.
+func spillFailure(err error) error {
+	var ioErr *streamError
+	var pathErr *fs.PathError
+	if errors.As(err, &ioErr) || !errors.As(err, &pathErr) {
+		return err
+	}
+	return &fileError{what: "the spill file (a temporary file in $TMPDIR for the rows and comments of a long section)", err: err}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 )
 
@@ -87,4 +88,15 @@ func (in input) Read(p []byte) (int, error) {
 		err = &streamError{stream: "stdin", err: err}
 	}
 	return n, err
+}
+
+// report writes output a command was asked for on stderr, such as
+// --stats, and returns the exit status: 0, or 4 when stderr could not take
+// it, since requested output lost is no success [WIRE-5]. There is no
+// stream left to say so on.
+func report(stderr io.Writer, format string, args ...any) int {
+	if _, err := fmt.Fprintf(stderr, format, args...); err != nil {
+		return exitIO
+	}
+	return exitOK
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/gcxwire/gcx/internal/plural"
 	"github.com/gcxwire/gcx/spec"
 	"github.com/gcxwire/gcx/streaming"
 	"github.com/gcxwire/gcx/wire"
@@ -37,7 +38,7 @@ func runCheck(c *subcommand, args []string, s streams) int {
 		}
 	}
 	out := newResult(s.stdout)
-	fmt.Fprintf(out, "valid GCX1: %d sections, %d rows\n", sections, rows)
+	fmt.Fprintf(out, "valid GCX1: %s, %s\n", plural.Count(sections, "section"), plural.Count(rows, "row"))
 	if err := out.Commit(); err != nil {
 		return fail(s.stderr, err)
 	}
@@ -60,7 +61,7 @@ func decodeWire(in io.Reader, limits spec.Limits, stdout, stderr io.Writer) int 
 				err = out.Commit()
 			}
 			if err != nil {
-				return fail(stderr, err)
+				return fail(stderr, spillFailure(err))
 			}
 			return exitOK
 		}
@@ -77,7 +78,7 @@ func decodeWire(in io.Reader, limits spec.Limits, stdout, stderr io.Writer) int 
 		if err != nil {
 			w.Abandon()
 			out.Abandon(abandonedJSON)
-			return fail(stderr, err)
+			return fail(stderr, spillFailure(err))
 		}
 	}
 }
@@ -88,7 +89,7 @@ func encodeWire(in io.Reader, limits spec.Limits, stdout, stderr io.Writer) int 
 	out := newResult(stdout)
 	if err := wire.Encode(out, input{in}, limits); err != nil {
 		out.Abandon(abandonedGCX)
-		return fail(stderr, err)
+		return fail(stderr, spillFailure(err))
 	}
 	if err := out.Commit(); err != nil {
 		return fail(stderr, err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -37,7 +38,7 @@ func TestExitStatus(t *testing.T) {
 		stderrHas  []string
 		stdoutSays string
 	}{
-		{"valid check", readmePayload, []string{"check"}, exitOK, nil, "valid GCX1: 1 sections, 2 rows\n"},
+		{"valid check", readmePayload, []string{"check"}, exitOK, nil, "valid GCX1: 1 section, 2 rows\n"},
 		{"syntax error names line, column and rule [VAL-2]", "GCX1 tool=t fields=a\nx\\q\n", []string{"decode", "--wire"}, exitInvalid,
 			[]string{"line 2, column 3", "[VAL-2]"}, ""},
 		{"constraint error [ROW-2]", "GCX1 tool=t fields=a,b\nx\n", []string{"check"}, exitInvalid, []string{"line 2, column 2", "[ROW-2]"}, ""},
@@ -110,6 +111,38 @@ func TestFlagsAlike(t *testing.T) {
 		code, stdout, stderr := gcx(t, "", append(args, "payload.gcx")...)
 		if code != exitUsage || stdout != "" || !strings.Contains(stderr, "unexpected argument") {
 			t.Errorf("%v payload.gcx: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+}
+
+// A spill file that cannot be made is a failure to write a file the
+// command needs: exit 4, naming the spill file [WIRE-5]. encode --wire
+// spills a long section's rows, decode --wire a long section's comments.
+func TestSpillFileFails(t *testing.T) {
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	var view, payload strings.Builder
+	view.WriteString(`{"sections":[{"tool":"t","fields":["a"],"meta":[],"rows":[`)
+	payload.WriteString("GCX1 tool=t fields=a rows=1\n")
+	long := strings.Repeat("x", 64)
+	for i := range 20000 { // 1.3 MB, beyond what a spill keeps in memory
+		if i > 0 {
+			view.WriteByte(',')
+		}
+		view.WriteString(`["` + long + `"]`)
+		payload.WriteString("#" + long + "\n")
+	}
+	view.WriteString(`],"comments":[]}]}`)
+	payload.WriteString("x\n")
+	for _, c := range []struct {
+		args  []string
+		stdin string
+	}{
+		{[]string{"encode", "--wire"}, view.String()},
+		{[]string{"decode", "--wire"}, payload.String()},
+	} {
+		code, out, stderr := gcx(t, c.stdin, c.args...)
+		if code != exitIO || out != "" || !strings.HasPrefix(stderr, "gcx: the spill file (") || !strings.Contains(stderr, "missing/gcx-spill-") {
+			t.Errorf("gcx %s with no TMPDIR: exit %d, %d bytes out, stderr %q", strings.Join(c.args, " "), code, len(out), stderr)
 		}
 	}
 }

@@ -127,3 +127,14 @@ func (c commented) EncodeWithout(tool string, v jsonmap.Value, off []string) ([]
 	}
 	return p, nil
 }
+
+// Careless returns a draft whose encoder ignores the limits it is given:
+// under limits it writes payloads its own decoder under them refuses
+// [LIM-4]. Without limits it is the template.
+func Careless(tag string) codec.Codec { return careless{codec.NewTemplate(tag).(codec.Limited)} }
+
+type careless struct{ codec.Limited }
+
+func (c careless) EncodeLimits(tool string, v jsonmap.Value, _ spec.Limits) ([]byte, error) {
+	return c.Limited.EncodeLimits(tool, v, spec.Unlimited)
+}
