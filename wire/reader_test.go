@@ -243,3 +243,18 @@ func TestEncodeLongString(t *testing.T) {
 		}
 	}
 }
+
+// A comment's row of -0 denotes 0, as JSON readers read it [WIRE-2].
+func TestCommentRowMinusZero(t *testing.T) {
+	var zero, minusZero bytes.Buffer
+	view := `{"sections":[{"tool":"t","fields":["a"],"rows":[["x"]],"comments":[[%s,"c"]]}]}`
+	if err := wire.Encode(&zero, strings.NewReader(strings.Replace(view, "%s", "0", 1)), spec.Unlimited); err != nil {
+		t.Fatal(err)
+	}
+	if err := wire.Encode(&minusZero, strings.NewReader(strings.Replace(view, "%s", "-0", 1)), spec.Unlimited); err != nil {
+		t.Fatal(err)
+	}
+	if zero.String() != minusZero.String() || zero.String() != "GCX1 tool=t fields=a\n#c\nx\n" {
+		t.Fatalf("-0 gives %q, 0 gives %q", minusZero.String(), zero.String())
+	}
+}
