@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gcxwire/gcx/internal/jsontext"
 )
 
 // ValidCount reports whether s is a count as rows= and total= require: "0",
@@ -184,7 +186,16 @@ func CheckCommentPlace(section, c, row, prev, rows int) error {
 // section's row count [CMT-3].
 func CommentPlaceError(section, c int, place string, prev, rows int) *Error {
 	return modelErr("CMT-3", fmt.Sprintf("section %d: comment %d is placed before row %s, outside %d..%d (from the place of the comment ahead of it, or 0, to the section's row count)",
-		section+1, c+1, QuoteShort(place), prev, rows))
+		section+1, c+1, shortLiteral(place), prev, rows))
+}
+
+// shortLiteral is a number's literal for a message: as written, or quoted
+// short when it is long.
+func shortLiteral(lit string) string {
+	if len(lit) <= jsontext.QuoteLimit {
+		return lit
+	}
+	return QuoteShort(lit)
 }
 
 // CheckComment checks a comment's text: no LF or CR [CMT-4], valid UTF-8
