@@ -74,7 +74,14 @@ type viewReader struct {
 	// string is, for the message.
 	lineLimit   int
 	stringLimit int
-	long        string
+	long        longPart
+}
+
+// longPart names the string being read under a bound, for the message of
+// its refusal, which alone spells it out.
+type longPart struct {
+	what     string // "tool name", "row", "comment", ...
+	row, col int    // a row's number and a value's, or a comment's number
 }
 
 func newViewReader(r io.Reader) *viewReader {
@@ -104,9 +111,21 @@ func (v *viewReader) jsonErr(err error) error {
 	p := jsontext.Pos{Offset: je.Offset, Line: je.Line, Column: je.Column}
 	if je.LongString {
 		return at(&spec.Error{Class: spec.ErrLimit, Rule: "LIM-4",
-			Msg: v.long + ": " + v.lineFault(v.lineLimit+1).Msg}, p)
+			Msg: v.longName() + ": " + v.lineFault(v.lineLimit+1).Msg}, p)
 	}
 	return v.fail(p, je.Msg)
+}
+
+// longName names the part being read under a bound.
+func (v *viewReader) longName() string {
+	switch l := v.long; l.what {
+	case "row":
+		return fmt.Sprintf("section %d, row %d, value %d", v.section, l.row, l.col)
+	case "comment":
+		return fmt.Sprintf("section %d, comment %d", v.section, l.row)
+	default:
+		return fmt.Sprintf("section %d, %s", v.section, l.what)
+	}
 }
 
 func (v *viewReader) lineFault(n int) *spec.Fault {
@@ -117,7 +136,7 @@ func (v *viewReader) lineFault(n int) *spec.Fault {
 // bound makes the next string read refused once more than n of its bytes
 // are read, n being what is left of the line limit for it; what names it
 // in the message. Without a line limit it does nothing.
-func (v *viewReader) bound(n int, what string) {
+func (v *viewReader) bound(n int, what longPart) {
 	if v.lineLimit > 0 {
 		v.stringLimit, v.long = max(n, 0), what
 	}
@@ -278,7 +297,6 @@ func (v *viewReader) readSection(t target, start jsontext.Pos) error {
 		rows, comments records
 		pos            = sectionPos{section: start}
 		header         = v.lineLimit - headerText
-		where          = fmt.Sprintf("section %d", v.section)
 	)
 	defer rows.reset()
 	defer comments.reset()
@@ -286,14 +304,14 @@ func (v *viewReader) readSection(t target, start jsontext.Pos) error {
 	err := v.members(func(name string) error {
 		switch name {
 		case "tool":
-			v.bound(header, where+", tool name")
+			v.bound(header, longPart{what: "tool name"})
 			s, err := v.expect(jsontext.String, `a string for "tool"`)
 			v.unbound()
 			tool, pos.tool = &s.Text, s.Pos
 			return err
 		case "fields":
 			fields = []string{}
-			v.bound(header, where+", field name")
+			v.bound(header, longPart{what: "field name"})
 			defer v.unbound()
 			var err error
 			pos.fieldList, err = v.elements(`"fields"`, jsontext.String, "a string", func(tok jsontext.Token) error {
@@ -303,7 +321,7 @@ func (v *viewReader) readSection(t target, start jsontext.Pos) error {
 			})
 			return err
 		case "meta":
-			v.bound(header, where+", meta pair")
+			v.bound(header, longPart{what: "meta pair"})
 			defer v.unbound()
 			_, err := v.elements(`"meta"`, jsontext.ArrayStart, "a [key, value] pair of strings", func(jsontext.Token) error {
 				key, value, err := v.pair(jsontext.String, "the key of a meta pair, a string", "the value of a meta pair, a string")
@@ -327,18 +345,21 @@ func (v *viewReader) readSection(t target, start jsontext.Pos) error {
 				// value may add without passing the limit is what is
 				// left of it.
 				used := 0
-				v.bound(v.lineLimit, fmt.Sprintf("%s, row %d, value 1", where, n))
+				v.bound(v.lineLimit, longPart{"row", n, 1})
 				err := v.rest("a row", jsontext.String, "a string", func(tok jsontext.Token) error {
-					if len(values) == 0 && spec.NeedsGuard(tok.Text) {
+					values, cells = append(values, tok.Text), append(cells, tok.Pos)
+					if v.lineLimit == 0 {
+						return nil
+					}
+					if len(values) == 1 && spec.NeedsGuard(tok.Text) {
 						used++
 					}
 					used += spec.ValueEscapes.Len(tok.Text) + 1
-					values, cells = append(values, tok.Text), append(cells, tok.Pos)
-					if v.lineLimit > 0 && used-1 > v.lineLimit { // escapes took it past
+					if used-1 > v.lineLimit { // escapes took it past
 						return at(&spec.Error{Class: spec.ErrLimit, Rule: "LIM-4",
-							Msg: v.long + ": " + v.lineFault(used-1).Msg}, tok.Pos)
+							Msg: v.longName() + ": " + v.lineFault(used-1).Msg}, tok.Pos)
 					}
-					v.bound(v.lineLimit-used, fmt.Sprintf("%s, row %d, value %d", where, n, len(values)+1))
+					v.bound(v.lineLimit-used, longPart{"row", n, len(values) + 1})
 					return nil
 				})
 				v.unbound()
@@ -350,7 +371,7 @@ func (v *viewReader) readSection(t target, start jsontext.Pos) error {
 			return err
 		case "comments":
 			_, err := v.elements(`"comments"`, jsontext.ArrayStart, "a [row, text] pair", func(jsontext.Token) error {
-				v.bound(v.lineLimit-1, fmt.Sprintf("%s, comment %d", where, comments.n+1)) // "#" and the text [CMT-1]
+				v.bound(v.lineLimit-1, longPart{"comment", int(comments.n) + 1, 0}) // "#" and the text [CMT-1]
 				num, text, err := v.pair(jsontext.Number, "the row of a comment, an integer", "the text of a comment, a string")
 				v.unbound()
 				if err != nil {

@@ -487,7 +487,7 @@ func (r *Reader) LimitString(n int) {
 
 // str reads the string literal at pos and returns its string.
 func (r *Reader) str() (string, error) {
-	if r.limitNext {
+	if r.limitNext && !r.closesWithin(r.stringLimit) {
 		r.limitNext = false
 		over, err := r.stringOver(r.stringLimit)
 		if err != nil {
@@ -503,6 +503,7 @@ func (r *Reader) str() (string, error) {
 			return "", e
 		}
 	}
+	r.limitNext = false
 	complete := true
 	if !r.whole {
 		var err error
@@ -597,6 +598,29 @@ func (r *Reader) completeString() (bool, error) {
 			return false, err
 		}
 	}
+}
+
+// closesWithin reports whether the buffer already holds the closing quote
+// of the string literal at pos within n bytes of it: a string of n raw
+// bytes decodes to n bytes or fewer, so it needs no closer look.
+func (r *Reader) closesWithin(n int) bool {
+	from, to := r.pos+1, min(r.end, r.pos+1+n+1)
+	for from < to {
+		q := bytes.IndexByte(r.buf[from:to], '"')
+		if q < 0 {
+			return false
+		}
+		q += from
+		backslashes := 0
+		for k := q - 1; k > r.pos && r.buf[k] == '\\'; k-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
+			return true
+		}
+		from = q + 1
+	}
+	return false
 }
 
 // stringOver reads the string literal at pos up to its closing quote, the
