@@ -660,9 +660,10 @@ func (r *Reader) stringOver(n int) (int, error) {
 		if atEOF {
 			return -1, nil
 		}
-		switch err := r.more(); err {
+		err := r.more()
+		d -= r.shifted // the unread bytes may have moved, whatever more returned
+		switch err {
 		case nil:
-			d -= r.shifted
 		case io.EOF:
 			atEOF = true
 		case errTooLong:

@@ -602,3 +602,54 @@ func TestLimitStringHoldsTheBound(t *testing.T) {
 		t.Fatalf("buffer grew to %d bytes for a bound of %d", len(r.buf), n)
 	}
 }
+
+// Under LimitString, a stream and a held-whole text give the same tokens
+// and the same error, and a string is refused as long exactly when it
+// decodes to more than the bound.
+func TestPropertyLimitStringAgrees(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		in := jsonish().Draw(t, "in")
+		n := rapid.IntRange(0, 6).Draw(t, "n")
+		limited := func(r *Reader) ([]Token, error) {
+			var out []Token
+			for {
+				r.LimitString(n)
+				tok, err := r.NextToken()
+				if err == io.EOF {
+					return out, nil
+				}
+				if err != nil {
+					return out, err
+				}
+				out = append(out, tok)
+			}
+		}
+		want, wantErr := limited(NewStringReader(in))
+		got, gotErr := limited(NewReader(&chunker{s: in, n: rapid.IntRange(1, 7).Draw(t, "chunk")}))
+		if len(got) != len(want) {
+			t.Fatalf("%d tokens streamed, %d whole", len(got), len(want))
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("token %d: streamed %+v, whole %+v", i, got[i], want[i])
+			}
+			if k := want[i].Kind; (k == String || k == Name) && len(want[i].Text) > n {
+				t.Fatalf("token %+v passed a bound of %d", want[i], n)
+			}
+		}
+		if (wantErr == nil) != (gotErr == nil) || wantErr != nil && *wantErr.(*Error) != *gotErr.(*Error) {
+			t.Fatalf("errors differ: streamed %v, whole %v", gotErr, wantErr)
+		}
+		// A refusal as long is one the unbounded reader would not have
+		// made there: the string it refuses, read unbounded, is longer.
+		var e *Error
+		if errors.As(wantErr, &e) && e.LongString {
+			all, _ := tokens(NewStringReader(in))
+			for _, tok := range all {
+				if tok.Pos.Offset == e.Offset && len(tok.Text) <= n {
+					t.Fatalf("refused %+v, which decodes to %d bytes, under a bound of %d", tok, len(tok.Text), n)
+				}
+			}
+		}
+	})
+}
