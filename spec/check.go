@@ -2,10 +2,13 @@ package spec
 
 import (
 	"fmt"
-	"github.com/gcxwire/gcx/internal/plural"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gcxwire/gcx/internal/jsontext"
+	"github.com/gcxwire/gcx/internal/plural"
 )
 
 // ValidCount reports whether s is a count as rows= and total= require: "0",
@@ -24,6 +27,15 @@ func ValidCount(s string) bool {
 	return err == nil
 }
 
+// countMessage says why value, which ValidCount refused, is no count for
+// key: its spelling, or its size [META-1].
+func countMessage(key, value string) string {
+	if value != "" && (value == "0" || value[0] != '0') && strings.Trim(value, "0123456789") == "" {
+		return fmt.Sprintf("%s=%s is a decimal above the largest count, %d", key, QuoteShort(value), int64(math.MaxInt64))
+	}
+	return fmt.Sprintf("%s=%s is not a count (0 or a decimal without sign or leading zero)", key, QuoteShort(value))
+}
+
 // ValidBool reports whether s is "true" or "false", as truncated= requires
 // [META-3].
 func ValidBool(s string) bool { return s == "true" || s == "false" }
@@ -35,7 +47,7 @@ func CheckMeta(key, value string) (rule, msg string) {
 	switch key {
 	case KeyRows, KeyTotal:
 		if !ValidCount(value) {
-			return "META-1", fmt.Sprintf("%s=%s is not a count (0 or a decimal without sign or leading zero)", key, QuoteShort(value))
+			return "META-1", countMessage(key, value)
 		}
 	case KeyTruncated:
 		if !ValidBool(value) {
@@ -164,9 +176,27 @@ func CheckRowCount(section int, meta []Meta, rows int) error {
 // comment ahead of it, 0 for the first) to rows (the section's row count).
 func CheckCommentPlace(section, c, row, prev, rows int) error {
 	if row < prev || row > rows {
-		return modelErr("CMT-3", fmt.Sprintf("section %d: comment %d is placed before row %d, outside %d..%d or before the comment ahead of it", section+1, c+1, row, prev, rows))
+		return CommentPlaceError(section, c, strconv.Itoa(row), prev, rows)
 	}
 	return nil
+}
+
+// CommentPlaceError is the refusal of comment c (0-based) of a section
+// (0-based) placed before row place, as written, outside prev..rows: prev
+// is the place of the comment ahead of it (0 for the first) and rows the
+// section's row count [CMT-3].
+func CommentPlaceError(section, c int, place string, prev, rows int) *Error {
+	return modelErr("CMT-3", fmt.Sprintf("section %d: comment %d is placed before row %s, outside %d..%d (from the place of the comment ahead of it, or 0, to the section's row count)",
+		section+1, c+1, shortLiteral(place), prev, rows))
+}
+
+// shortLiteral is a number's literal for a message: as written, or quoted
+// short when it is long.
+func shortLiteral(lit string) string {
+	if len(lit) <= jsontext.QuoteLimit {
+		return lit
+	}
+	return QuoteShort(lit)
 }
 
 // CheckComment checks a comment's text: no LF or CR [CMT-4], valid UTF-8

@@ -59,7 +59,10 @@ type Error struct {
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString("gcx: ")
-	if e.Line > 0 {
+	switch {
+	case e.Line > 0 && e.Class == ErrInvalidJSON: // [MAP-1] asks for the offset too
+		fmt.Fprintf(&b, "line %d, column %d, byte offset %d: ", e.Line, e.Column, e.Offset)
+	case e.Line > 0:
 		fmt.Fprintf(&b, "line %d, column %d: ", e.Line, e.Column)
 	}
 	b.WriteString(e.Class.Error())

@@ -89,6 +89,11 @@ func TestErrorValue(t *testing.T) {
 	if got, want := e.Error(), `gcx: line 2, column 3: syntax error: expected one of \ t n r [VAL-2]`; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
+	// [MAP-1]: the mapping's refusal of its input gives the byte offset too.
+	j := &spec.Error{Class: spec.ErrInvalidJSON, Line: 1, Column: 5, Offset: 4, Rule: "MAP-1", Msg: "expected a JSON value"}
+	if got, want := j.Error(), "gcx: line 1, column 5, byte offset 4: invalid JSON: expected a JSON value [MAP-1]"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
 	m := &spec.Error{Class: spec.ErrModel, Rule: "HDR-3", Msg: "bad name"}
 	if got, want := m.Error(), "gcx: model cannot be encoded: bad name [HDR-3]"; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)

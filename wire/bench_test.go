@@ -71,3 +71,28 @@ func BenchmarkWire(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEncodeDefaultLimits is Encode as `gcx encode --wire` runs it,
+// under the default limits, where every string is read under what is left
+// of the line limit [LIM-4].
+func BenchmarkEncodeDefaultLimits(b *testing.B) {
+	for _, size := range []struct {
+		name        string
+		rows, bytes int
+	}{{"rows=160k", 160_000, 8}, {"value=1MiB", 1, 1 << 20}} {
+		p := &spec.Payload{Sections: []spec.Section{{Tool: "t", Fields: []string{"a", "b"}}}}
+		value := string(bytes.Repeat([]byte("v\t"), size.bytes/2))
+		for i := range size.rows {
+			p.Sections[0].Rows = append(p.Sections[0].Rows, []string{value, fmt.Sprint(i)})
+		}
+		view := wire.Marshal(p)
+		b.Run(size.name, func(b *testing.B) {
+			b.SetBytes(int64(len(view)))
+			for b.Loop() {
+				if err := wire.Encode(io.Discard, bytes.NewReader(view), spec.DefaultLimits); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 	"strconv"
 
 	"github.com/gcxwire/gcx/internal/jsontext"
@@ -28,36 +29,72 @@ import (
 // up to 1 MiB and in a temporary file beyond, and memory stays bounded by
 // the longest string.
 
-// target receives a view's payload section by section.
+// target receives a view's payload section by section, with where each
+// part of it stands in the view.
 type target interface {
-	section(tool string, fields []string, meta []spec.Meta, rows, comments *records) error
-	end() error
+	section(tool string, fields []string, meta []spec.Meta, at *sectionPos, rows, comments *records) error
+	end(sections jsontext.Pos) error
 }
 
 // itemTarget receives a payload item by item, in payload order, as
 // streaming.Encoder takes it.
 type itemTarget interface {
-	header(tool string, fields []string, meta []spec.Meta) error
-	row(values []string) error
-	comment(text string) error
+	row(r *record) error
+	comment(r *record) error
 }
+
+// sectionPos is where a section object and the parts of its header stand
+// in the view, so that a refusal of the model can point at the JSON value
+// at fault [WIRE-3].
+type sectionPos struct {
+	section, tool, fieldList jsontext.Pos
+	fields                   []jsontext.Pos
+	keys, values             []jsontext.Pos // of the meta pairs
+}
+
+// headerText is the least a header line holds besides one of its strings:
+// "GCX1 tool=" and " fields=" [HDR-1].
+const headerText = len(spec.Version + " tool= fields=")
+
+// longestKey is the longest key a view's objects have ("comments"): a
+// longer member name is unknown whatever it says, and is refused without
+// being read whole.
+const longestKey = len("comments")
 
 // viewReader reads a wire view token by token.
 type viewReader struct {
 	jr      *jsontext.Reader
 	keepAll bool // hold every section in memory: the caller keeps the model anyway
 	section int  // 1-based number of the section being read
+	inView  bool // inside a section, when false: at the view's own level
+
+	// lineLimit is the encoder's line limit (0 for none): a string that
+	// would make a line longer by itself is refused as soon as that much of
+	// it has been read, without holding it [LIM-4]. stringLimit is the
+	// bound for the next string, -1 for none, and long names what that
+	// string is, for the message.
+	lineLimit   int
+	stringLimit int
+	long        longPart
+}
+
+// longPart names the string being read under a bound, for the message of
+// its refusal, which alone spells it out.
+type longPart struct {
+	what     string // "tool name", "row", "comment", ...
+	row, col int    // a row's number and a value's, or a comment's number
 }
 
 func newViewReader(r io.Reader) *viewReader {
 	jr := jsontext.NewReader(r)
 	jr.RejectDuplicateNames = true
-	return &viewReader{jr: jr}
+	return &viewReader{jr: jr, stringLimit: -1}
 }
 
-// fail returns a WIRE-2 error at p.
+// fail returns a WIRE-2 error at p, naming the section being read, if
+// any.
 func (v *viewReader) fail(p jsontext.Pos, msg string) *spec.Error {
-	if v.section > 0 {
+	if v.inView {
 		msg = fmt.Sprintf("section %d: %s", v.section, msg)
 	}
 	return &spec.Error{Class: spec.ErrModel, Line: p.Line, Column: p.Column, Offset: p.Offset,
@@ -65,19 +102,65 @@ func (v *viewReader) fail(p jsontext.Pos, msg string) *spec.Error {
 }
 
 // jsonErr turns an error of the JSON reader into a WIRE-2 error at its
-// place; a reader's own failure passes through.
+// place, or the limit error of a string too long for its line; a reader's
+// own failure passes through.
 func (v *viewReader) jsonErr(err error) error {
 	var je *jsontext.Error
-	if errors.As(err, &je) {
-		return v.fail(jsontext.Pos{Offset: je.Offset, Line: je.Line, Column: je.Column}, je.Msg)
+	if !errors.As(err, &je) {
+		return err
 	}
-	return err
+	p := jsontext.Pos{Offset: je.Offset, Line: je.Line, Column: je.Column}
+	if je.LongString {
+		return at(&spec.Error{Class: spec.ErrLimit, Rule: "LIM-4",
+			Msg: v.longName() + ": " + v.lineFault(v.lineLimit+1).Msg}, p)
+	}
+	return v.fail(p, je.Msg)
+}
+
+// longName names the part being read under a bound.
+func (v *viewReader) longName() string {
+	switch l := v.long; l.what {
+	case "row":
+		return fmt.Sprintf("section %d, row %d, value %d", v.section, l.row, l.col)
+	case "comment":
+		return fmt.Sprintf("section %d, comment %d", v.section, l.row)
+	default:
+		return fmt.Sprintf("section %d, %s", v.section, l.what)
+	}
+}
+
+func (v *viewReader) lineFault(n int) *spec.Fault {
+	l := spec.Limits{MaxLineBytes: v.lineLimit}
+	return l.LineFault(n)
+}
+
+// bound makes the next string read refused once more than n of its bytes
+// are read, n being what is left of the line limit for it; what names it
+// in the message. Without a line limit it does nothing.
+func (v *viewReader) bound(n int, what longPart) {
+	if v.lineLimit > 0 {
+		v.stringLimit, v.long = max(n, 0), what
+	}
+}
+
+func (v *viewReader) unbound() { v.stringLimit = -1 }
+
+// next reads the next token under the bound set for it.
+func (v *viewReader) next() (jsontext.Token, error) {
+	v.jr.LimitString(v.stringLimit)
+	return v.jr.NextToken()
+}
+
+// at gives e the position p in the view.
+func at(e *spec.Error, p jsontext.Pos) *spec.Error {
+	e.Line, e.Column, e.Offset = p.Line, p.Column, p.Offset
+	return e
 }
 
 // expect reads a token of kind k; what stood there instead is named in the
 // error with what was wanted.
 func (v *viewReader) expect(k jsontext.Kind, what string) (jsontext.Token, error) {
-	tok, err := v.jr.NextToken()
+	tok, err := v.next()
 	if err == io.EOF {
 		return tok, v.fail(v.endPos(), "expected "+what+", found end of input")
 	}
@@ -106,7 +189,14 @@ func (v *viewReader) endPos() jsontext.Pos {
 // calling member with each name; member reads the value.
 func (v *viewReader) members(member func(name string) error) error {
 	for {
+		v.jr.LimitString(longestKey)
 		name, more, err := v.jr.ExpectObjectName()
+		v.jr.LimitString(-1) // not consumed at the '}'
+		var je *jsontext.Error
+		if errors.As(err, &je) && je.LongString {
+			return v.fail(jsontext.Pos{Offset: je.Offset, Line: je.Line, Column: je.Column},
+				fmt.Sprintf("unknown key of more than %d bytes", longestKey))
+		}
 		if err != nil {
 			return v.jsonErr(err)
 		}
@@ -123,17 +213,18 @@ func (v *viewReader) members(member func(name string) error) error {
 // begin with a token of kind k, which is an element of the array's kind
 // described by elem; it calls each with that token, and each reads the
 // rest of the element.
-func (v *viewReader) elements(what string, k jsontext.Kind, elem string, each func(tok jsontext.Token) error) error {
-	if _, err := v.expect(jsontext.ArrayStart, "'[' beginning "+what); err != nil {
-		return err
+func (v *viewReader) elements(what string, k jsontext.Kind, elem string, each func(tok jsontext.Token) error) (jsontext.Pos, error) {
+	open, err := v.expect(jsontext.ArrayStart, "'[' beginning "+what)
+	if err != nil {
+		return open.Pos, err
 	}
-	return v.rest(what, k, elem, each)
+	return open.Pos, v.rest(what, k, elem, each)
 }
 
 // rest is elements for an array whose '[' has been read.
 func (v *viewReader) rest(what string, k jsontext.Kind, elem string, each func(tok jsontext.Token) error) error {
 	for {
-		tok, err := v.jr.NextToken()
+		tok, err := v.next()
 		if err != nil {
 			return v.eofOr(err, elem+" or ']' in "+what)
 		}
@@ -170,15 +261,20 @@ func (v *viewReader) read(t target) error {
 		return err
 	}
 	seen := false
+	var sections jsontext.Pos
 	err := v.members(func(name string) error {
 		if name != "sections" {
 			return v.fail(v.jr.Pos(), fmt.Sprintf(`unknown key %s; a view has only "sections"`, jsontext.QuotePrefix(name)))
 		}
 		seen = true
-		return v.elements(`"sections"`, jsontext.ObjectStart, "a section", func(tok jsontext.Token) error {
+		var err error
+		sections, err = v.elements(`"sections"`, jsontext.ObjectStart, "a section", func(tok jsontext.Token) error {
 			v.section++
+			v.inView = true
+			defer func() { v.inView = false }()
 			return v.readSection(t, tok.Pos)
 		})
+		return err
 	})
 	if err != nil {
 		return err
@@ -189,7 +285,7 @@ func (v *viewReader) read(t target) error {
 	if err := v.jr.End(); err != nil {
 		return v.jsonErr(err)
 	}
-	return t.end()
+	return t.end(sections)
 }
 
 // readSection reads the rest of one section object, which began at start,
@@ -200,6 +296,8 @@ func (v *viewReader) readSection(t target, start jsontext.Pos) error {
 		fields         []string
 		meta           []spec.Meta
 		rows, comments records
+		pos            = sectionPos{section: start}
+		header         = v.lineLimit - headerText
 	)
 	defer rows.reset()
 	defer comments.reset()
@@ -207,37 +305,76 @@ func (v *viewReader) readSection(t target, start jsontext.Pos) error {
 	err := v.members(func(name string) error {
 		switch name {
 		case "tool":
+			v.bound(header, longPart{what: "tool name"})
 			s, err := v.expect(jsontext.String, `a string for "tool"`)
-			tool = &s.Text
+			v.unbound()
+			tool, pos.tool = &s.Text, s.Pos
 			return err
 		case "fields":
 			fields = []string{}
-			return v.elements(`"fields"`, jsontext.String, "a string", func(tok jsontext.Token) error {
+			v.bound(header, longPart{what: "field name"})
+			defer v.unbound()
+			var err error
+			pos.fieldList, err = v.elements(`"fields"`, jsontext.String, "a string", func(tok jsontext.Token) error {
 				fields = append(fields, tok.Text)
+				pos.fields = append(pos.fields, tok.Pos)
 				return nil
 			})
+			return err
 		case "meta":
-			return v.elements(`"meta"`, jsontext.ArrayStart, "a [key, value] pair of strings", func(jsontext.Token) error {
+			v.bound(header, longPart{what: "meta pair"})
+			defer v.unbound()
+			_, err := v.elements(`"meta"`, jsontext.ArrayStart, "a [key, value] pair of strings", func(jsontext.Token) error {
 				key, value, err := v.pair(jsontext.String, "the key of a meta pair, a string", "the value of a meta pair, a string")
 				meta = append(meta, spec.Meta{Key: key.Text, Value: value.Text})
+				pos.keys, pos.values = append(pos.keys, key.Pos), append(pos.values, value.Pos)
 				return err
 			})
+			return err
 		case "rows":
-			var values []string
-			return v.elements(`"rows"`, jsontext.ArrayStart, "a row, an array of strings,", func(jsontext.Token) error {
-				values = values[:0]
+			var (
+				values []string
+				cells  []jsontext.Pos
+				n      int
+			)
+			defer v.unbound()
+			_, err := v.elements(`"rows"`, jsontext.ArrayStart, "a row, an array of strings,", func(open jsontext.Token) error {
+				values, cells = values[:0], cells[:0]
+				n++
+				// The row's line holds at least its values escaped, a
+				// guard, the TABs between them [VAL-1] [ROW-4]: what a
+				// value may add without passing the limit is what is
+				// left of it.
+				used := 0
+				v.bound(v.lineLimit, longPart{"row", n, 1})
 				err := v.rest("a row", jsontext.String, "a string", func(tok jsontext.Token) error {
-					values = append(values, tok.Text)
+					values, cells = append(values, tok.Text), append(cells, tok.Pos)
+					if v.lineLimit == 0 {
+						return nil
+					}
+					if len(values) == 1 && spec.NeedsGuard(tok.Text) {
+						used++
+					}
+					used += spec.ValueEscapes.Len(tok.Text) + 1
+					if used-1 > v.lineLimit { // escapes took it past
+						return at(&spec.Error{Class: spec.ErrLimit, Rule: "LIM-4",
+							Msg: v.longName() + ": " + v.lineFault(used-1).Msg}, tok.Pos)
+					}
+					v.bound(v.lineLimit-used, longPart{"row", n, len(values) + 1})
 					return nil
 				})
+				v.unbound()
 				if err != nil {
 					return err
 				}
-				return rows.putRow(values)
+				return rows.putRow(values, open.Pos, cells)
 			})
+			return err
 		case "comments":
-			return v.elements(`"comments"`, jsontext.ArrayStart, "a [row, text] pair", func(jsontext.Token) error {
+			_, err := v.elements(`"comments"`, jsontext.ArrayStart, "a [row, text] pair", func(jsontext.Token) error {
+				v.bound(v.lineLimit-1, longPart{"comment", int(comments.n) + 1, 0}) // "#" and the text [CMT-1]
 				num, text, err := v.pair(jsontext.Number, "the row of a comment, an integer", "the text of a comment, a string")
+				v.unbound()
 				if err != nil {
 					return err
 				}
@@ -245,8 +382,9 @@ func (v *viewReader) readSection(t target, start jsontext.Pos) error {
 				if !ok {
 					return v.fail(num.Pos, fmt.Sprintf("comment row %s is not an integer written without fraction or exponent", jsontext.QuotePrefix(num.Text)))
 				}
-				return comments.putComment(row, num.Text, text.Text)
+				return comments.putComment(row, num.Text, text.Text, num.Pos, text.Pos)
 			})
+			return err
 		}
 		return v.fail(v.jr.Pos(), fmt.Sprintf(`unknown key %s; a section has "tool", "fields", "meta", "rows" and "comments"`, jsontext.QuotePrefix(name)))
 	})
@@ -256,7 +394,7 @@ func (v *viewReader) readSection(t target, start jsontext.Pos) error {
 	if tool == nil || fields == nil {
 		return v.fail(start, `"tool" and "fields" are required`)
 	}
-	return t.section(*tool, fields, meta, &rows, &comments)
+	return t.section(*tool, fields, meta, &pos, &rows, &comments)
 }
 
 // pair reads the rest of a two-element array whose '[' has been read: a
@@ -295,16 +433,16 @@ func commentRow(lit string) (int, bool) {
 // replay hands a section's rows and comments to t in payload order: each
 // comment before the row it precedes [CMT-3]. Comments out of order, or
 // beyond the last row, are refused as streaming.Encode refuses them.
-func replay(t itemTarget, rows, comments *records) error {
+func replay(t itemTarget, section int, rows, comments *records) error {
 	placed, prev := 0, 0 // comments handed on; the row of the last one
 	pending, err := comments.next()
 	// place hands on every pending comment that stands before row n.
 	place := func(n int, last bool) error {
 		for err == nil && (pending.row <= n || last) {
 			if pending.row < prev || pending.row > n {
-				return placeErr(placed, pending, prev, n)
+				return placeErr(section, placed, pending, prev, rows.n)
 			}
-			if err := t.comment(pending.text); err != nil {
+			if err := t.comment(pending); err != nil {
 				return err
 			}
 			prev = pending.row
@@ -328,7 +466,7 @@ func replay(t itemTarget, rows, comments *records) error {
 		if err := place(n, false); err != nil {
 			return err
 		}
-		if err := t.row(r.values); err != nil {
+		if err := t.row(r); err != nil {
 			return err
 		}
 		n++
@@ -336,18 +474,41 @@ func replay(t itemTarget, rows, comments *records) error {
 	return place(n, true)
 }
 
-// placeErr refuses comment c (0-based) of a section, placed at r.row.
-func placeErr(c int, r *record, prev, rows int) error {
-	return &spec.Error{Class: spec.ErrModel, Rule: "CMT-3", Msg: fmt.Sprintf(
-		"comment %d is placed before row %s, outside %d..%d or before the comment ahead of it", c+1, spec.QuoteShort(r.rowText), prev, rows)}
+// placeErr refuses comment c (0-based) of a section (0-based), placed at
+// r.row, at its place in the view [CMT-3].
+func placeErr(section, c int, r *record, prev int, rows int64) error {
+	e := spec.CommentPlaceError(section, c, r.rowText, prev, int(rows))
+	return at(e, r.pos)
 }
 
-// record is one row or comment of a spill.
+// record is one row or comment of a spill, with where it stands in the
+// view.
 type record struct {
 	values  []string // a row's values
 	row     int      // a comment's row
 	rowText string   // and as written
 	text    string   // a comment's text
+
+	pos   jsontext.Pos   // the row's '[', or the comment's row
+	cells []jsontext.Pos // the row's values
+	tpos  jsontext.Pos   // the comment's text
+}
+
+func appendPos(b []byte, p jsontext.Pos) []byte {
+	b = binary.AppendUvarint(b, uint64(p.Offset))
+	b = binary.AppendUvarint(b, uint64(p.Line))
+	return binary.AppendUvarint(b, uint64(p.Column))
+}
+
+func readPos(r byteReader) (jsontext.Pos, error) {
+	var n [3]uint64
+	for i := range n {
+		var err error
+		if n[i], err = binary.ReadUvarint(r); err != nil {
+			return jsontext.Pos{}, unexpected(err)
+		}
+	}
+	return jsontext.Pos{Offset: int64(n[0]), Line: int(n[1]), Column: int(n[2])}, nil
 }
 
 // records holds a section's rows and comments in a spill, in order. A
@@ -366,10 +527,12 @@ const (
 	recordComment = 'c'
 )
 
-func (s *records) putRow(values []string) error {
+func (s *records) putRow(values []string, pos jsontext.Pos, cells []jsontext.Pos) error {
 	b := append(s.scratch[:0], recordRow)
+	b = appendPos(b, pos)
 	b = binary.AppendUvarint(b, uint64(len(values)))
-	for _, v := range values {
+	for i, v := range values {
+		b = appendPos(b, cells[i])
 		b = binary.AppendUvarint(b, uint64(len(v)))
 		b = append(b, v...)
 	}
@@ -377,8 +540,10 @@ func (s *records) putRow(values []string) error {
 	return s.write(b)
 }
 
-func (s *records) putComment(row int, rowText, text string) error {
+func (s *records) putComment(row int, rowText, text string, pos, tpos jsontext.Pos) error {
 	b := append(s.scratch[:0], recordComment)
+	b = appendPos(b, pos)
+	b = appendPos(b, tpos)
 	b = binary.AppendVarint(b, int64(row))
 	for _, t := range []string{rowText, text} {
 		b = binary.AppendUvarint(b, uint64(len(t)))
@@ -402,7 +567,13 @@ func (s *records) next() (*record, error) {
 		return nil, err // io.EOF at the end
 	}
 	rec := &s.rec
+	if rec.pos, err = readPos(s.r); err != nil {
+		return nil, err
+	}
 	if kind == recordComment {
+		if rec.tpos, err = readPos(s.r); err != nil {
+			return nil, err
+		}
 		row, err := binary.ReadVarint(s.r)
 		if err != nil {
 			return nil, unexpected(err)
@@ -421,7 +592,13 @@ func (s *records) next() (*record, error) {
 	// The row's values are read into one buffer and become one string,
 	// which they share: one allocation a row.
 	buf, ends := s.rowBuf[:0], s.ends[:0]
+	rec.cells = rec.cells[:0]
 	for range n {
+		p, err := readPos(s.r)
+		if err != nil {
+			return nil, err
+		}
+		rec.cells = append(rec.cells, p)
 		size, err := binary.ReadUvarint(s.r)
 		if err != nil {
 			return nil, unexpected(err)
@@ -491,7 +668,7 @@ func Unmarshal(view []byte) (*spec.Payload, error) {
 // model builds the payload a view describes.
 type model struct{ p spec.Payload }
 
-func (m *model) section(tool string, fields []string, meta []spec.Meta, rows, comments *records) error {
+func (m *model) section(tool string, fields []string, meta []spec.Meta, _ *sectionPos, rows, comments *records) error {
 	s := spec.Section{Tool: tool, Fields: fields, Meta: meta}
 	for {
 		r, err := rows.next()
@@ -517,40 +694,182 @@ func (m *model) section(tool string, fields []string, meta []spec.Meta, rows, co
 	return nil
 }
 
-func (m *model) end() error { return nil }
+func (m *model) end(jsontext.Pos) error { return nil }
 
 // Encode reads a wire view from r and writes the canonical GCX1 bytes of
 // the payload it describes to w through a streaming.Encoder under the
 // given limits [CAN-2] [LIM-4]; a model without a GCX1 spelling is refused as the
 // Encoder refuses it [CAN-3], and comments out of place as
-// streaming.Encode refuses them [CMT-3]. Memory stays bounded by a
-// string of the view and 1 MiB of each section's rows and comments; the
+// streaming.Encode refuses them [CMT-3]. Every refusal gives the line,
+// column and offset in the view of the JSON value at fault [WIRE-3]. A
+// string that would make its line longer than the line limit by itself is
+// refused as soon as that much of it has been read [LIM-4]. Memory stays
+// bounded by a line and 1 MiB of each section's rows and comments; the
 // rest waits in a temporary file. On error w may hold the start of the
 // payload, which the caller must discard [ERR-4].
 func Encode(w io.Writer, r io.Reader, limits spec.Limits) error {
 	enc := streaming.NewEncoder(w)
 	enc.Limits = limits
-	return newViewReader(r).read(&encoding{enc: enc})
+	v := newViewReader(r)
+	v.lineLimit = limits.MaxLineBytes
+	return v.read(&encoding{enc: enc, limits: limits})
 }
 
-// encoding hands a view's items to a streaming.Encoder.
+// encoding hands a view's items to a streaming.Encoder, and places each
+// refusal of the Encoder at the JSON value at fault.
 type encoding struct {
-	enc *streaming.Encoder
+	enc      *streaming.Encoder
+	limits   spec.Limits
+	sections int        // sections begun
+	at       sectionPos // of the current section
+	rowsAt   jsontext.Pos
+	rows     int // rows written in the current section
+	comments int // comments written in the current section
 }
 
-func (e *encoding) section(tool string, fields []string, meta []spec.Meta, rows, comments *records) error {
-	if err := e.header(tool, fields, meta); err != nil {
+func (e *encoding) section(tool string, fields []string, meta []spec.Meta, at *sectionPos, rows, comments *records) error {
+	if err := e.enc.WriteHeader(&streaming.Header{Tool: tool, Fields: fields, Meta: meta}); err != nil {
+		return e.place(err, e.headerPart(err, tool, fields, meta, at))
+	}
+	e.sections++
+	e.at, e.rows, e.comments = *at, 0, 0
+	e.rowsAt = at.section
+	for i, m := range meta {
+		if m.Key == spec.KeyRows {
+			e.rowsAt = at.values[i]
+		}
+	}
+	return replay(e, e.sections-1, rows, comments)
+}
+
+func (e *encoding) row(r *record) error {
+	if err := e.enc.WriteRow(r.values); err != nil {
+		return e.place(err, e.rowPart(err, r))
+	}
+	e.rows++
+	return nil
+}
+
+func (e *encoding) comment(r *record) error {
+	if err := e.enc.WriteComment(r.text); err != nil {
+		return e.place(err, r.tpos)
+	}
+	e.comments++
+	return nil
+}
+
+func (e *encoding) end(sections jsontext.Pos) error {
+	err := e.enc.Close()
+	if e.sections == 0 {
+		return e.place(err, sections) // no section [PAY-1]
+	}
+	return e.place(err, e.rowsAt) // the last section's rows= [META-4]
+}
+
+// place gives err, a refusal of the Encoder, the position p in the view;
+// another error passes through.
+func (e *encoding) place(err error, p jsontext.Pos) error {
+	var se *spec.Error
+	if !errors.As(err, &se) || se.Line > 0 {
 		return err
 	}
-	return replay(e, rows, comments)
+	return at(se, p)
 }
 
-func (e *encoding) header(tool string, fields []string, meta []spec.Meta) error {
-	return e.enc.WriteHeader(&streaming.Header{Tool: tool, Fields: fields, Meta: meta})
+// headerPart finds the part of a section header that the Encoder refused:
+// it asks the rule the refusal names of each part in wire order.
+func (e *encoding) headerPart(err error, tool string, fields []string, meta []spec.Meta, at *sectionPos) jsontext.Pos {
+	var se *spec.Error
+	if !errors.As(err, &se) {
+		return at.section
+	}
+	switch se.Rule {
+	case "META-4": // the section before ended short
+		return e.rowsAt
+	case "HDR-4":
+		return at.fieldList
+	case "LIM-4":
+		l := e.limits
+		switch {
+		case l.SectionFault(e.sections) != nil:
+			return at.section
+		case l.FieldFault(len(fields)-1, 0) != nil:
+			return at.fields[l.MaxFields]
+		}
+		// The line: the part at which it passes the limit.
+		n := len(spec.Version+" tool=") + len(tool)
+		if l.LineFault(n) != nil {
+			return at.tool
+		}
+		n += len(" fields=") - 1
+		for i, f := range fields {
+			if n += 1 + spec.FieldEscapes.Len(f); l.LineFault(n) != nil {
+				return at.fields[i]
+			}
+		}
+		for i, m := range meta {
+			if n += 2 + len(m.Key); l.LineFault(n) != nil {
+				return at.keys[i]
+			}
+			if n += spec.MetaEscapes.Len(m.Value); l.LineFault(n) != nil {
+				return at.values[i]
+			}
+		}
+		return at.section
+	}
+	// A rule of the header's parts: the first part whose prefix of the
+	// header breaks a rule. A prefix that breaks one stays broken as it
+	// grows, so a binary search finds it in n log n.
+	if se.Rule == "HDR-3" && !spec.IsName(tool) {
+		return at.tool
+	}
+	if i := sort.Search(len(fields), func(i int) bool {
+		return spec.CheckHeader(0, "t", fields[:i+1], nil) != nil
+	}); i < len(fields) {
+		return at.fields[i]
+	}
+	if len(fields) == 0 {
+		return at.fieldList
+	}
+	i := sort.Search(len(meta), func(i int) bool {
+		return spec.CheckHeader(0, "t", fields[:1], meta[:i+1]) != nil
+	})
+	if i == len(meta) {
+		return at.section
+	}
+	if me, ok := spec.CheckHeader(0, "t", fields[:1], meta[:i+1]).(*spec.Error); ok && (me.Rule == "META-1" || me.Rule == "META-3") {
+		return at.values[i]
+	}
+	return at.keys[i]
 }
 
-func (e *encoding) row(values []string) error { return e.enc.WriteRow(values) }
-
-func (e *encoding) comment(text string) error { return e.enc.WriteComment(text) }
-
-func (e *encoding) end() error { return e.enc.Close() }
+// rowPart finds the part of a row that the Encoder refused.
+func (e *encoding) rowPart(err error, r *record) jsontext.Pos {
+	var se *spec.Error
+	if !errors.As(err, &se) {
+		return r.pos
+	}
+	switch se.Rule {
+	case "ROW-2":
+		if w := len(e.at.fields); len(r.values) > w {
+			return r.cells[w] // the first value beyond the fields
+		}
+	case "META-4":
+		return e.rowsAt
+	case "LIM-4":
+		if e.limits.RowFault(e.rows) != nil {
+			return r.pos
+		}
+		n := -1
+		for i, v := range r.values {
+			n += 1 + spec.ValueEscapes.Len(v)
+			if i == 0 && spec.NeedsGuard(v) {
+				n++
+			}
+			if e.limits.LineFault(n) != nil {
+				return r.cells[i]
+			}
+		}
+	}
+	return r.pos
+}

@@ -163,3 +163,98 @@ func TestCommentRowBeyondInt(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// Every refusal of Encode gives the line and column in the view of the
+// JSON value at fault [WIRE-3]; the view's own faults name no section.
+func TestEncodeRefusalPositions(t *testing.T) {
+	cases := []struct {
+		name, view string
+		limits     spec.Limits
+		rule       string
+		line, col  int
+		msg        string // a part of the message
+	}{
+		{"no sections", "{\"sections\":\n []}", spec.Unlimited, "PAY-1", 2, 2, ""},
+		{"tool name", `{"sections":[{"fields":["a"],"tool":"my tool"}]}`, spec.Unlimited, "HDR-3", 1, 37, ""},
+		{"no fields", `{"sections":[{"tool":"t","fields":[]}]}`, spec.Unlimited, "HDR-4", 1, 35, ""},
+		{"repeated field", "{\"sections\":[{\"tool\":\"t\",\n\"fields\":[\"a\",\"b\",\"a\"]}]}", spec.Unlimited, "HDR-6", 2, 19, ""},
+		{"meta key", `{"sections":[{"tool":"t","fields":["a"],"meta":[["k","1"],["a b","2"]]}]}`, spec.Unlimited, "HDR-3", 1, 60, ""},
+		{"structural key", `{"sections":[{"tool":"t","fields":["a"],"meta":[["tool","x"]]}]}`, spec.Unlimited, "HDR-8", 1, 50, ""},
+		{"count", `{"sections":[{"tool":"t","fields":["a"],"meta":[["rows","99999999999999999999"]]}]}`, spec.Unlimited, "META-1", 1, 57, "above the largest count"},
+		{"rows short", `{"sections":[{"tool":"t","fields":["a"],"meta":[["rows","2"]],"rows":[["x"]]}]}`, spec.Unlimited, "META-4", 1, 57, ""},
+		{"rows over", `{"sections":[{"tool":"t","fields":["a"],"meta":[["rows","0"]],"rows":[["x"]]}]}`, spec.Unlimited, "META-4", 1, 57, ""},
+		{"rows short, next section", `{"sections":[{"tool":"t","fields":["a"],"meta":[["rows","2"]]},{"tool":"t","fields":["a"]}]}`, spec.Unlimited, "META-4", 1, 57, ""},
+		{"row too wide", `{"sections":[{"tool":"t","fields":["a"],"rows":[["x","y"]]}]}`, spec.Unlimited, "ROW-2", 1, 54, ""},
+		{"row too narrow", `{"sections":[{"tool":"t","fields":["a","b"],"rows":[["x"]]}]}`, spec.Unlimited, "ROW-2", 1, 53, ""},
+		{"comment place", `{"sections":[{"tool":"t","fields":["a"],"rows":[["x"],["y"],["z"]],"comments":[[-1,"c"]]}]}`, spec.Unlimited, "CMT-3", 1, 81, "outside 0..3"},
+		{"comments out of order", `{"sections":[{"tool":"t","fields":["a"],"rows":[["x"],["y"],["z"]],"comments":[[2,"c"],[1,"d"]]}]}`, spec.Unlimited, "CMT-3", 1, 89, "outside 2..3"},
+		{"comment text", `{"sections":[{"tool":"t","fields":["a"],"comments":[[0,"a\nb"]]}]}`, spec.Unlimited, "CMT-4", 1, 56, ""},
+		{"section limit", `{"sections":[{"tool":"t","fields":["a"]},{"tool":"t","fields":["a"]}]}`, spec.Limits{MaxSections: 1}, "LIM-4", 1, 42, ""},
+		{"field limit", `{"sections":[{"tool":"t","fields":["a","b"]}]}`, spec.Limits{MaxFields: 1}, "LIM-4", 1, 40, ""},
+		{"row limit", `{"sections":[{"tool":"t","fields":["a"],"rows":[["x"],["y"]]}]}`, spec.Limits{MaxRows: 1}, "LIM-4", 1, 55, ""},
+		{"row line", `{"sections":[{"tool":"t","fields":["a","b"],"rows":[["x","y"],["x\t\t\t\t\t\t\t\t\t\t\t\t","y"]]}]}`, spec.Limits{MaxLineBytes: 24}, "LIM-4", 1, 64, "row 2, value 1"},
+		{"header line", `{"sections":[{"tool":"t","fields":["a","b\tb"]}]}`, spec.Limits{MaxLineBytes: 24}, "LIM-4", 1, 40, ""},
+		{"garbage after the view", `{"sections":[{"tool":"t","fields":["a"]}]} x`, spec.Unlimited, "WIRE-2", 1, 44, ""},
+		{"sections twice", `{"sections":[{"tool":"t","fields":["a"]}],"sections":[]}`, spec.Unlimited, "WIRE-2", 1, 43, ""},
+	}
+	for _, c := range cases {
+		err := wire.Encode(new(bytes.Buffer), strings.NewReader(c.view), c.limits)
+		var e *spec.Error
+		if !errors.As(err, &e) || e.Rule != c.rule || e.Line != c.line || e.Column != c.col || !strings.Contains(e.Msg, c.msg) {
+			t.Errorf("%s: got %v (%+v), want [%s] at %d:%d", c.name, err, e, c.rule, c.line, c.col)
+			continue
+		}
+		if c.rule == "WIRE-2" && strings.Contains(e.Msg, "section 1") {
+			t.Errorf("%s: %v names a section; the fault is the view's", c.name, err)
+		}
+	}
+}
+
+// A string too long for its line is refused at its first byte as soon as
+// the line cannot fit, and never one that fits [LIM-4].
+func TestEncodeLongString(t *testing.T) {
+	row := func(cells string) string {
+		return `{"sections":[{"tool":"t","fields":["a","b"],"rows":[` + cells + `]}]}`
+	}
+	cases := []struct {
+		view      string
+		limit     int
+		ok        bool
+		line, col int
+	}{
+		{row(`["123456789012345","67890123456789"]`), 30, true, 0, 0},                          // 15+1+14 = 30
+		{row(`["123456789012345","678901234567890"]`), 30, false, 1, 72},                       // 31
+		{row(`["#23456789012345","6789012345678"]`), 30, true, 0, 0},                           // the guard: 1+15+1+13
+		{row(`["#23456789012345","67890123456789"]`), 30, false, 1, 72},                        // 31 with the guard
+		{row(`["\u0031\u0032\u0033\u0034\u0035","678901234567890123456789"]`), 30, true, 0, 0}, // escapes count as what they decode to
+		{row(`["` + strings.Repeat("x", 31) + `"]`), 30, false, 1, 54},
+		{`{"sections":[{"tool":"` + strings.Repeat("t", 13) + `","fields":["a"]}]}`, 30, true, 0, 0}, // 32 bytes: the Encoder refuses it
+		{`{"sections":[{"tool":"t","fields":["a"],"comments":[[0,"` + strings.Repeat("c", 30) + `"]]}]}`, 30, false, 1, 56},
+		{`{"sections":[{"tool":"t","fields":["a"],"comments":[[0,"` + strings.Repeat("c", 29) + `"]]}]}`, 30, true, 0, 0},
+	}
+	for _, c := range cases {
+		err := wire.Encode(new(bytes.Buffer), strings.NewReader(c.view), spec.Limits{MaxLineBytes: c.limit})
+		var e *spec.Error
+		switch {
+		case c.ok && err != nil && !(errors.As(err, &e) && e.Rule == "LIM-4" && strings.Contains(c.view, "ttttttttttttt")):
+			t.Errorf("%s: %v", c.view, err)
+		case !c.ok && (!errors.As(err, &e) || e.Rule != "LIM-4" || e.Line != c.line || e.Column != c.col):
+			t.Errorf("%s: got %v (%+v), want [LIM-4] at %d:%d", c.view, err, e, c.line, c.col)
+		}
+	}
+}
+
+// A comment's row of -0 denotes 0, as JSON readers read it [WIRE-2].
+func TestCommentRowMinusZero(t *testing.T) {
+	var zero, minusZero bytes.Buffer
+	view := `{"sections":[{"tool":"t","fields":["a"],"rows":[["x"]],"comments":[[%s,"c"]]}]}`
+	if err := wire.Encode(&zero, strings.NewReader(strings.Replace(view, "%s", "0", 1)), spec.Unlimited); err != nil {
+		t.Fatal(err)
+	}
+	if err := wire.Encode(&minusZero, strings.NewReader(strings.Replace(view, "%s", "-0", 1)), spec.Unlimited); err != nil {
+		t.Fatal(err)
+	}
+	if zero.String() != minusZero.String() || zero.String() != "GCX1 tool=t fields=a\n#c\nx\n" {
+		t.Fatalf("-0 gives %q, 0 gives %q", minusZero.String(), zero.String())
+	}
+}

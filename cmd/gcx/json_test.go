@@ -36,7 +36,7 @@ func TestEncodeJSONCommand(t *testing.T) {
 			"GCX1 tool=graph_stats fields=nodes,edges,files,symbols,packages,indexed rows=1\n1\t2\t3\t4\t\t\n", ""},
 		{"RequireLayoutRefuses", []string{"--mode", "gcx", "--tool", "graph_stats", "--require-layout"}, `{"nodes":1}`, 1, "", `lacks member "edges"`},
 		{"OffLayoutEncodesGenerically", []string{"--mode", "gcx", "--tool", "graph_stats"}, `{"nodes":1}`, 0, "GCX1 tool=graph_stats fields= json=object nodes=1\n", ""},
-		{"InvalidJSON", []string{"--mode", "gcx"}, `{"a":}`, 1, "", "line 1, column 6: invalid JSON: expected a JSON value"},
+		{"InvalidJSON", []string{"--mode", "gcx"}, `{"a":}`, 1, "", "line 1, column 6, byte offset 5: invalid JSON: expected a JSON value"},
 		{"DuplicateKey", []string{"--mode", "gcx"}, `{"a":1,"a":2}`, 1, "", `member name "a" appears twice`},
 		{"EmptyInput", nil, "", 1, "", "found end of input"},
 		{"BadToolName", []string{"--mode", "gcx", "--tool", "my tool"}, `1`, 1, "", "tool name \"my tool\""},

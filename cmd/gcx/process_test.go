@@ -289,6 +289,36 @@ func TestLongLineRefusedEarly(t *testing.T) {
 	}
 }
 
+// encode --wire refuses a string that cannot fit the line limit as soon as
+// it has read past the limit, without holding it, at the string's place in
+// the view [LIM-4] [WIRE-3]: one value of 200 MB against the default 16 MiB.
+func TestLongStringRefusedEarly(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("peak RSS is read from Linux's rusage")
+	}
+	feed := func(w io.Writer) error {
+		if _, err := io.WriteString(w, `{"sections":[{"tool":"t","fields":["a"],"rows":[["`); err != nil {
+			return err
+		}
+		chunk := bytes.Repeat([]byte("x"), 1<<20)
+		for range 200 {
+			if _, err := w.Write(chunk); err != nil {
+				return err
+			}
+		}
+		_, err := io.WriteString(w, `"]]}]}`)
+		return err
+	}
+	code, stderr, written, peak := runFed(t, feed, "encode", "--wire")
+	t.Logf("gcx encode --wire, a 200 MB string: peak RSS %.1f MiB", float64(peak)/(1<<20))
+	if code != exitInvalid || !strings.Contains(stderr, "line 1, column 50:") || !strings.Contains(stderr, "[LIM-4]") || written != 0 {
+		t.Errorf("exit %d, %d bytes out, stderr %q", code, written, stderr)
+	}
+	if peak > rssBound {
+		t.Errorf("peak RSS %d MiB, over %d MiB", peak>>20, rssBound>>20)
+	}
+}
+
 // A failure leaves stdout empty while the result is small, and past the
 // hold limit marks what went out so it cannot pass for a result [WIRE-4].
 func TestNoResultOnError(t *testing.T) {

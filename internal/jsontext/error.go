@@ -15,6 +15,8 @@ type Error struct {
 	// reader refused: nesting deeper than MaxDepth, a token longer than
 	// MaxTokenBytes.
 	Limit bool
+	// LongString is true when the bound was Reader.LimitString's.
+	LongString bool
 }
 
 func (e *Error) Error() string {

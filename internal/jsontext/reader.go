@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"strconv"
+	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -66,7 +67,9 @@ type Reader struct {
 	peekErr error
 	err     error
 
-	loose bool // whitespace or an escape compact form does not write was read
+	loose       bool // whitespace or an escape compact form does not write was read
+	limitNext   bool // LimitString applies to the next string scanned
+	stringLimit int
 }
 
 type state uint8
@@ -483,8 +486,37 @@ func (r *Reader) addName(s string) bool {
 	return true
 }
 
+// LimitString bounds the next string the reader scans, a value or a
+// member name, to n bytes once its escapes are resolved. A longer string
+// is an error with Limit and LongString set at its opening quote, met as
+// soon as the reader has decoded n+1 bytes of it: a stream reads no
+// further and holds no more of it than that (and a few bytes to place a
+// fault). A fault among the bytes read comes first, so a stream and a
+// held-whole text agree. The bound lapses with that string; call again
+// before each token to bound each. A negative n lifts the bound.
+func (r *Reader) LimitString(n int) {
+	r.limitNext, r.stringLimit = n >= 0, n
+}
+
 // str reads the string literal at pos and returns its string.
 func (r *Reader) str() (string, error) {
+	if r.limitNext && !r.closesWithin(r.stringLimit) {
+		r.limitNext = false
+		over, err := r.stringOver(r.stringLimit)
+		if err != nil {
+			return "", err
+		}
+		if over >= 0 {
+			if _, _, f, at := scanString(r.buf[:r.end], r.pos, false, nil); f != faultNone && at < over {
+				r.fullRuneAt(&at)
+				return "", r.errAt(at, f.message(r.buf[:r.end], at))
+			}
+			e := r.errAt(r.pos, "string longer than "+strconv.Itoa(r.stringLimit)+" bytes")
+			e.Limit, e.LongString = true, true
+			return "", e
+		}
+	}
+	r.limitNext = false
 	complete := true
 	if !r.whole {
 		var err error
@@ -585,6 +617,119 @@ func (r *Reader) completeString() (bool, error) {
 			return false, err
 		}
 	}
+}
+
+// closesWithin reports whether the buffer already holds the closing quote
+// of the string literal at pos within n bytes of it: a string of n raw
+// bytes decodes to n bytes or fewer, so it needs no closer look.
+func (r *Reader) closesWithin(n int) bool {
+	from, to := r.pos+1, min(r.end, r.pos+1+n+1)
+	for from < to {
+		q := bytes.IndexByte(r.buf[from:to], '"')
+		if q < 0 {
+			return false
+		}
+		q += from
+		backslashes := 0
+		for k := q - 1; k > r.pos && r.buf[k] == '\\'; k-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
+			return true
+		}
+		from = q + 1
+	}
+	return false
+}
+
+// stringOver reads the string literal at pos up to its closing quote, the
+// end of the input, or the byte at which more than n bytes of it have
+// been decoded. It returns the index in buf just past that byte, with
+// lookahead bytes after it where the input has them so that scanString
+// can place a fault before it, or -1 when the string decodes to at most n
+// bytes (or breaks off) and buf holds it whole.
+func (r *Reader) stringOver(n int) (int, error) {
+	d, count, atEOF := r.pos+1, 0, r.whole
+	for {
+		for d < r.end {
+			if p := plainRun(r.buf[:r.end], d); p > d {
+				if count+p-d > n {
+					return r.withLookahead(d + n - count + 1)
+				}
+				count += p - d
+				d = p
+				continue
+			}
+			raw, decoded := 1, 1
+			switch r.buf[d] {
+			case '"':
+				return -1, nil
+			case '\\':
+				var ok bool
+				if raw, decoded, ok = escapeWidth(r.buf[:r.end], d, atEOF); !ok {
+					goto more
+				}
+			}
+			d += raw
+			if count += decoded; count > n {
+				return r.withLookahead(d)
+			}
+		}
+	more:
+		if atEOF {
+			return -1, nil
+		}
+		err := r.more()
+		d -= r.shifted // the unread bytes may have moved, whatever more returned
+		switch err {
+		case nil:
+		case io.EOF:
+			atEOF = true
+		case errTooLong:
+			return -1, nil // MaxTokenBytes decides
+		default:
+			return -1, err
+		}
+	}
+}
+
+// escapeWidth returns the raw and decoded bytes of the escape whose
+// backslash is src[d], counting a surrogate escape as half of the four
+// bytes its pair decodes to; ok is false when src ends inside it and more
+// input may follow. A malformed escape counts as one byte: the scan that
+// follows reports it.
+func escapeWidth(src []byte, d int, atEOF bool) (raw, decoded int, ok bool) {
+	switch {
+	case d+1 < len(src) && src[d+1] != 'u':
+		return 2, 1, true
+	case d+6 <= len(src):
+		u, f, _ := hex4(src, d+2)
+		switch {
+		case f != faultNone:
+			return 2, 1, true
+		case utf16.IsSurrogate(u):
+			return 6, 2, true
+		}
+		return 6, utf8.RuneLen(u), true
+	case atEOF:
+		return len(src) - d, 1, true
+	}
+	return 0, 0, false
+}
+
+// withLookahead makes the buffer hold lookahead bytes past buf[i], where
+// the input has them, and returns i as it stands after the bytes moved.
+func (r *Reader) withLookahead(i int) (int, error) {
+	rel := i - r.pos
+	for r.end-(r.pos+rel) < lookahead {
+		if err := r.more(); err != nil {
+			if err == io.EOF || err == errTooLong {
+				break
+			}
+			return -1, err
+		}
+	}
+	return r.pos + rel, nil
 }
 
 func (r *Reader) number() (Token, error) {

@@ -536,3 +536,120 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+// LimitString refuses a string once more than n bytes of it have been
+// decoded, counting escapes by what they decode to, and never one that
+// decodes to n bytes; a fault before that point comes first.
+func TestLimitString(t *testing.T) {
+	const n = 8
+	cases := []struct {
+		in    string
+		limit bool
+		col   int // 0: accepted
+	}{
+		{`["12345678"]`, false, 0},
+		{`["123456789"]`, true, 2},
+		{`["\u0041\u0041\u0041\u0041\u0041\u0041\u0041\u0041"]`, false, 0}, // 48 raw bytes, 8 decoded
+		{`["\u0041\u0041\u0041\u0041\u0041\u0041\u0041\u0041\u0041"]`, true, 2},
+		{`["\ud83d\ude00\ud83d\ude00"]`, false, 0}, // two pairs, eight bytes
+		{`["\ud83d\ude00\ud83d\ude00x"]`, true, 2},
+		{`["1234567\ud83d\ude00"]`, true, 2},      // the pair straddles the bound: no fault
+		{`["éééé"]`, false, 0},                    // eight bytes of UTF-8
+		{`["12\q45678999"]`, false, 6},            // the fault comes first
+		{`["123456789\q"]`, true, 2},              // beyond the bound: not read
+		{`["1234567` + "\xff" + `9"]`, false, 10}, // invalid UTF-8 within it
+		{`["12345678`, false, 11},                 // unclosed within the bound
+		{`{"123456789":1}`, true, 2},              // a member name too
+	}
+	for _, c := range cases {
+		for how, r := range readers(c.in) {
+			var err error
+			for {
+				r.LimitString(n)
+				if _, err = r.NextToken(); err != nil {
+					break
+				}
+			}
+			if err == io.EOF {
+				err = nil
+			}
+			var e *Error
+			switch {
+			case c.col == 0 && err != nil:
+				t.Errorf("%s %q: %v", how, c.in, err)
+			case c.col > 0 && (!errors.As(err, &e) || e.Limit != c.limit || e.LongString != c.limit || e.Column != c.col):
+				t.Errorf("%s %q: got %v (%+v), want limit %v at column %d", how, c.in, err, e, c.limit, c.col)
+			}
+		}
+	}
+}
+
+// A stream refuses a long string holding about the bound, not the string.
+func TestLimitStringHoldsTheBound(t *testing.T) {
+	const n = 1 << 20
+	src := io.MultiReader(strings.NewReader(`["`), &repeater{s: "y", n: 64 << 20})
+	r := NewReader(src)
+	if _, err := r.NextToken(); err != nil {
+		t.Fatal(err)
+	}
+	r.LimitString(n)
+	_, err := r.NextToken()
+	var e *Error
+	if !errors.As(err, &e) || !e.LongString || e.Column != 2 {
+		t.Fatalf("got %v, want a long string at column 2", err)
+	}
+	if len(r.buf) > 2*n+2*initialBuffer {
+		t.Fatalf("buffer grew to %d bytes for a bound of %d", len(r.buf), n)
+	}
+}
+
+// Under LimitString, a stream and a held-whole text give the same tokens
+// and the same error, and a string is refused as long exactly when it
+// decodes to more than the bound.
+func TestPropertyLimitStringAgrees(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		in := jsonish().Draw(t, "in")
+		n := rapid.IntRange(0, 6).Draw(t, "n")
+		limited := func(r *Reader) ([]Token, error) {
+			var out []Token
+			for {
+				r.LimitString(n)
+				tok, err := r.NextToken()
+				if err == io.EOF {
+					return out, nil
+				}
+				if err != nil {
+					return out, err
+				}
+				out = append(out, tok)
+			}
+		}
+		want, wantErr := limited(NewStringReader(in))
+		got, gotErr := limited(NewReader(&chunker{s: in, n: rapid.IntRange(1, 7).Draw(t, "chunk")}))
+		if len(got) != len(want) {
+			t.Fatalf("%d tokens streamed, %d whole", len(got), len(want))
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("token %d: streamed %+v, whole %+v", i, got[i], want[i])
+			}
+			if k := want[i].Kind; (k == String || k == Name) && len(want[i].Text) > n {
+				t.Fatalf("token %+v passed a bound of %d", want[i], n)
+			}
+		}
+		if (wantErr == nil) != (gotErr == nil) || wantErr != nil && *wantErr.(*Error) != *gotErr.(*Error) {
+			t.Fatalf("errors differ: streamed %v, whole %v", gotErr, wantErr)
+		}
+		// A refusal as long is one the unbounded reader would not have
+		// made there: the string it refuses, read unbounded, is longer.
+		var e *Error
+		if errors.As(wantErr, &e) && e.LongString {
+			all, _ := tokens(NewStringReader(in))
+			for _, tok := range all {
+				if tok.Pos.Offset == e.Offset && len(tok.Text) <= n {
+					t.Fatalf("refused %+v, which decodes to %d bytes, under a bound of %d", tok, len(tok.Text), n)
+				}
+			}
+		}
+	})
+}
