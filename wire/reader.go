@@ -52,9 +52,15 @@ type sectionPos struct {
 	keys, values             []jsontext.Pos // of the meta pairs
 }
 
-// headerText is the least a header line holds besides one of its strings:
-// "GCX1 tool=" and " fields=" [HDR-1].
-const headerText = len(spec.Version + " tool= fields=")
+// headerText is the least a header line holds before a field name or a
+// meta pair: "GCX1 tool=" and " fields=" [HDR-1]. Before the tool name it
+// holds only toolText: " fields=" follows the name, so it does not count
+// against it [WIRE-3], and a name the line holds up to the limit is left
+// to the Encoder, which places the refusal where the line passes it.
+const (
+	headerText = len(spec.Version + " tool= fields=")
+	toolText   = len(spec.Version + " tool=")
+)
 
 // longestKey is the longest key a view's objects have ("comments"): a
 // longer member name is unknown whatever it says, and is refused without
@@ -305,7 +311,7 @@ func (v *viewReader) readSection(t target, start jsontext.Pos) error {
 	err := v.members(func(name string) error {
 		switch name {
 		case "tool":
-			v.bound(header, longPart{what: "tool name"})
+			v.bound(v.lineLimit-toolText, longPart{what: "tool name"})
 			s, err := v.expect(jsontext.String, `a string for "tool"`)
 			v.unbound()
 			tool, pos.tool = &s.Text, s.Pos
