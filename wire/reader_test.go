@@ -236,6 +236,14 @@ func TestEncodeLongString(t *testing.T) {
 		{`{"sections":[{"tool":"` + strings.Repeat("t", 21) + `","fields":["a"]}]}`, 30, false, 1, 22}, // 10+21 = 31: the name itself
 		{`{"sections":[{"tool":"t","fields":["` + strings.Repeat("f", 11) + `"]}]}`, 30, true, 0, 0},   // 10+1+8+11 = 30
 		{`{"sections":[{"tool":"t","fields":["` + strings.Repeat("f", 12) + `"]}]}`, 30, false, 1, 36}, // 31
+		// A header string is refused where the line passes the limit, not
+		// at a later string too long by itself: the fields' and the meta
+		// pairs' bytes are counted as they are read.
+		{`{"sections":[{"tool":"t","fields":["aaaaaaaaaaa","c","bbbbbbbbbbbbb"]}]}`, 30, false, 1, 50},                                       // 30 after the a's, 32 with ",c"
+		{`{"sections":[{"tool":"t","fields":["a"],"meta":[["kkkkkkkkkk","v"],["k","` + strings.Repeat("x", 40) + `"]]}]}`, 30, false, 1, 50}, // 20+1+10 = 31 at the key
+		{`{"sections":[{"tool":"t","fields":["a"],"meta":[["kkkkkkkkk","v"],["k","` + strings.Repeat("x", 40) + `"]]}]}`, 30, false, 1, 62},  // 30 with the key, 32 with "=v"
+		{`{"sections":[{"tool":"t","fields":["a"],"meta":[["kkkkkkkk","v"]]}]}`, 30, false, 1, 61},                                           // 31 with "=v"
+		{`{"sections":[{"tool":"t","fields":["a"],"meta":[["kkkkkkk","v"]]}]}`, 30, true, 0, 0},                                              // 30
 		{`{"sections":[{"tool":"t","fields":["a"],"comments":[[0,"` + strings.Repeat("c", 30) + `"]]}]}`, 30, false, 1, 56},
 		{`{"sections":[{"tool":"t","fields":["a"],"comments":[[0,"` + strings.Repeat("c", 29) + `"]]}]}`, 30, true, 0, 0},
 	}
