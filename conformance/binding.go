@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gcxwire/gcx/internal/plural"
 	"github.com/gcxwire/gcx/jsonmap"
 )
 
@@ -111,56 +112,105 @@ func checkOutcome(v *Vector, got []byte, err error) []problem {
 	if err != nil {
 		return []problem{core("the outcome %s is not a JSON text: %v", quoteShort(got), err)}
 	}
-	var diffs []difference
-	diffJSON(v.Expected.outcome, value, "", &diffs)
+	var diffs differences
+	diffJSON(v.Expected.outcome, value, nil, &diffs)
 	var problems []problem
-	for i, d := range diffs {
-		if i == maxDifferences {
-			problems = append(problems, problem{minLevel(problems), fmt.Sprintf("... and %d more differences", len(diffs)-i)})
-			break
-		}
+	for _, d := range diffs.shown {
 		p := core("outcome differs at %s: %s", d.path, d.text)
 		if d.path == ".error.rule" {
 			p.level = Diagnostic
 		}
 		problems = append(problems, p)
 	}
+	if diffs.more > 0 {
+		problems = append(problems, problem{minLevel(problems), fmt.Sprintf("... and %s", plural.Count(diffs.more, "more difference"))})
+	}
 	return problems
 }
 
 // difference is one place where two JSON values differ.
 type difference struct {
-	path string // where, as .member[index]...; "" for the whole value
+	path string // where, as .member[index]...; "the top" for the whole value
 	text string
 }
 
-// diffJSON appends to diffs the places where got differs from want, as
-// JSON values. It takes time linear in the values, a sort of each
-// object's members aside.
-func diffJSON(want, got jsonmap.Value, path string, diffs *[]difference) {
-	where := path
-	if where == "" {
-		where = "the top"
+// differences are what diffJSON found: the first maxDifferences spelled
+// out, and how many more there were, which are counted, not spelled.
+type differences struct {
+	shown []difference
+	more  int
+}
+
+// add records a difference at, whose text says how the values differ.
+// Only a shown difference has its path and text spelled, so that finding
+// the differences of two deep values costs no more than walking them.
+func (d *differences) add(at *jsonPath, text func() string) {
+	if len(d.shown) == maxDifferences {
+		d.more++
+		return
 	}
+	d.shown = append(d.shown, difference{at.String(), text()})
+}
+
+// count returns how many differences were found.
+func (d *differences) count() int { return len(d.shown) + d.more }
+
+// A jsonPath is where diffJSON stands in the two values: a member or an
+// element of the place parent, or the top when nil. Each step holds its
+// parent rather than a string of the path so far, which would make a walk
+// down nesting d cost d² bytes.
+type jsonPath struct {
+	parent *jsonPath
+	key    string // a member's key, when member is set
+	index  int    // an element's index, when member is not
+	member bool
+}
+
+// String spells the path as .member[index]..., or "the top".
+func (p *jsonPath) String() string {
+	if p == nil {
+		return "the top"
+	}
+	var steps []*jsonPath
+	for q := p; q != nil; q = q.parent {
+		steps = append(steps, q)
+	}
+	var b strings.Builder
+	for i := len(steps) - 1; i >= 0; i-- {
+		if s := steps[i]; s.member {
+			b.WriteString("." + s.key)
+		} else {
+			b.WriteString("[" + strconv.Itoa(s.index) + "]")
+		}
+	}
+	return b.String()
+}
+
+// diffJSON adds to diffs the places where got differs from want, as JSON
+// values. It takes time linear in the values, a sort of each object's
+// members aside.
+func diffJSON(want, got jsonmap.Value, at *jsonPath, diffs *differences) {
 	if want.Kind != got.Kind && !(isBool(want) && isBool(got)) {
-		*diffs = append(*diffs, difference{where, fmt.Sprintf("want %s, got %s", short(want), short(got))})
+		diffs.add(at, func() string { return fmt.Sprintf("want %s, got %s", short(want), short(got)) })
 		return
 	}
 	switch want.Kind {
 	case jsonmap.False, jsonmap.True, jsonmap.String:
 		if want.Kind != got.Kind || want.Text != got.Text {
-			*diffs = append(*diffs, difference{where, fmt.Sprintf("want %s, got %s", short(want), short(got))})
+			diffs.add(at, func() string { return fmt.Sprintf("want %s, got %s", short(want), short(got)) })
 		}
 	case jsonmap.Number:
 		if numberKey(want.Text) != numberKey(got.Text) {
-			*diffs = append(*diffs, difference{where, fmt.Sprintf("want %s, got %s", want.Text, got.Text)})
+			diffs.add(at, func() string { return fmt.Sprintf("want %s, got %s", want.Text, got.Text) })
 		}
 	case jsonmap.Array:
 		for i := range min(len(want.Elems), len(got.Elems)) {
-			diffJSON(want.Elems[i], got.Elems[i], path+"["+strconv.Itoa(i)+"]", diffs)
+			diffJSON(want.Elems[i], got.Elems[i], &jsonPath{parent: at, index: i}, diffs)
 		}
 		if len(want.Elems) != len(got.Elems) {
-			*diffs = append(*diffs, difference{where, fmt.Sprintf("want %d elements, got %d", len(want.Elems), len(got.Elems))})
+			diffs.add(at, func() string {
+				return fmt.Sprintf("want %s, got %d", plural.Count(len(want.Elems), "element"), len(got.Elems))
+			})
 		}
 	case jsonmap.Object:
 		byKey := make(map[string]jsonmap.Value, len(got.Members))
@@ -168,10 +218,10 @@ func diffJSON(want, got jsonmap.Value, path string, diffs *[]difference) {
 			byKey[m.Key] = m.Value
 		}
 		for _, m := range want.Members {
-			member := path + "." + m.Key
+			member := &jsonPath{parent: at, key: m.Key, member: true}
 			g, ok := byKey[m.Key]
 			if !ok {
-				*diffs = append(*diffs, difference{member, fmt.Sprintf("want %s, got no such member", short(m.Value))})
+				diffs.add(member, func() string { return fmt.Sprintf("want %s, got no such member", short(m.Value)) })
 				continue
 			}
 			delete(byKey, m.Key)
@@ -179,7 +229,9 @@ func diffJSON(want, got jsonmap.Value, path string, diffs *[]difference) {
 		}
 		for _, m := range got.Members {
 			if _, extra := byKey[m.Key]; extra {
-				*diffs = append(*diffs, difference{path + "." + m.Key, fmt.Sprintf("want no such member, got %s", short(m.Value))})
+				diffs.add(&jsonPath{parent: at, key: m.Key, member: true}, func() string {
+					return fmt.Sprintf("want no such member, got %s", short(m.Value))
+				})
 			}
 		}
 	}

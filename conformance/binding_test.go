@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -95,9 +96,9 @@ func TestRunnerCatchesBrokenBindings(t *testing.T) {
 				in, _ := jsonmap.Parse(v.Input)
 				result, _ := in.Lookup("result")
 				sent, _ := v.Expected.outcome.Lookup("result")
-				var diffs []difference
-				diffJSON(sent, result, "", &diffs)
-				return len(diffs) > 0
+				var diffs differences
+				diffJSON(sent, result, nil, &diffs)
+				return diffs.count() > 0
 			},
 			Core,
 			"",
@@ -228,7 +229,7 @@ func TestOutcomesComparedAsJSONValues(t *testing.T) {
 		{`{"result":{"content":[{"type":"text","text":"GCX1 tool=t fields=a\n"}],"_meta":{"total":12,"ok":false}}}`, ".result._meta.ok"},
 		{`{"result":{"content":[{"type":"text","text":"GCX1 tool=t fields=a\n"}],"_meta":{"total":13,"ok":true}}}`, ".result._meta.total"},
 		{`{"result":{"content":[{"type":"text","text":"GCX1 tool=t fields=a\n"}],"_meta":{"total":"12","ok":true}}}`, ".result._meta.total"},
-		{`{"result":{"content":[],"_meta":{"total":12,"ok":true}}}`, ".result.content: want 1 elements, got 0"},
+		{`{"result":{"content":[],"_meta":{"total":12,"ok":true}}}`, ".result.content: want 1 element, got 0"},
 		{`{"result":{"content":[{"type":"text","text":"GCX1 tool=t fields=a\n"}],"_meta":{"total":12}}}`, ".result._meta.ok: want true, got no such member"},
 		{`{"result":{"content":[{"type":"text","text":"GCX1 tool=t fields=a\n"}],"_meta":{"total":12,"ok":true,"x":null}}}`, ".result._meta.x: want no such member"},
 		{`{"result":{"content":[{"type":"text","text":"GCX1 tool=t fields=a\n"}],"_meta":{"total":12,"ok":true}}} x`, "not a JSON text"},
@@ -347,5 +348,54 @@ func TestBindingProbesRun(t *testing.T) {
 	if strings.Count(probeBinding[OpMCPServer], `"settings":{"mode":"off"},"request":{"name":"t"}`) != 1 ||
 		probeBinding[OpMCPClient] != `{"answers":[{"content":[]}]}` {
 		t.Error("fakeBinding no longer knows the probes")
+	}
+}
+
+// nested returns n arrays, each the only element of the one around it,
+// around leaf: the deepest value a vector's outcome can hold is
+// jsonmap.MaxDepth of them.
+func nested(n int, leaf string) jsonmap.Value {
+	v := jsonmap.Value{Kind: jsonmap.String, Text: leaf}
+	for range n {
+		v = jsonmap.Value{Kind: jsonmap.Array, Elems: []jsonmap.Value{v}}
+	}
+	return v
+}
+
+// Comparing outcomes costs memory linear in their nesting: a path is
+// spelled only for a difference shown, not built at every level, which
+// made two equal values MaxDepth deep cost 150 MB. Bytes allocated are
+// counted, not time taken, so the check does not depend on the machine's
+// load; the difference at the bottom is still found and placed.
+func TestDiffJSONLinearInNesting(t *testing.T) {
+	const depth = jsonmap.MaxDepth
+	want, got := nested(depth, "a"), nested(depth, "b")
+	var diffs differences
+	allocated := testing.Benchmark(func(b *testing.B) {
+		for b.Loop() {
+			diffs = differences{}
+			diffJSON(want, got, nil, &diffs)
+		}
+	}).AllocedBytesPerOp()
+	if allocated > 256*depth {
+		t.Errorf("comparing values %d deep allocated %d bytes, %d a level", depth, allocated, allocated/depth)
+	}
+	if diffs.count() != 1 || diffs.shown[0].path != strings.Repeat("[0]", depth) || diffs.shown[0].text != `want "a", got "b"` {
+		t.Errorf("found %+v", diffs)
+	}
+}
+
+// BenchmarkDiffJSONNesting compares two equal values n and 8n deep: the
+// time per op should grow about 8 times, not 64.
+func BenchmarkDiffJSONNesting(b *testing.B) {
+	for _, depth := range []int{1000, 8000} {
+		want, got := nested(depth, "a"), nested(depth, "a")
+		b.Run(fmt.Sprintf("depth=%d", depth), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var diffs differences
+				diffJSON(want, got, nil, &diffs)
+			}
+		})
 	}
 }

@@ -52,9 +52,15 @@ type sectionPos struct {
 	keys, values             []jsontext.Pos // of the meta pairs
 }
 
-// headerText is the least a header line holds besides one of its strings:
-// "GCX1 tool=" and " fields=" [HDR-1].
-const headerText = len(spec.Version + " tool= fields=")
+// headerText is the least a header line holds before a field name or a
+// meta pair: "GCX1 tool=" and " fields=" [HDR-1]. Before the tool name it
+// holds only toolText: " fields=" follows the name, so it does not count
+// against it [WIRE-3], and a name the line holds up to the limit is left
+// to the Encoder, which places the refusal where the line passes it.
+const (
+	headerText = len(spec.Version + " tool= fields=")
+	toolText   = len(spec.Version + " tool=")
+)
 
 // longestKey is the longest key a view's objects have ("comments"): a
 // longer member name is unknown whatever it says, and is refused without
@@ -297,37 +303,82 @@ func (v *viewReader) readSection(t target, start jsontext.Pos) error {
 		meta           []spec.Meta
 		rows, comments records
 		pos            = sectionPos{section: start}
-		header         = v.lineLimit - headerText
+		// What the header line holds of the parts read so far, in line
+		// order: the tool name, the field names with their commas, the
+		// meta pairs with their spaces and '='. A part not yet read counts
+		// nothing, so each is a lower bound.
+		toolBytes, fieldBytes, metaBytes int
 	)
+	// passed refuses, at p, the header string just read when with it the
+	// line holds n bytes, more than the limit: the line passes the limit
+	// there [LIM-4] [WIRE-3], and a later string must not be refused
+	// first as too long by itself.
+	passed := func(n int, p jsontext.Pos) error {
+		if v.lineLimit > 0 && n > v.lineLimit {
+			return at(&spec.Error{Class: spec.ErrLimit, Rule: "LIM-4", Msg: v.longName() + ": " + v.lineFault(n).Msg}, p)
+		}
+		return nil
+	}
 	defer rows.reset()
 	defer comments.reset()
 	rows.keepInMemory, comments.keepInMemory = v.keepAll, v.keepAll
 	err := v.members(func(name string) error {
 		switch name {
 		case "tool":
-			v.bound(header, longPart{what: "tool name"})
+			v.bound(v.lineLimit-toolText, longPart{what: "tool name"})
 			s, err := v.expect(jsontext.String, `a string for "tool"`)
 			v.unbound()
-			tool, pos.tool = &s.Text, s.Pos
+			tool, pos.tool, toolBytes = &s.Text, s.Pos, len(s.Text)
 			return err
 		case "fields":
 			fields = []string{}
-			v.bound(header, longPart{what: "field name"})
+			v.bound(v.lineLimit-headerText-toolBytes, longPart{what: "field name"})
 			defer v.unbound()
 			var err error
 			pos.fieldList, err = v.elements(`"fields"`, jsontext.String, "a string", func(tok jsontext.Token) error {
 				fields = append(fields, tok.Text)
 				pos.fields = append(pos.fields, tok.Pos)
+				if len(fields) > 1 {
+					fieldBytes++ // the comma
+				}
+				fieldBytes += spec.FieldEscapes.Len(tok.Text)
+				used := headerText + toolBytes + fieldBytes
+				if err := passed(used, tok.Pos); err != nil {
+					return err
+				}
+				v.bound(v.lineLimit-used-1, longPart{what: "field name"})
 				return nil
 			})
 			return err
 		case "meta":
-			v.bound(header, longPart{what: "meta pair"})
 			defer v.unbound()
 			_, err := v.elements(`"meta"`, jsontext.ArrayStart, "a [key, value] pair of strings", func(jsontext.Token) error {
-				key, value, err := v.pair(jsontext.String, "the key of a meta pair, a string", "the value of a meta pair, a string")
+				// " key=value": each string bounded by what the line
+				// holds before it.
+				used := headerText + toolBytes + fieldBytes + metaBytes + 1
+				v.bound(v.lineLimit-used, longPart{what: "meta pair"})
+				key, err := v.expect(jsontext.String, "the key of a meta pair, a string")
+				if err != nil {
+					return err
+				}
+				metaBytes += 1 + len(key.Text)
+				if err := passed(used+len(key.Text), key.Pos); err != nil {
+					return err
+				}
+				used += len(key.Text) + 1
+				v.bound(v.lineLimit-used, longPart{what: "meta pair"})
+				value, err := v.expect(jsontext.String, "the value of a meta pair, a string")
+				if err != nil {
+					return err
+				}
+				metaBytes += 1 + spec.MetaEscapes.Len(value.Text)
 				meta = append(meta, spec.Meta{Key: key.Text, Value: value.Text})
 				pos.keys, pos.values = append(pos.keys, key.Pos), append(pos.values, value.Pos)
+				if err := passed(headerText+toolBytes+fieldBytes+metaBytes, value.Pos); err != nil {
+					return err
+				}
+				v.unbound()
+				_, err = v.expect(jsontext.ArrayEnd, "']' closing the pair")
 				return err
 			})
 			return err

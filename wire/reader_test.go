@@ -228,7 +228,22 @@ func TestEncodeLongString(t *testing.T) {
 		{row(`["#23456789012345","67890123456789"]`), 30, false, 1, 72},                        // 31 with the guard
 		{row(`["\u0031\u0032\u0033\u0034\u0035","678901234567890123456789"]`), 30, true, 0, 0}, // escapes count as what they decode to
 		{row(`["` + strings.Repeat("x", 31) + `"]`), 30, false, 1, 54},
-		{`{"sections":[{"tool":"` + strings.Repeat("t", 13) + `","fields":["a"]}]}`, 30, true, 0, 0}, // 32 bytes: the Encoder refuses it
+		// The tool name is held to what precedes it, "GCX1 tool=": one the
+		// line holds is not refused as long, and the line is refused at the
+		// field name where it passes the limit.
+		{`{"sections":[{"tool":"` + strings.Repeat("t", 13) + `","fields":["a"]}]}`, 30, false, 1, 48}, // 10+13+8+1 = 32
+		{`{"sections":[{"tool":"` + strings.Repeat("t", 20) + `","fields":["a"]}]}`, 30, false, 1, 55}, // 10+20 = 30 before " fields="
+		{`{"sections":[{"tool":"` + strings.Repeat("t", 21) + `","fields":["a"]}]}`, 30, false, 1, 22}, // 10+21 = 31: the name itself
+		{`{"sections":[{"tool":"t","fields":["` + strings.Repeat("f", 11) + `"]}]}`, 30, true, 0, 0},   // 10+1+8+11 = 30
+		{`{"sections":[{"tool":"t","fields":["` + strings.Repeat("f", 12) + `"]}]}`, 30, false, 1, 36}, // 31
+		// A header string is refused where the line passes the limit, not
+		// at a later string too long by itself: the fields' and the meta
+		// pairs' bytes are counted as they are read.
+		{`{"sections":[{"tool":"t","fields":["aaaaaaaaaaa","c","bbbbbbbbbbbbb"]}]}`, 30, false, 1, 50},                                       // 30 after the a's, 32 with ",c"
+		{`{"sections":[{"tool":"t","fields":["a"],"meta":[["kkkkkkkkkk","v"],["k","` + strings.Repeat("x", 40) + `"]]}]}`, 30, false, 1, 50}, // 20+1+10 = 31 at the key
+		{`{"sections":[{"tool":"t","fields":["a"],"meta":[["kkkkkkkkk","v"],["k","` + strings.Repeat("x", 40) + `"]]}]}`, 30, false, 1, 62},  // 30 with the key, 32 with "=v"
+		{`{"sections":[{"tool":"t","fields":["a"],"meta":[["kkkkkkkk","v"]]}]}`, 30, false, 1, 61},                                           // 31 with "=v"
+		{`{"sections":[{"tool":"t","fields":["a"],"meta":[["kkkkkkk","v"]]}]}`, 30, true, 0, 0},                                              // 30
 		{`{"sections":[{"tool":"t","fields":["a"],"comments":[[0,"` + strings.Repeat("c", 30) + `"]]}]}`, 30, false, 1, 56},
 		{`{"sections":[{"tool":"t","fields":["a"],"comments":[[0,"` + strings.Repeat("c", 29) + `"]]}]}`, 30, true, 0, 0},
 	}
@@ -236,7 +251,7 @@ func TestEncodeLongString(t *testing.T) {
 		err := wire.Encode(new(bytes.Buffer), strings.NewReader(c.view), spec.Limits{MaxLineBytes: c.limit})
 		var e *spec.Error
 		switch {
-		case c.ok && err != nil && !(errors.As(err, &e) && e.Rule == "LIM-4" && strings.Contains(c.view, "ttttttttttttt")):
+		case c.ok && err != nil:
 			t.Errorf("%s: %v", c.view, err)
 		case !c.ok && (!errors.As(err, &e) || e.Rule != "LIM-4" || e.Line != c.line || e.Column != c.col):
 			t.Errorf("%s: got %v (%+v), want [LIM-4] at %d:%d", c.view, err, e, c.line, c.col)
