@@ -75,7 +75,8 @@ func (d Draft1) Encode(tool string, v jsonmap.Value) ([]byte, error) {
 // EncodeLimits is Encode under limits: it refuses with GCX1's limit error
 // [LIM-4] a payload that DecodeLimits under the same limits would refuse.
 // The limits bound the draft's lines as written, declarations and marks
-// included, which are the lines its decoder reads.
+// included, which are the lines its decoder reads; a header line counts as
+// GCX1 would spell it, its tag four bytes long, as ReadWire counts it.
 func (d Draft1) EncodeLimits(tool string, v jsonmap.Value, limits spec.Limits) ([]byte, error) {
 	p, err := jsonmap.Model(tool, v)
 	if err != nil {

@@ -219,6 +219,9 @@ func TestCommandRunIsBounded(t *testing.T) {
 			if r.Core.Passed != 0 {
 				t.Errorf("core %s; want nothing passed", r.Core)
 			}
+			if len(r.Failures()) == 0 {
+				t.Fatal("no vector failed; the runaway program should fail what it ran")
+			}
 			for _, res := range r.Failures() {
 				if !strings.Contains(res.Detail, c.detail) {
 					t.Errorf("%s: detail lacks %q: %.300s", res.Vector.Name(), c.detail, res.Detail)

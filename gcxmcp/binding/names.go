@@ -222,9 +222,12 @@ func lookupMeta(meta []spec.Meta, key string) (string, bool) {
 }
 
 // withCounts returns the payload with total= and truncated= appended to its
-// root header, or the payload itself when the root is not a table or
-// already carries either key [MCP-7]. The values need no escape: a count
-// and a boolean are written as themselves [META-1] [META-3].
+// root header, or the payload itself when the root is not a table, already
+// carries either key, or would then have a header longer than the line
+// limit the payload was written under, so that a client's decoder under
+// the default limits still reads it [MCP-7] [LIM-4]. The values need no
+// escape: a count and a boolean are written as themselves [META-1]
+// [META-3].
 func withCounts(payload []byte, t truncation) []byte {
 	h, table, err := rootHeader(payload)
 	if err != nil || !table {
@@ -246,6 +249,9 @@ func withCounts(payload []byte, t truncation) []byte {
 	if t.hasTruncated {
 		out = append(out, " "+spec.KeyTruncated+"="...)
 		out = strconv.AppendBool(out, t.truncated)
+	}
+	if limit := spec.DefaultLimits.MaxLineBytes; limit > 0 && len(out) > limit {
+		return payload
 	}
 	return append(out, payload[end:]...)
 }
