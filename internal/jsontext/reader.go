@@ -680,7 +680,13 @@ func (r *Reader) closesWithin(n int) bool {
 // bytes (or breaks off) and buf holds it whole; closed reports that buf
 // holds its closing quote.
 func (r *Reader) stringOver(n int) (over int, closed bool, err error) {
-	d, count, atEOF := r.pos+1, 0, r.whole
+	// A literal that closes within n raw bytes fits: its closing quote
+	// is looked for first, in as many bytes as the count would read.
+	closed, atEOF, err := r.closesWithinRead(n)
+	if closed || atEOF || err != nil {
+		return -1, closed, err
+	}
+	d, count := r.pos+1, 0
 	for {
 		src := r.buf[:r.end]
 		for d < len(src) {
@@ -764,6 +770,50 @@ func escapeWidth(src []byte, d int, atEOF bool) (raw, decoded int, ok bool) {
 		return len(src) - d, 1, true
 	}
 	return 0, 0, false
+}
+
+// closesWithinRead is closesWithin reading more input as needed: it
+// reports whether the literal at pos closes within n raw bytes, or else
+// whether the input ended (or MaxTokenBytes was reached) first.
+func (r *Reader) closesWithinRead(n int) (closed, ended bool, err error) {
+	scanned := r.pos + 1
+	for {
+		full := n < r.end-r.pos-1 // the buffer holds n raw bytes and more
+		to := r.end
+		if full {
+			to = r.pos + 1 + n + 1
+		}
+		for scanned < to {
+			q := bytes.IndexByte(r.buf[scanned:to], '"')
+			if q < 0 {
+				scanned = to
+				break
+			}
+			q += scanned
+			backslashes := 0
+			for k := q - 1; k > r.pos && r.buf[k] == '\\'; k-- {
+				backslashes++
+			}
+			if backslashes%2 == 0 {
+				return true, false, nil
+			}
+			scanned = q + 1
+		}
+		if full {
+			return false, false, nil
+		}
+		if r.whole {
+			return false, true, nil
+		}
+		switch err := r.more(); err {
+		case nil:
+			scanned -= r.shifted
+		case io.EOF, errTooLong:
+			return false, true, nil
+		default:
+			return false, false, err
+		}
+	}
 }
 
 // zeroBytes returns the high bit of each byte of w that is zero.
