@@ -385,12 +385,14 @@ func (v *viewReader) readSection(t target, start jsontext.Pos) error {
 		case "rows":
 			var (
 				values []string
-				cells  []jsontext.Pos
+				places []byte // of the row being read, as appendPlace writes them
+				last   jsontext.Pos
 				n      int
 			)
 			defer v.unbound()
 			_, err := v.elements(`"rows"`, jsontext.ArrayStart, "a row, an array of strings,", func(open jsontext.Token) error {
-				values, cells = values[:0], cells[:0]
+				values, places = values[:0], appendPlace(places[:0], jsontext.Pos{}, open.Pos)
+				last = open.Pos
 				n++
 				// The row's line holds at least its values escaped, a
 				// guard, the TABs between them [VAL-1] [ROW-4]: what a
@@ -399,7 +401,8 @@ func (v *viewReader) readSection(t target, start jsontext.Pos) error {
 				used := 0
 				v.bound(v.lineLimit, longPart{"row", n, 1})
 				err := v.rest("a row", jsontext.String, "a string", func(tok jsontext.Token) error {
-					values, cells = append(values, tok.Text), append(cells, tok.Pos)
+					values, places = append(values, tok.Text), appendPlace(places, last, tok.Pos)
+					last = tok.Pos
 					if v.lineLimit == 0 {
 						return nil
 					}
@@ -418,7 +421,7 @@ func (v *viewReader) readSection(t target, start jsontext.Pos) error {
 				if err != nil {
 					return err
 				}
-				return rows.putRow(values, open.Pos, cells)
+				return rows.putRow(values, places)
 			})
 			return err
 		case "comments":
@@ -529,7 +532,7 @@ func replay(t itemTarget, section int, rows, comments *records) error {
 // r.row, at its place in the view [CMT-3].
 func placeErr(section, c int, r *record, prev int, rows int64) error {
 	e := spec.CommentPlaceError(section, c, r.rowText, prev, int(rows))
-	return at(e, r.pos)
+	return at(e, r.pos())
 }
 
 // record is one row or comment of a spill, with where it stands in the
@@ -540,37 +543,71 @@ type record struct {
 	rowText string   // and as written
 	text    string   // a comment's text
 
-	pos   jsontext.Pos   // the row's '[', or the comment's row
-	cells []jsontext.Pos // the row's values
-	tpos  jsontext.Pos   // the comment's text
+	// places holds where the record stands in the view, as appendPlaces
+	// wrote them; they are read only for a refusal (positions).
+	places []byte
 }
 
-func appendPos(b []byte, p jsontext.Pos) []byte {
-	b = binary.AppendUvarint(b, uint64(p.Offset))
-	b = binary.AppendUvarint(b, uint64(p.Line))
-	return binary.AppendUvarint(b, uint64(p.Column))
-}
-
-func readPos(r byteReader) (jsontext.Pos, error) {
-	var n [3]uint64
-	for i := range n {
-		var err error
-		if n[i], err = binary.ReadUvarint(r); err != nil {
-			return jsontext.Pos{}, unexpected(err)
+// positions returns where the record stands in the view: a row's '[' and
+// then each of its values, or a comment's row and then its text.
+func (r *record) positions() []jsontext.Pos {
+	var ps []jsontext.Pos
+	var prev jsontext.Pos
+	for b := r.places; len(b) > 0; {
+		var n [3]uint64
+		for i := range n {
+			v, k := binary.Uvarint(b)
+			if k <= 0 {
+				return ps // not written by appendPlaces: cannot happen
+			}
+			n[i], b = v, b[k:]
 		}
+		p := jsontext.Pos{Offset: prev.Offset + int64(n[0]), Line: prev.Line + int(n[1]), Column: int(n[2])}
+		if n[1] == 0 {
+			p.Column += prev.Column
+		}
+		ps = append(ps, p)
+		prev = p
 	}
-	return jsontext.Pos{Offset: int64(n[0]), Line: int(n[1]), Column: int(n[2])}, nil
+	return ps
+}
+
+// pos is where the record begins in the view: a row's '[', a comment's
+// row.
+func (r *record) pos() jsontext.Pos {
+	if ps := r.positions(); len(ps) > 0 {
+		return ps[0]
+	}
+	return jsontext.Pos{}
+}
+
+// appendPlace appends position p as three varints from prev, the
+// position before it in the view (the zero Pos for the first): its offset,
+// its line, and its column, also from prev's when on the same line. A
+// row's places take about three bytes a value.
+func appendPlace(b []byte, prev, p jsontext.Pos) []byte {
+	offset, line, col := uint64(p.Offset-prev.Offset), uint64(p.Line-prev.Line), uint64(p.Column)
+	if line == 0 {
+		col -= uint64(prev.Column)
+	}
+	if offset|line|col < 0x80 { // the common case, one byte each
+		return append(b, byte(offset), byte(line), byte(col))
+	}
+	return binary.AppendUvarint(binary.AppendUvarint(binary.AppendUvarint(b, offset), line), col)
 }
 
 // records holds a section's rows and comments in a spill, in order. A
-// record is a kind byte, then varints and length-prefixed strings.
+// record is a kind byte and the length of its body, a varint; a row's body
+// is its places (length-prefixed), the number of its values and each
+// length-prefixed; a comment's its places, its row (a signed varint) and
+// its row as written and its text, length-prefixed. A record is read with
+// one read of its body, and its places are decoded only for a refusal.
 type records struct {
 	spill
 	r       byteReader // set once reading has begun
 	scratch []byte
+	body    []byte // the body being written or read
 	rec     record
-	rowBuf  []byte // the bytes of the row being read
-	ends    []int  // where each of its values ends in rowBuf
 }
 
 const (
@@ -578,12 +615,16 @@ const (
 	recordComment = 'c'
 )
 
-func (s *records) putRow(values []string, pos jsontext.Pos, cells []jsontext.Pos) error {
-	b := append(s.scratch[:0], recordRow)
-	b = appendPos(b, pos)
+// putRow writes a row: its values and its places, as appendPlace wrote
+// them (its '[' and then each value).
+func (s *records) putRow(values []string, places []byte) error {
+	size := uvarintLen(len(places)) + len(places) + uvarintLen(len(values))
+	for _, v := range values {
+		size += uvarintLen(len(v)) + len(v)
+	}
+	b := s.head(recordRow, size, places)
 	b = binary.AppendUvarint(b, uint64(len(values)))
-	for i, v := range values {
-		b = appendPos(b, cells[i])
+	for _, v := range values {
 		b = binary.AppendUvarint(b, uint64(len(v)))
 		b = append(b, v...)
 	}
@@ -592,9 +633,13 @@ func (s *records) putRow(values []string, pos jsontext.Pos, cells []jsontext.Pos
 }
 
 func (s *records) putComment(row int, rowText, text string, pos, tpos jsontext.Pos) error {
-	b := append(s.scratch[:0], recordComment)
-	b = appendPos(b, pos)
-	b = appendPos(b, tpos)
+	places := appendPlace(appendPlace(s.body[:0], jsontext.Pos{}, pos), pos, tpos)
+	s.body = places
+	size := uvarintLen(len(places)) + len(places) + varintLen(row)
+	for _, t := range []string{rowText, text} {
+		size += uvarintLen(len(t)) + len(t)
+	}
+	b := s.head(recordComment, size, places)
 	b = binary.AppendVarint(b, int64(row))
 	for _, t := range []string{rowText, text} {
 		b = binary.AppendUvarint(b, uint64(len(t)))
@@ -602,6 +647,28 @@ func (s *records) putComment(row int, rowText, text string, pos, tpos jsontext.P
 	}
 	s.scratch = b
 	return s.write(b)
+}
+
+// head begins a record in s.scratch: its kind, the size of its body, and
+// the body's places, length-prefixed.
+func (s *records) head(kind byte, size int, places []byte) []byte {
+	b := append(s.scratch[:0], kind)
+	b = binary.AppendUvarint(b, uint64(size))
+	b = binary.AppendUvarint(b, uint64(len(places)))
+	return append(b, places...)
+}
+
+func uvarintLen(n int) int {
+	k := 1
+	for ; n >= 0x80; n >>= 7 {
+		k++
+	}
+	return k
+}
+
+func varintLen(n int) int {
+	var b [binary.MaxVarintLen64]byte
+	return binary.PutVarint(b[:], int64(n))
 }
 
 // next returns the next record, valid until the next call, or io.EOF.
@@ -617,59 +684,71 @@ func (s *records) next() (*record, error) {
 	if err != nil {
 		return nil, err // io.EOF at the end
 	}
-	rec := &s.rec
-	if rec.pos, err = readPos(s.r); err != nil {
-		return nil, err
-	}
-	if kind == recordComment {
-		if rec.tpos, err = readPos(s.r); err != nil {
-			return nil, err
-		}
-		row, err := binary.ReadVarint(s.r)
-		if err != nil {
-			return nil, unexpected(err)
-		}
-		rec.row = int(row)
-		if rec.rowText, err = readString(s.r); err != nil {
-			return nil, err
-		}
-		rec.text, err = readString(s.r)
-		return rec, err
-	}
-	n, err := binary.ReadUvarint(s.r)
+	size, err := binary.ReadUvarint(s.r)
 	if err != nil {
 		return nil, unexpected(err)
 	}
-	// The row's values are read into one buffer and become one string,
-	// which they share: one allocation a row.
-	buf, ends := s.rowBuf[:0], s.ends[:0]
-	rec.cells = rec.cells[:0]
-	for range n {
-		p, err := readPos(s.r)
-		if err != nil {
-			return nil, err
-		}
-		rec.cells = append(rec.cells, p)
-		size, err := binary.ReadUvarint(s.r)
-		if err != nil {
-			return nil, unexpected(err)
-		}
-		from := len(buf)
-		buf = append(buf, make([]byte, size)...)
-		if _, err := io.ReadFull(s.r, buf[from:]); err != nil {
-			return nil, unexpected(err)
-		}
-		ends = append(ends, len(buf))
+	if uint64(cap(s.body)) < size {
+		s.body = make([]byte, size)
 	}
-	s.rowBuf, s.ends = buf, ends
-	all := string(buf)
+	b := s.body[:size]
+	if _, err := io.ReadFull(s.r, b); err != nil {
+		return nil, unexpected(err)
+	}
+	rec := &s.rec
+	places, k := binary.Uvarint(b)
+	if k <= 0 || uint64(len(b)-k) < places {
+		return nil, errCorruptSpill
+	}
+	rec.places, b = b[k:k+int(places)], b[k+int(places):]
+	if kind == recordComment {
+		row, k := binary.Varint(b)
+		if k <= 0 {
+			return nil, errCorruptSpill
+		}
+		rec.row, b = int(row), b[k:]
+		var texts [2][]byte
+		for i := range texts {
+			if texts[i], b, err = cutString(b); err != nil {
+				return nil, err
+			}
+		}
+		rec.rowText, rec.text = string(texts[0]), string(texts[1])
+		return rec, nil
+	}
+	n, k := binary.Uvarint(b)
+	if k <= 0 {
+		return nil, errCorruptSpill
+	}
+	b = b[k:]
+	// The row's values become one string, which they share, lengths
+	// and all: one allocation a row.
+	all := string(b)
 	rec.values = rec.values[:0]
-	from := 0
-	for _, to := range ends {
-		rec.values = append(rec.values, all[from:to])
-		from = to
+	at := 0
+	for range n {
+		size, k := binary.Uvarint(b[at:])
+		if k <= 0 || uint64(len(b)-at-k) < size {
+			return nil, errCorruptSpill
+		}
+		at += k
+		rec.values = append(rec.values, all[at:at+int(size)])
+		at += int(size)
 	}
 	return rec, nil
+}
+
+// errCorruptSpill is a record that does not read as records.put wrote it:
+// the temporary file changed under the reader.
+var errCorruptSpill = errors.New("wire: a section's spill does not read back as written")
+
+// cutString cuts a length-prefixed string off b.
+func cutString(b []byte) (s, rest []byte, err error) {
+	size, k := binary.Uvarint(b)
+	if k <= 0 || uint64(len(b)-k) < size {
+		return nil, nil, errCorruptSpill
+	}
+	return b[k : k+int(size)], b[k+int(size):], nil
 }
 
 func (s *records) reset() {
@@ -680,18 +759,6 @@ func (s *records) reset() {
 type byteReader interface {
 	io.Reader
 	io.ByteReader
-}
-
-func readString(r byteReader) (string, error) {
-	n, err := binary.ReadUvarint(r)
-	if err != nil {
-		return "", unexpected(err)
-	}
-	b := make([]byte, n)
-	if _, err := io.ReadFull(r, b); err != nil {
-		return "", unexpected(err)
-	}
-	return string(b), nil
 }
 
 func unexpected(err error) error {
@@ -803,7 +870,11 @@ func (e *encoding) row(r *record) error {
 
 func (e *encoding) comment(r *record) error {
 	if err := e.enc.WriteComment(r.text); err != nil {
-		return e.place(err, r.tpos)
+		ps := r.positions()
+		if len(ps) != 2 {
+			return e.place(err, r.pos()) // cannot happen: as putComment wrote them
+		}
+		return e.place(err, ps[1]) // the comment's text
 	}
 	e.comments++
 	return nil
@@ -896,20 +967,25 @@ func (e *encoding) headerPart(err error, tool string, fields []string, meta []sp
 
 // rowPart finds the part of a row that the Encoder refused.
 func (e *encoding) rowPart(err error, r *record) jsontext.Pos {
+	ps := r.positions() // the row's '[', then its values
+	if len(ps) != 1+len(r.values) {
+		return r.pos() // cannot happen: the places are as putRow wrote them
+	}
+	cells := ps[1:]
 	var se *spec.Error
 	if !errors.As(err, &se) {
-		return r.pos
+		return ps[0]
 	}
 	switch se.Rule {
 	case "ROW-2":
 		if w := len(e.at.fields); len(r.values) > w {
-			return r.cells[w] // the first value beyond the fields
+			return cells[w] // the first value beyond the fields
 		}
 	case "META-4":
 		return e.rowsAt
 	case "LIM-4":
 		if e.limits.RowFault(e.rows) != nil {
-			return r.pos
+			return ps[0]
 		}
 		n := -1
 		for i, v := range r.values {
@@ -918,9 +994,9 @@ func (e *encoding) rowPart(err error, r *record) jsontext.Pos {
 				n++
 			}
 			if e.limits.LineFault(n) != nil {
-				return r.cells[i]
+				return cells[i]
 			}
 		}
 	}
-	return r.pos
+	return ps[0]
 }

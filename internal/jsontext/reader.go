@@ -2,8 +2,10 @@ package jsontext
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
+	"math/bits"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -500,12 +502,25 @@ func (r *Reader) LimitString(n int) {
 
 // str reads the string literal at pos and returns its string.
 func (r *Reader) str() (string, error) {
-	if r.limitNext && !r.closesWithin(r.stringLimit) {
-		r.limitNext = false
-		over, err := r.stringOver(r.stringLimit)
+	limited := r.limitNext
+	r.limitNext = false
+	if limited {
+		// The common case: the literal closes within as many raw bytes as
+		// the bound, so it fits whatever its escapes; one scan reads it.
+		if end, escaped, f, _ := scanString(r.buf[:r.boundEnd()], r.pos, false, &r.scratch); f == faultNone {
+			if err := r.checkToken(r.pos, end, faultNone, 0, true); err != nil {
+				return "", err
+			}
+			return r.strEnd(r.pos, end, escaped), nil
+		}
+	}
+	closes := limited && r.closesWithin(r.stringLimit)
+	if limited && !closes {
+		over, closed, err := r.stringOver(r.stringLimit)
 		if err != nil {
 			return "", err
 		}
+		closes = closed
 		if over >= 0 {
 			if _, _, f, at := scanString(r.buf[:r.end], r.pos, false, nil); f != faultNone && at < over {
 				r.fullRuneAt(&at)
@@ -516,9 +531,8 @@ func (r *Reader) str() (string, error) {
 			return "", e
 		}
 	}
-	r.limitNext = false
 	complete := true
-	if !r.whole {
+	if !r.whole && !closes {
 		var err error
 		if complete, err = r.completeString(); err != nil {
 			return "", err
@@ -529,6 +543,22 @@ func (r *Reader) str() (string, error) {
 	if err := r.checkToken(start, end, f, at, complete); err != nil {
 		return "", err
 	}
+	return r.strEnd(start, end, escaped), nil
+}
+
+// boundEnd is where the buffer's bytes end for the bound string at pos:
+// just past a closing quote that leaves it the bound's number of raw
+// bytes, or at the end of the buffer if that comes first.
+func (r *Reader) boundEnd() int {
+	if r.stringLimit < r.end-r.pos-1 {
+		return r.pos + 1 + r.stringLimit + 1
+	}
+	return r.end
+}
+
+// strEnd moves past the string literal that the scan from start found to
+// end at end, and returns its string, decoded in scratch when escaped.
+func (r *Reader) strEnd(start, end int, escaped bool) string {
 	r.pos = end
 	switch {
 	case escaped:
@@ -538,11 +568,11 @@ func (r *Reader) str() (string, error) {
 			_, _, f, _ := scanString(r.buf[:r.end], start, true, nil)
 			r.loose = f != faultNone
 		}
-		return string(r.scratch), nil
+		return string(r.scratch)
 	case r.whole:
-		return r.text[start+1 : end-1], nil
+		return r.text[start+1 : end-1]
 	}
-	return string(r.buf[start+1 : end-1]), nil
+	return string(r.buf[start+1 : end-1])
 }
 
 // checkToken turns what a scan of the token at start found into the error
@@ -647,37 +677,62 @@ func (r *Reader) closesWithin(n int) bool {
 // been decoded. It returns the index in buf just past that byte, with
 // lookahead bytes after it where the input has them so that scanString
 // can place a fault before it, or -1 when the string decodes to at most n
-// bytes (or breaks off) and buf holds it whole.
-func (r *Reader) stringOver(n int) (int, error) {
-	d, count, atEOF := r.pos+1, 0, r.whole
+// bytes (or breaks off) and buf holds it whole; closed reports that buf
+// holds its closing quote.
+func (r *Reader) stringOver(n int) (over int, closed bool, err error) {
+	// A literal that closes within n raw bytes fits: its closing quote
+	// is looked for first, in as many bytes as the count would read.
+	closed, atEOF, err := r.closesWithinRead(n)
+	if closed || atEOF || err != nil {
+		return -1, closed, err
+	}
+	d, count := r.pos+1, 0
 	for {
-		for d < r.end {
-			if p := plainRun(r.buf[:r.end], d); p > d {
-				if count+p-d > n {
-					return r.withLookahead(d + n - count + 1)
+		src := r.buf[:r.end]
+		for d < len(src) {
+			// Eight bytes at a time, within the bound: a word without
+			// a quote whose backslashes each begin an escape of two
+			// bytes (no two together, none before a 'u') decodes to a
+			// byte less for each (a backslash last is left for the next
+			// word, with the byte before it); another is read up to its first quote or
+			// backslash, and from there one escape or byte at a time.
+			if d+8 <= len(src) && count+8 <= n {
+				w := binary.LittleEndian.Uint64(src[d:])
+				q, b := zeroBytes(w^('"'*lowBits)), zeroBytes(w^('\\'*lowBits))
+				k := 8
+				if b>>63 != 0 { // an escape across the word's end: take seven bytes
+					k, b = 7, b&^(1<<63)
 				}
-				count += p - d
-				d = p
-				continue
+				if q == 0 && b&(b<<8) == 0 && b>>(8*k-1) == 0 && (b<<8)&zeroBytes(w^('u'*lowBits)) == 0 {
+					d, count = d+k, count+k-bits.OnesCount64(b)
+					continue
+				}
+				plain := bits.TrailingZeros64(q|b) >> 3
+				d, count = d+plain, count+plain
 			}
 			raw, decoded := 1, 1
-			switch r.buf[d] {
+			switch src[d] {
 			case '"':
-				return -1, nil
+				return -1, true, nil
 			case '\\':
+				if d+1 < len(src) && src[d+1] != 'u' {
+					raw = 2 // a short escape, one byte
+					break
+				}
 				var ok bool
-				if raw, decoded, ok = escapeWidth(r.buf[:r.end], d, atEOF); !ok {
+				if raw, decoded, ok = escapeWidth(src, d, atEOF); !ok {
 					goto more
 				}
 			}
 			d += raw
 			if count += decoded; count > n {
-				return r.withLookahead(d)
+				over, err = r.withLookahead(d)
+				return over, false, err
 			}
 		}
 	more:
 		if atEOF {
-			return -1, nil
+			return -1, false, nil
 		}
 		err := r.more()
 		d -= r.shifted // the unread bytes may have moved, whatever more returned
@@ -686,9 +741,9 @@ func (r *Reader) stringOver(n int) (int, error) {
 		case io.EOF:
 			atEOF = true
 		case errTooLong:
-			return -1, nil // MaxTokenBytes decides
+			return -1, false, nil // MaxTokenBytes decides
 		default:
-			return -1, err
+			return -1, false, err
 		}
 	}
 }
@@ -715,6 +770,56 @@ func escapeWidth(src []byte, d int, atEOF bool) (raw, decoded int, ok bool) {
 		return len(src) - d, 1, true
 	}
 	return 0, 0, false
+}
+
+// closesWithinRead is closesWithin reading more input as needed: it
+// reports whether the literal at pos closes within n raw bytes, or else
+// whether the input ended (or MaxTokenBytes was reached) first.
+func (r *Reader) closesWithinRead(n int) (closed, ended bool, err error) {
+	scanned := r.pos + 1
+	for {
+		full := n < r.end-r.pos-1 // the buffer holds n raw bytes and more
+		to := r.end
+		if full {
+			to = r.pos + 1 + n + 1
+		}
+		for scanned < to {
+			q := bytes.IndexByte(r.buf[scanned:to], '"')
+			if q < 0 {
+				scanned = to
+				break
+			}
+			q += scanned
+			backslashes := 0
+			for k := q - 1; k > r.pos && r.buf[k] == '\\'; k-- {
+				backslashes++
+			}
+			if backslashes%2 == 0 {
+				return true, false, nil
+			}
+			scanned = q + 1
+		}
+		if full {
+			return false, false, nil
+		}
+		if r.whole {
+			return false, true, nil
+		}
+		switch err := r.more(); err {
+		case nil:
+			scanned -= r.shifted
+		case io.EOF, errTooLong:
+			return false, true, nil
+		default:
+			return false, false, err
+		}
+	}
+}
+
+// zeroBytes returns the high bit of each byte of w that is zero.
+func zeroBytes(w uint64) uint64 {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	return ^((w&low7 + low7) | w | low7)
 }
 
 // withLookahead makes the buffer hold lookahead bytes past buf[i], where

@@ -653,3 +653,38 @@ func TestPropertyLimitStringAgrees(t *testing.T) {
 		}
 	})
 }
+
+// A bound string of plain bytes and escapes of every width, long enough for
+// the count by words, is refused exactly when it decodes to more bytes
+// than the bound, whole or streamed.
+func TestPropertyLimitStringCountsEscapes(t *testing.T) {
+	pieces := []string{`a`, `bc`, `é`, `\\`, `\"`, `\t`, `\n`, `\/`, `\u0041`, `\u00e9`, `\u20ac`, `\ud83d\ude00`, `u`, `\\u`}
+	rapid.Check(t, func(t *rapid.T) {
+		var lit strings.Builder
+		lit.WriteByte('"')
+		for _, i := range rapid.SliceOfN(rapid.IntRange(0, len(pieces)-1), 0, 60).Draw(t, "pieces") {
+			lit.WriteString(pieces[i])
+		}
+		lit.WriteByte('"')
+		var decoded string
+		if err := json.Unmarshal([]byte(lit.String()), &decoded); err != nil {
+			t.Fatal(err)
+		}
+		n := rapid.IntRange(0, len(decoded)+2).Draw(t, "n")
+		for _, r := range []*Reader{NewStringReader(lit.String()), NewReader(&chunker{s: lit.String(), n: rapid.IntRange(1, 9).Draw(t, "chunk")})} {
+			r.LimitString(n)
+			tok, err := r.NextToken()
+			var e *Error
+			refused := errors.As(err, &e) && e.LongString
+			if err != nil && !refused {
+				t.Fatalf("%s: %v", lit.String(), err)
+			}
+			if refused != (len(decoded) > n) {
+				t.Fatalf("%s (%d bytes) under a bound of %d: refused %v", lit.String(), len(decoded), n, refused)
+			}
+			if !refused && tok.Text != decoded {
+				t.Fatalf("%s read as %q", lit.String(), tok.Text)
+			}
+		}
+	})
+}
