@@ -1,6 +1,7 @@
 package gcxmcp_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -32,24 +33,22 @@ func TestConformanceVectors(t *testing.T) {
 		t.Fatalf("package vectors has ops %q, %q; the conformance suite %q, %q",
 			vectors.OpServer, vectors.OpClient, conformance.OpMCPServer, conformance.OpMCPClient)
 	}
-	impl := conformance.Implementation{Name: "gcxmcp", MCP: func(op conformance.Op, input []byte) ([]byte, error) {
-		return vectors.Run(string(op), input)
-	}}
-	r := conformance.Check(bindingVectors(t), impl, conformance.Options{})
-	var b strings.Builder
-	r.WriteSummary(&b, false)
-	if n := r.Counts(conformance.Diagnostic); n.Failed > 0 || n.Skipped > 0 || n.Passed != len(r.Results) {
-		t.Errorf("%s\n%s", n, b.String())
-	}
-	t.Log(r.Diagnostic)
+	passesEveryVector(t, "gcxmcp", vectors.Run)
 }
 
 // The server vectors hold too when the result travels: a real SDK server
 // with the middleware and a real client, on in-memory transports, the
 // client's capabilities sent in initialize.
 func TestConformanceVectorsOverSessions(t *testing.T) {
-	impl := conformance.Implementation{Name: "gcxmcp over sessions", MCP: func(op conformance.Op, input []byte) ([]byte, error) {
-		return vectors.RunOverSession(string(op), input)
+	passesEveryVector(t, "gcxmcp over sessions", vectors.RunOverSession)
+}
+
+// passesEveryVector runs the binding's vectors on run, as an implementation
+// named name, and fails unless every one passes at the diagnostic level.
+func passesEveryVector(t *testing.T, name string, run func(op string, input []byte) (json.RawMessage, error)) {
+	t.Helper()
+	impl := conformance.Implementation{Name: name, MCP: func(op conformance.Op, input []byte) ([]byte, error) {
+		return run(string(op), input)
 	}}
 	r := conformance.Check(bindingVectors(t), impl, conformance.Options{})
 	var b strings.Builder

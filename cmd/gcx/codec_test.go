@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -110,15 +109,7 @@ func TestEncodeDecodeLimitsAgreeDrafts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var wide strings.Builder
-	wide.WriteString(`[{`)
-	for i := range 5000 {
-		if i > 0 {
-			wide.WriteByte(',')
-		}
-		fmt.Fprintf(&wide, `"k%d":%d`, i, i)
-	}
-	wide.WriteString(`}]`)
+	wide := wideTable(5000)
 	cases := []struct {
 		name, value string
 		limit       []string // a limit flag that refuses the value, and its value
@@ -126,7 +117,7 @@ func TestEncodeDecodeLimitsAgreeDrafts(t *testing.T) {
 		{"Fields", string(table), []string{"--max-fields", "3"}},
 		{"Rows", string(table), []string{"--max-rows", "3"}},
 		{"LineBytes", string(table), []string{"--max-line-bytes", "30"}},
-		{"DefaultFields", wide.String(), nil},
+		{"DefaultFields", wide, nil},
 	}
 	for _, tag := range []string{codec.Draft1Tag, testDraft} {
 		for _, c := range cases {

@@ -141,16 +141,7 @@ func TestExamplesLoopInProcess(t *testing.T) {
 // refused by mode gcx under the default field limit, written as JSON by auto
 // mode, and written and read back with the limit lifted on both sides.
 func TestEncodeDecodeLimitsAgree(t *testing.T) {
-	var b strings.Builder
-	b.WriteString(`[{`)
-	for i := range 5000 {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `"k%d":%d`, i, i)
-	}
-	b.WriteString(`}]`)
-	value := b.String()
+	value := wideTable(5000)
 	code, out, stderr := gcx(t, value, "encode", "--mode", "gcx")
 	if code != exitInvalid || out != "" || !strings.Contains(stderr, "[LIM-4]") {
 		t.Fatalf("mode gcx under the default limits: exit %d, %d bytes out, %s", code, len(out), stderr)
@@ -170,4 +161,19 @@ func TestEncodeDecodeLimitsAgree(t *testing.T) {
 	if code != exitOK || back != value+"\n" {
 		t.Errorf("decode without a field limit: exit %d, %s", code, stderr)
 	}
+}
+
+// wideTable is a one-row table of n keys "k0":0, "k1":1, ...: wider than
+// the default field limit when n passes 4096 [LIM-2].
+func wideTable(n int) string {
+	var b strings.Builder
+	b.WriteString(`[{`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"k%d":%d`, i, i)
+	}
+	b.WriteString(`}]`)
+	return b.String()
 }

@@ -12,9 +12,9 @@
 //     value;
 //   - strings (and member names) are valid UTF-8, hold no raw control
 //     character below U+0020, use only the escapes \" \\ \/ \b \f \n \r \t
-//     and \uXXXX, and every \uXXXX that is a surrogate is a high surrogate
-//     followed at once by a low one, so that a string always denotes Unicode
-//     characters;
+//     and \u with four hex digits, and every such escape that is a surrogate
+//     is a high surrogate followed at once by a low one, so that a string
+//     always denotes Unicode characters;
 //   - arrays and objects nest at most MaxDepth deep (DefaultMaxDepth unless
 //     set otherwise); deeper input is an error whose Limit field is true;
 //   - with RejectDuplicateNames, no object has two members whose names are

@@ -620,22 +620,10 @@ func (r *Reader) errFound(i int, prefix string) *Error {
 func (r *Reader) completeString() (bool, error) {
 	scanned := r.pos + 1
 	for {
-		for scanned < r.end {
-			q := bytes.IndexByte(r.buf[scanned:r.end], '"')
-			if q < 0 {
-				scanned = r.end
-				break
-			}
-			q += scanned
-			backslashes := 0
-			for k := q - 1; k > r.pos && r.buf[k] == '\\'; k-- {
-				backslashes++
-			}
-			if backslashes%2 == 0 {
-				return true, nil
-			}
-			scanned = q + 1
+		if r.closingQuote(scanned, r.end) {
+			return true, nil
 		}
+		scanned = r.end
 		switch err := r.more(); err {
 		case nil:
 			scanned -= r.shifted
@@ -653,7 +641,14 @@ func (r *Reader) completeString() (bool, error) {
 // of the string literal at pos within n bytes of it: a string of n raw
 // bytes decodes to n bytes or fewer, so it needs no closer look.
 func (r *Reader) closesWithin(n int) bool {
-	from, to := r.pos+1, min(r.end, r.pos+1+n+1)
+	return r.closingQuote(r.pos+1, min(r.end, r.pos+1+n+1))
+}
+
+// closingQuote reports whether buf[from:to] holds the closing quote of the
+// string literal at pos: a quote after an even number of backslashes,
+// counted back no further than the literal's opening quote, so from may
+// be anywhere after it.
+func (r *Reader) closingQuote(from, to int) bool {
 	for from < to {
 		q := bytes.IndexByte(r.buf[from:to], '"')
 		if q < 0 {
@@ -783,22 +778,10 @@ func (r *Reader) closesWithinRead(n int) (closed, ended bool, err error) {
 		if full {
 			to = r.pos + 1 + n + 1
 		}
-		for scanned < to {
-			q := bytes.IndexByte(r.buf[scanned:to], '"')
-			if q < 0 {
-				scanned = to
-				break
-			}
-			q += scanned
-			backslashes := 0
-			for k := q - 1; k > r.pos && r.buf[k] == '\\'; k-- {
-				backslashes++
-			}
-			if backslashes%2 == 0 {
-				return true, false, nil
-			}
-			scanned = q + 1
+		if r.closingQuote(scanned, to) {
+			return true, false, nil
 		}
+		scanned = to
 		if full {
 			return false, false, nil
 		}
