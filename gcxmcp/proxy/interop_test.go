@@ -72,7 +72,9 @@ type buildError struct {
 	err error
 }
 
-func (e *buildError) Error() string { return "go build " + e.pkg + ": " + e.err.Error() + "\n" + string(e.out) }
+func (e *buildError) Error() string {
+	return "go build " + e.pkg + ": " + e.err.Error() + "\n" + string(e.out)
+}
 
 // report is what session.mjs prints.
 type report struct {
