@@ -1,8 +1,10 @@
 package conformance
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 
 	"github.com/gcxwire/gcx/gcxmcp/binding"
 	"github.com/gcxwire/gcx/jsonmap"
@@ -35,14 +37,40 @@ type mcpServerInput struct {
 			Name string       `json:"name"`
 		} `json:"tools"`
 	} `json:"settings"`
-	Capabilities *struct {
-		Extensions map[string]any `json:"extensions"`
-	} `json:"capabilities"`
-	Request struct {
+	// Protocol is the version negotiated for the session; "" is
+	// DefaultProtocol.
+	Protocol     string         `json:"protocol"`
+	Capabilities map[string]any `json:"capabilities"`
+	Request      struct {
 		Name string         `json:"name"`
 		Meta map[string]any `json:"_meta"`
 	} `json:"request"`
 	Result json.RawMessage `json:"result"`
+}
+
+// DefaultProtocol is the protocol version of an mcp-server vector that
+// names none: the last whose capabilities travel in initialize.
+const DefaultProtocol = "2025-11-25"
+
+// Accepted returns the tags the client of an mcp-server vector reads for
+// its call [MCP-2] [MCP-3]: the vector's capabilities are those the client
+// declared, which its protocol version carries in initialize or, from
+// binding.PerRequestCapabilities on, in the request's own _meta.
+func (in *mcpServerInput) Accepted() []string {
+	version := cmp.Or(in.Protocol, DefaultProtocol)
+	meta := in.Request.Meta
+	if version >= binding.PerRequestCapabilities {
+		if in.Capabilities != nil {
+			meta = maps.Clone(meta)
+			if meta == nil {
+				meta = map[string]any{}
+			}
+			meta[binding.MetaClientCapabilities] = in.Capabilities
+		}
+		return binding.Accepted(version, meta, nil)
+	}
+	extensions, _ := in.Capabilities["extensions"].(map[string]any)
+	return binding.Accepted(version, meta, extensions)
 }
 
 func runMCPServer(input []byte) ([]byte, error) {
@@ -65,15 +93,11 @@ func runMCPServer(input []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var extensions map[string]any
-	if in.Capabilities != nil {
-		extensions = in.Capabilities.Extensions
-	}
 	sent, err := jsonmap.Parse(in.Result)
 	if err != nil {
 		return nil, err
 	}
-	if a, ok := s.Answer(in.Request.Name, binding.Accepted(in.Request.Meta, extensions), r); ok {
+	if a, ok := s.Answer(in.Request.Name, in.Accepted(), r); ok {
 		applyAnswer(&sent, a)
 	}
 	b := []byte(`{"result":`)

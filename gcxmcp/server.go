@@ -62,6 +62,9 @@ func ServerMiddleware(opts ServerOptions) (mcp.Middleware, error) {
 // AdvertiseServer adds the binding to a server's capabilities with the tags
 // it offers [MCP-2]. Clients do not need it to opt in; it tells them that
 // asking is worth its bytes.
+//
+// A server offers only what it writes: one whose middleware runs in mode
+// off writes nothing, and does not call it [MCP-2].
 func AdvertiseServer(caps *mcp.ServerCapabilities, offer ...string) {
 	if len(offer) == 0 {
 		offer = []string{spec.Version}
@@ -75,15 +78,18 @@ func AdvertiseServer(caps *mcp.ServerCapabilities, offer ...string) {
 // the same result to several calls. The copy is of the whole struct, so the
 // SDK's unexported fields survive.
 //
-// The client's capabilities are those req.ClientCapabilities reads: from
-// the session's initialize (2025-11-25) or from the request's own _meta
-// (2026-07-28) [MCP-2].
+// The client's capabilities are read where the request's protocol version
+// carries them: in the session's initialize before 2026-07-28, in the
+// request's own _meta from then on [MCP-2] [MCP-10]. The SDK's
+// ClientCapabilities looks in both, so the binding picks.
 func answer(s *binding.Server, call *mcp.CallToolRequest, r *mcp.CallToolResult) *mcp.CallToolResult {
-	var extensions map[string]any
-	if caps := call.ClientCapabilities(); caps != nil {
-		extensions = caps.Extensions
+	var initialize map[string]any
+	if call.Session != nil {
+		if p := call.Session.InitializeParams(); p != nil && p.Capabilities != nil {
+			initialize = p.Capabilities.Extensions
+		}
 	}
-	accept := binding.Accepted(call.Params.Meta, extensions)
+	accept := binding.Accepted(call.ProtocolVersion(), call.Params.Meta, initialize)
 	if len(accept) == 0 { // no tag in common [MCP-4]; spares plain's copy
 		return r
 	}

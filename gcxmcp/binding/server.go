@@ -37,7 +37,23 @@ type ServerOptions struct {
 	Offer []string
 	// Tools configures single tools by their MCP name.
 	Tools map[string]ToolOptions
+	// Against is the text auto mode weighs the payload against; the zero
+	// value is BaselineCompact [MCP-6].
+	Against Baseline
 }
+
+// Baseline names the text auto mode weighs a payload against.
+type Baseline int
+
+const (
+	// BaselineCompact weighs the payload against the value's compact JSON
+	// text [MCP-6]: the server answers a client that opted in.
+	BaselineCompact Baseline = iota
+	// BaselineText weighs it against the JSON block's text as the tool
+	// wrote it, often pretty-printed: an intermediary that writes GCX for
+	// a client that did not opt in replaces that text [PRX-3].
+	BaselineText
+)
 
 // ToolOptions configures one tool.
 type ToolOptions struct {
@@ -52,18 +68,22 @@ type ToolOptions struct {
 // Server makes a server's decisions: which results it answers in GCX1 and
 // with what.
 type Server struct {
-	mode  Mode
-	offer []string
-	tools map[string]ToolOptions
+	mode    Mode
+	offer   []string
+	tools   map[string]ToolOptions
+	against Baseline
 }
 
 // NewServer returns the server opts describe. It refuses options it
 // cannot follow: an unknown mode, a tag it does not write, a tool name
 // GCX1 cannot carry [HDR-3].
 func NewServer(opts ServerOptions) (*Server, error) {
-	s := &Server{mode: cmp.Or(opts.Mode, ModeAuto), offer: opts.Offer, tools: maps.Clone(opts.Tools)}
+	s := &Server{mode: cmp.Or(opts.Mode, ModeAuto), offer: opts.Offer, tools: maps.Clone(opts.Tools), against: opts.Against}
 	if err := checkMode(s.mode); err != nil {
 		return nil, err
+	}
+	if s.against != BaselineCompact && s.against != BaselineText {
+		return nil, fmt.Errorf("gcxmcp: unknown baseline %d", s.against)
 	}
 	if len(s.offer) == 0 {
 		s.offer = []string{spec.Version}
@@ -113,16 +133,35 @@ type Result struct {
 	Meta map[string]any
 }
 
+// PerRequestCapabilities is the first protocol version whose requests
+// carry the client's capabilities in their own _meta, under
+// MetaClientCapabilities, instead of the session's initialize [MCP-2].
+// Protocol versions are dates, so they compare as strings.
+const PerRequestCapabilities = "2026-07-28"
+
+// MetaClientCapabilities is the request _meta key that holds the client's
+// capabilities from protocol PerRequestCapabilities on.
+const MetaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+
 // Accepted returns the tags a client reads for a call, and nil when it did
-// not opt in: the request's _meta overrides the capability [MCP-3].
-// extensions is the extensions map of the client's capabilities that apply
-// to the request: from the session's initialize (2025-11-25) or the
-// request's own _meta (2026-07-28) [MCP-2]. A value of the wrong type is
-// no opt-in.
-func Accepted(requestMeta, extensions map[string]any) []string {
+// not opt in [MCP-2] [MCP-3]. version is the protocol version negotiated
+// for the request, requestMeta the request's _meta, and initialize the
+// extensions map of the capabilities the client sent in initialize. The
+// capabilities that apply are those the version carries: the request's
+// own, under MetaClientCapabilities, from PerRequestCapabilities on, and
+// initialize's before; the other place is not read, so a key the
+// version does not define neither opts in nor cancels an opt-in [MCP-10].
+// The request's MetaAccept overrides the capability; a value of it that
+// is not an array of strings makes the call JSON [MCP-3] [MCP-11].
+func Accepted(version string, requestMeta, initialize map[string]any) []string {
 	if v, ok := requestMeta[MetaAccept]; ok {
 		tags, _ := readTags(v)
 		return tags
+	}
+	extensions := initialize
+	if version >= PerRequestCapabilities {
+		caps, _ := requestMeta[MetaClientCapabilities].(map[string]any)
+		extensions, _ = caps["extensions"].(map[string]any)
 	}
 	settings, ok := extensions[Extension].(map[string]any)
 	if !ok {
@@ -159,34 +198,57 @@ func (s *Server) Answer(name string, accept []string, r *Result) (a Answer, ok b
 	if !ok {
 		return Answer{}, false
 	}
-	payload := encode(cmp.Or(t.Name, name), mode, value)
-	if payload == nil {
-		return Answer{Format: FormatJSON, Block: -1}, true
-	}
 	// A key of the wrong type stays out of the header; the client will
 	// find it in _meta and report it [MCP-7].
-	if cut, _ := readTruncation(r.Meta); cut.any() {
-		payload = withCounts(payload, cut)
+	cut, _ := readTruncation(r.Meta)
+	payload := encode(cmp.Or(t.Name, name), value, cut)
+	if payload != nil && mode == ModeAuto && !cheaper(payload, s.baseline(value, r.Content[at].Text)) {
+		payload = nil
+	}
+	if payload == nil {
+		return Answer{Format: FormatJSON, Block: -1}, true
 	}
 	return Answer{Format: tag, Block: at, Text: string(payload)}, true
 }
 
-// encode returns the payload for the value, or nil when the JSON stays:
-// auto mode found it no cheaper [AUTO-1], or the mapping cannot write the
-// value under this name [MAP-1] [HDR-3] [MCP-6].
-func encode(tool string, mode Mode, value jsonmap.Value) []byte {
-	if mode == ModeGCX {
-		payload, err := jsonmap.EncodeValue(tool, value)
-		if err != nil {
-			return nil
-		}
-		return payload
-	}
-	c, err := auto.ChooseValue(tool, value)
-	if err != nil || c.Format != jsonmap.FormatGCX {
+// Offers returns the tags the server writes, most preferred first: none
+// in mode off, which answers no call [MCP-2]. Callers must not modify it.
+func (s *Server) Offers() []string {
+	if s.mode == ModeOff {
 		return nil
 	}
-	return c.Output
+	return s.offer
+}
+
+// encode returns the payload of the value for the tool, with total= and
+// truncated= in its root header where [MCP-7] puts them, or nil when the
+// mapping cannot write the value under this name [MAP-1] [HDR-3] [MCP-6].
+func encode(tool string, value jsonmap.Value, cut truncation) []byte {
+	payload, err := jsonmap.EncodeValue(tool, value)
+	if err != nil {
+		return nil
+	}
+	if cut.any() {
+		payload = withCounts(payload, cut)
+	}
+	return payload
+}
+
+// baseline returns the text auto mode weighs the payload against: the
+// value's compact JSON, or the JSON block's own text.
+func (s *Server) baseline(value jsonmap.Value, text string) []byte {
+	if s.against == BaselineText {
+		return []byte(text)
+	}
+	return value.AppendCompact(nil)
+}
+
+// cheaper reports whether the payload, as the model will read it — with
+// the header pairs of [MCP-7] — costs strictly fewer cl100k_base tokens
+// than the text it replaces [AUTO-1] [MCP-6].
+func cheaper(payload, text []byte) bool {
+	c, err := auto.ChooseAgainst(payload, text)
+	return err == nil && c.Format == jsonmap.FormatGCX
 }
 
 // jsonBlock finds the content block that holds the result's JSON and

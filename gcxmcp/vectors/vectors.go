@@ -8,9 +8,12 @@ package vectors
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -24,10 +27,12 @@ const (
 	OpClient = "mcp-client"
 )
 
-// clientCapabilitiesKey is where the SDK reads a request's client
-// capabilities from protocol 2026-07-28 on; the server vectors' capabilities
-// travel there, which needs no session.
-const clientCapabilitiesKey = "io.modelcontextprotocol/clientCapabilities"
+// defaultProtocol is the protocol version of a server vector that names
+// none (docs/conformance.md).
+const defaultProtocol = "2025-11-25"
+
+// protocolMetaPrefix begins the _meta keys MCP itself defines.
+const protocolMetaPrefix = "io.modelcontextprotocol/"
 
 // Run runs one vector's input through gcxmcp and returns the outcome as
 // JSON: for OpServer {"result": ...}, the result the server sends; for
@@ -37,7 +42,7 @@ const clientCapabilitiesKey = "io.modelcontextprotocol/clientCapabilities"
 func Run(op string, input []byte) (json.RawMessage, error) {
 	switch op {
 	case OpServer:
-		return runServer(input)
+		return runOverSession(input)
 	case OpClient:
 		return runClient(input)
 	}
@@ -53,6 +58,7 @@ type serverInput struct {
 			Name string      `json:"name"`
 		} `json:"tools"`
 	} `json:"settings"`
+	Protocol     string          `json:"protocol"`
 	Capabilities json.RawMessage `json:"capabilities"`
 	Request      struct {
 		Name string         `json:"name"`
@@ -92,33 +98,6 @@ func readServerInput(input []byte) (in serverInput, mw mcp.Middleware, result *m
 		result.StructuredContent = sc.StructuredContent
 	}
 	return in, mw, result, nil
-}
-
-func runServer(input []byte) (json.RawMessage, error) {
-	in, mw, result, err := readServerInput(input)
-	if err != nil {
-		return nil, err
-	}
-	meta := in.Request.Meta
-	if in.Capabilities != nil {
-		if meta == nil {
-			meta = map[string]any{}
-		}
-		var caps any
-		if err := json.Unmarshal(in.Capabilities, &caps); err != nil {
-			return nil, err
-		}
-		meta[clientCapabilitiesKey] = caps
-	}
-	req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: in.Request.Name, Meta: meta}}
-	handler := mw(func(context.Context, string, mcp.Request) (mcp.Result, error) { return result, nil })
-	sent, err := handler(context.Background(), "tools/call", req)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(struct {
-		Result mcp.Result `json:"result"`
-	}{sent})
 }
 
 type clientInput struct {
@@ -186,16 +165,13 @@ func strict(raw []byte, v any) error {
 	return dec.Decode(v)
 }
 
-// RunOverSession runs a server vector's input as Run does, but through a
-// real SDK server and client connected by in-memory transports at protocol
-// 2025-11-25: the capabilities travel in initialize, the tool's result
-// through the server's middleware and JSON-RPC, and the outcome is the
-// result as the client receives it. Client vectors run as Run runs them,
-// since their answers are given.
-func RunOverSession(op string, input []byte) (json.RawMessage, error) {
-	if op != OpServer {
-		return Run(op, input)
-	}
+// runOverSession runs a server vector through a real SDK server and client
+// connected by in-memory transports at the vector's protocol version
+// (2025-11-25 when it names none): the capabilities travel where that
+// version carries them — in initialize, or in each request's _meta from
+// 2026-07-28 on — the tool's result through the server's middleware and
+// JSON-RPC, and the outcome is the result as the client receives it.
+func runOverSession(input []byte) (json.RawMessage, error) {
 	in, mw, result, err := readServerInput(input)
 	if err != nil {
 		return nil, err
@@ -219,16 +195,45 @@ func RunOverSession(op string, input []byte) (json.RawMessage, error) {
 		}
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "vectors", Version: "v0"}, clientOpts)
-	cs, err := client.Connect(ctx, clientTransport, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	cs, err := client.Connect(ctx, clientTransport, &mcp.ClientSessionOptions{ProtocolVersion: cmp.Or(in.Protocol, defaultProtocol)})
 	if err != nil {
 		return nil, err
 	}
 	defer cs.Close()
+	returned := maps.Clone(result.Meta) // the SDK may add to the handler's own result
 	received, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: in.Request.Name, Arguments: map[string]any{}, Meta: in.Request.Meta})
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(struct {
-		Result *mcp.CallToolResult `json:"result"`
-	}{received})
+	// From 2026-07-28 the SDK names itself in every result's _meta; that
+	// is the protocol's doing, not the binding's, and no vector states it.
+	for key := range received.Meta {
+		if _, ok := returned[key]; !ok && strings.HasPrefix(key, protocolMetaPrefix) {
+			delete(received.Meta, key)
+		}
+	}
+	if len(received.Meta) == 0 && returned == nil {
+		received.Meta = nil
+	}
+	// Likewise its resultType, which a 2026-07-28 session adds.
+	sent, err := json.Marshal(received)
+	if err != nil {
+		return nil, err
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(sent, &members); err != nil {
+		return nil, err
+	}
+	var tool map[string]json.RawMessage
+	if err := json.Unmarshal(in.Result, &tool); err != nil {
+		return nil, err
+	}
+	if _, ok := tool[resultTypeKey]; !ok {
+		delete(members, resultTypeKey)
+	}
+	return json.Marshal(map[string]any{"result": members})
 }
+
+// resultTypeKey is the member of a result that says, from 2026-07-28,
+// whether it is complete.
+const resultTypeKey = "resultType"
