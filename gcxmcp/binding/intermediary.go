@@ -35,6 +35,7 @@ func NewIntermediary(opts ServerOptions) (*Intermediary, error) {
 // compares the payload with the JSON block's text as the tool wrote it,
 // which is what the model reads without the intermediary [PRX-4].
 func againstText(opts ServerOptions) ServerOptions {
+	opts.Against = BaselineText
 	return opts
 }
 
@@ -90,16 +91,15 @@ type Pending struct {
 // requestMeta, what to ask of the upstream and how to answer later.
 func (p *Intermediary) Request(s Session, name string, requestMeta map[string]any) Pending {
 	c := Pending{Name: name}
-	extensions := hostExtensions(s, requestMeta)
 	if _, ok := requestMeta[MetaAccept]; ok {
 		c.hostSpoke = true
-	} else if _, ok := extensions[Extension]; ok {
+	} else if _, ok := capabilityExtensions(s.ProtocolVersion, requestMeta, s.HostExtensions)[Extension]; ok {
 		c.hostSpoke = true
 	}
 	if c.hostSpoke {
 		// Between a host and an upstream that both know the binding, the
 		// request passes as it is and the upstream answers [PRX-2].
-		c.accept = Accepted(requestMeta, extensions)
+		c.accept = Accepted(s.ProtocolVersion, requestMeta, s.HostExtensions)
 		return c
 	}
 	if p.forModel.modeOf(name) == ModeOff {
@@ -133,25 +133,4 @@ func (s *Server) modeOf(name string) Mode {
 		return t.Mode
 	}
 	return s.mode
-}
-
-// clientCapabilitiesKey is where a request carries its client's
-// capabilities from protocol 2026-07-28 on [MCP-2].
-const clientCapabilitiesKey = "io.modelcontextprotocol/clientCapabilities"
-
-// firstPerRequestVersion is the first protocol version whose requests
-// carry their client's capabilities [MCP-2].
-const firstPerRequestVersion = "2026-07-28"
-
-// hostExtensions returns the extensions map of the host's capabilities
-// that apply to a request: its own _meta's from 2026-07-28 on, the
-// initialize request's before [MCP-2]. Protocol versions are dates, so
-// they compare as strings.
-func hostExtensions(s Session, requestMeta map[string]any) map[string]any {
-	if s.ProtocolVersion >= firstPerRequestVersion {
-		caps, _ := requestMeta[clientCapabilitiesKey].(map[string]any)
-		extensions, _ := caps["extensions"].(map[string]any)
-		return extensions
-	}
-	return s.HostExtensions
 }
