@@ -23,6 +23,8 @@ func runBinding(op Op, input []byte) ([]byte, error) {
 		return runMCPServer(input)
 	case OpMCPClient:
 		return runMCPClient(input)
+	case OpMCPProxy:
+		return runMCPProxy(input)
 	}
 	return nil, fmt.Errorf("%w: %s is no op of the MCP binding", ErrSkip, op)
 }
