@@ -2,6 +2,7 @@ package proxy_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gcxwire/gcx/gcxmcp/binding"
 	"github.com/gcxwire/gcx/jsonmap"
@@ -357,3 +360,124 @@ func mustUnmarshal(t *testing.T, b []byte, v any) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// everythingServer is @modelcontextprotocol/server-everything over stdio.
+func everythingServer() stdioServer {
+	return stdioServer{Command: "node", Args: []string{"node_modules/@modelcontextprotocol/server-everything/dist/index.js", "stdio"}}
+}
+
+// The reference server that exercises all of MCP: get-env's text is a
+// pretty-printed JSON object, answered in GCX1; get-structured-content's
+// small object stays JSON where GCX1 is no cheaper; echo's prose, the
+// annotated message and the tiny image pass untouched; and tools/list,
+// with its many tools, is the same as without the proxy.
+func TestInteropEverythingServer(t *testing.T) {
+	node := needNode(t)
+	calls := []toolCall{
+		{Name: "get-env"},
+		{Name: "get-structured-content", Arguments: map[string]any{"location": "Chicago"}},
+		{Name: "echo", Arguments: map[string]any{"message": `{"looks":"like JSON"}`}},
+		{Name: "get-sum", Arguments: map[string]any{"a": 2, "b": 3}},
+		{Name: "get-annotated-message", Arguments: map[string]any{"messageType": "error", "includeImage": true}},
+		{Name: "get-tiny-image"},
+		{Name: "get-sum", Arguments: map[string]any{"a": "two"}},
+	}
+	direct := runSession(t, node, script{Stdio: ptr(everythingServer()), Calls: calls})
+	through := runSession(t, node, script{Stdio: ptr(proxied(t, everythingServer())), Calls: calls})
+	sameSession(t, direct, through)
+	if gcx := compareCalls(t, direct, through); !gcx["get-env"] {
+		t.Error("get-env: the model did not read GCX1 through the proxy")
+	}
+}
+
+// The reference filesystem server wraps its listings in structuredContent
+// as {"content": text}: the text's JSON is not structuredContent's value,
+// so no result has a JSON block and every one passes untouched [MCP-5].
+func TestInteropFilesystemServer(t *testing.T) {
+	node := needNode(t)
+	root := t.TempDir()
+	for _, f := range []string{"a.txt", "b.json", "sub/c.go", "sub/deeper/d.md"} {
+		path := filepath.Join(root, f)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte("{\"x\": 1}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	server := stdioServer{Command: "node", Args: []string{"node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", root}}
+	calls := []toolCall{
+		{Name: "directory_tree", Arguments: map[string]any{"path": root}},
+		{Name: "list_directory", Arguments: map[string]any{"path": root}},
+		{Name: "read_text_file", Arguments: map[string]any{"path": filepath.Join(root, "b.json")}},
+		{Name: "read_text_file", Arguments: map[string]any{"path": "/etc/passwd"}},
+	}
+	direct := runSession(t, node, script{Stdio: ptr(server), Calls: calls})
+	through := runSession(t, node, script{Stdio: ptr(proxied(t, server, "--mode", "gcx")), Calls: calls})
+	sameSession(t, direct, through)
+	if gcx := compareCalls(t, direct, through); len(gcx) > 0 {
+		t.Errorf("results answered though none has a JSON block: %v", gcx)
+	}
+}
+
+// The example Go server speaks the binding itself: the proxy asks it for
+// GCX1 on behalf of a client that did not opt in, and passes its payload
+// on. Its tools return arrays, whose structuredContent this version of the
+// TypeScript client refuses (directly as through the proxy), so the client
+// here is the official Go SDK's, with no opt-in either.
+func TestInteropExampleGoServer(t *testing.T) {
+	root, err := filepath.Abs("../../jsonmap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := built(t, "mcpserver")
+	args := map[string]any{"query": "Decode", "limit": 20}
+	ctx := context.Background()
+	session := func(cmd *exec.Cmd) (*mcp.ListToolsResult, *mcp.CallToolResult, *mcp.CallToolResult) {
+		client := mcp.NewClient(&mcp.Implementation{Name: "gcx-proxy-test", Version: "1"}, nil)
+		cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cs.Close()
+		tools, err := cs.ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		search, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_symbols", Arguments: args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		usages, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "find_usages", Arguments: map[string]any{"name": "Value", "limit": 30}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tools, search, usages
+	}
+	directTools, directSearch, directUsages := session(exec.Command(server, "-root", root))
+	tools, search, usages := session(exec.Command(built(t, "gcx"), "proxy", "--", server, "-root", root))
+	if !reflect.DeepEqual(directTools, tools) {
+		t.Errorf("tools/list differs through the proxy")
+	}
+	for _, c := range []struct {
+		name            string
+		direct, proxied *mcp.CallToolResult
+	}{{"search_symbols", directSearch, search}, {"find_usages", directUsages, usages}} {
+		if c.direct.Meta[binding.MetaFormat] != nil {
+			t.Errorf("%s: the server answered a client that did not opt in with %v", c.name, c.direct.Meta[binding.MetaFormat])
+		}
+		if c.proxied.Meta[binding.MetaFormat] != "GCX1" {
+			t.Errorf("%s: format %v through the proxy, want GCX1", c.name, c.proxied.Meta[binding.MetaFormat])
+			continue
+		}
+		text := c.proxied.Content[0].(*mcp.TextContent).Text
+		want := c.direct.Content[0].(*mcp.TextContent).Text
+		value := gcxDecode(t, text)
+		if compact, _ := jsonmap.Compact([]byte(want)); !bytes.Equal(value, compact) {
+			t.Errorf("%s: gcx decode gives\n%s\nthe server's JSON is\n%s", c.name, value, compact)
+		}
+		if c.proxied.Meta[binding.MetaTotal] != c.direct.Meta[binding.MetaTotal] || !reflect.DeepEqual(c.proxied.StructuredContent, c.direct.StructuredContent) {
+			t.Errorf("%s: _meta or structuredContent changed", c.name)
+		}
+	}
+}
