@@ -108,8 +108,8 @@ func init() {
 			summary: "run the conformance vectors against the built-in implementations, or PROGRAM",
 			example: "gcx conformance -- python3 conformance/examples/python/adapter.py"},
 		{name: "proxy", run: runProxy,
-			usage:   "gcx proxy [flags] -- COMMAND [ARGS...]",
-			summary: "run an MCP server (stdio) and answer its tool results in GCX1 for the host's model",
+			usage:   "gcx proxy [flags] -- COMMAND [ARGS...]\n       gcx proxy [flags] --listen ADDR --upstream URL",
+			summary: "put GCX1 in front of an MCP server (stdio or Streamable HTTP) for the model a host serves",
 			example: "gcx proxy --mode auto -- npx -y @modelcontextprotocol/server-memory",
 			notes:   proxyNotes},
 	}

@@ -5,11 +5,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/gcxwire/gcx/gcxmcp/binding"
 	"github.com/gcxwire/gcx/gcxmcp/proxy"
@@ -54,6 +57,13 @@ func runProxy(c *subcommand, args []string, s streams) int {
 	}
 	opts.Log = s.stderr
 	command := fs.Args()
+	if cfg.listen != "" || cfg.upstream != "" {
+		if cfg.listen == "" || cfg.upstream == "" || len(command) > 0 {
+			fmt.Fprintf(s.stderr, "gcx proxy: --listen and --upstream go together, without a command: gcx proxy --listen ADDR --upstream URL\n")
+			return exitUsage
+		}
+		return runProxyHTTP(cfg, opts, s)
+	}
 	if len(command) == 0 {
 		fmt.Fprintf(s.stderr, "gcx proxy: no server to run: gcx proxy [flags] -- COMMAND [ARGS...]\n")
 		return exitUsage
@@ -69,6 +79,38 @@ func runProxy(c *subcommand, args []string, s streams) int {
 	cmd.Stderr = s.stderr
 	err = p.RunStdio(ctx, cmd, s.stdin, s.stdout)
 	return proxyExit(s, err)
+}
+
+// runProxyHTTP serves the Streamable HTTP proxy until a signal stops it.
+func runProxyHTTP(cfg *proxyConfig, opts proxy.Options, s streams) int {
+	h, err := proxy.NewHTTP(opts, cfg.upstream)
+	if err != nil {
+		fmt.Fprintf(s.stderr, "gcx proxy: %v\n", err)
+		return exitUsage
+	}
+	ln, err := net.Listen("tcp", cfg.listen)
+	if err != nil {
+		fmt.Fprintf(s.stderr, "gcx proxy: %v\n", err)
+		return exitIO
+	}
+	fmt.Fprintf(s.stderr, "gcx proxy: listening on http://%s, passing every request on to %s\n", ln.Addr(), cfg.upstream)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		fmt.Fprintf(s.stderr, "gcx proxy: %v\n", err)
+		return exitIO
+	case <-ctx.Done():
+		// Streams stay open as long as their hosts keep them: give
+		// them a moment, then close.
+		shutdown, cancel := context.WithTimeout(context.Background(), proxy.ShutdownGrace)
+		defer cancel()
+		srv.Shutdown(shutdown)
+		return exitOK
+	}
 }
 
 // proxyExit reports how the session ended and returns the exit status.
@@ -94,6 +136,8 @@ type proxyConfig struct {
 	exempt     listFlag
 	layouts    listFlag
 	maxMessage int
+	listen     string
+	upstream   string
 }
 
 // listFlag is a flag that may be given more than once, each time with one
@@ -116,6 +160,8 @@ func proxyFlags(fs *flag.FlagSet) *proxyConfig {
 	fs.StringVar(&cfg.mode, "mode", string(binding.ModeAuto), "`MODE`: auto writes GCX1 where it costs the model fewer tokens than the text it replaces, gcx always, off never")
 	fs.Var(&cfg.exempt, "exempt", "leave the results of these `TOOLS` (comma-separated, or the flag repeated) as the server wrote them")
 	fs.Var(&cfg.layouts, "layout", "`TOOL=DECLARED`: write TOOL's results by the layout of the declared tool DECLARED (section 14.6 of docs/wire-format.md); repeatable")
+	fs.StringVar(&cfg.listen, "listen", "", "serve MCP's Streamable HTTP transport on `ADDR` (host:port), in front of --upstream")
+	fs.StringVar(&cfg.upstream, "upstream", "", "the Streamable HTTP `URL` of the MCP server, with --listen; the host connects to the same path on ADDR")
 	fs.IntVar(&cfg.maxMessage, "max-message-bytes", proxy.DefaultMaxMessageBytes, "read messages of up to `N` bytes whole; a longer one passes untouched")
 	return cfg
 }
