@@ -93,6 +93,7 @@ type report struct {
 	Timing *struct {
 		ToolsCall map[string]float64 `json:"toolsCall"`
 		ToolsList float64            `json:"toolsList"`
+		Ping      float64            `json:"ping"`
 	} `json:"timing"`
 }
 

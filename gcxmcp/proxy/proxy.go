@@ -13,6 +13,7 @@
 package proxy
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -86,6 +87,12 @@ func (p *Proxy) Pending() int {
 // request to an upstream that speaks the binding, the request asking it
 // for GCX1 [PRX-3].
 func (p *Proxy) FromHost(msg []byte) []byte {
+	if !mayHold(msg, hostMethods) {
+		if !looksLikeObjectOrArray(msg) && !isBlank(msg) {
+			p.log.notJSON("host", msg)
+		}
+		return msg
+	}
 	m, ok := parseObject(msg)
 	if !ok {
 		if !isBlank(msg) && !isArray(msg) {
@@ -175,6 +182,12 @@ func (p *Proxy) FromUpstream(msg []byte) []byte {
 		}
 		return msg
 	}
+	if !mayHold(msg, responseKeys) {
+		if !looksLikeObjectOrArray(msg) && !isBlank(msg) {
+			p.log.notJSON("server", msg)
+		}
+		return msg
+	}
 	m, ok := parseObject(msg)
 	if !ok {
 		if !isBlank(msg) && !isArray(msg) {
@@ -237,6 +250,28 @@ func (p *Proxy) initialized(result jsonmap.Value) {
 		p.session.ProtocolVersion = strings.Clone(version.Text)
 	}
 	p.session.UpstreamOffer = offer
+}
+
+// The words a message must hold for the proxy to read it: the methods it
+// follows from the host, the members of a response from the server. A
+// message without them, or without any backslash (an escape could spell
+// them otherwise), passes without being parsed; a message with them is
+// parsed and decided on what it says.
+var (
+	hostMethods  = [][]byte{[]byte("initialize"), []byte("tools/call"), []byte("notifications/cancelled")}
+	responseKeys = [][]byte{[]byte(`"result"`), []byte(`"error"`)}
+)
+
+func mayHold(msg []byte, words [][]byte) bool {
+	if bytes.IndexByte(msg, '\\') >= 0 {
+		return true
+	}
+	for _, w := range words {
+		if bytes.Contains(msg, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // parseObject parses msg when it is one JSON object. The values may share

@@ -333,9 +333,11 @@ func TestStdioInvalidJSONBothWays(t *testing.T) {
 		t.Errorf("the server's garbage: got %q", got)
 	}
 	s.receive() // the initialize result
-	s.send("{{{\n")
-	if got := s.receive(); got != "{{{\n" {
-		t.Errorf("the host's garbage came back as %q", got)
+	for _, garbage := range []string{"{{{\n", "<html>\n"} {
+		s.send(garbage)
+		if got := s.receive(); got != garbage {
+			t.Errorf("the host's garbage came back as %q", got)
+		}
 	}
 	if err := s.end(); err != nil {
 		t.Error(err)

@@ -46,8 +46,8 @@ async function call(c) {
 for (const c of script.calls) {
   report.calls.push({ name: c.name, arguments: c.arguments ?? {}, ...(await call(c)) });
 }
-// Timing rounds: the calls again, one at a time, and tools/list; the
-// report gives the mean per call in microseconds.
+// Timing rounds: the calls again, one at a time, then tools/list and ping;
+// the report gives the mean per call in microseconds.
 if (script.repeat) {
   const perCall = {};
   for (const c of script.calls) {
@@ -55,9 +55,13 @@ if (script.repeat) {
     for (let i = 0; i < script.repeat; i++) await call(c);
     perCall[c.name] = Number(process.hrtime.bigint() - t0) / 1000 / script.repeat;
   }
-  const t0 = process.hrtime.bigint();
+  let t0 = process.hrtime.bigint();
   for (let i = 0; i < script.repeat; i++) await client.listTools();
-  report.timing = { toolsCall: perCall, toolsList: Number(process.hrtime.bigint() - t0) / 1000 / script.repeat };
+  const toolsList = Number(process.hrtime.bigint() - t0) / 1000 / script.repeat;
+  t0 = process.hrtime.bigint();
+  for (let i = 0; i < script.repeat; i++) await client.ping();
+  const ping = Number(process.hrtime.bigint() - t0) / 1000 / script.repeat;
+  report.timing = { toolsCall: perCall, toolsList, ping };
 }
 await client.close();
 process.stdout.write(JSON.stringify(report) + "\n");
