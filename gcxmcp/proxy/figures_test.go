@@ -119,36 +119,45 @@ func TestProxyFigures(t *testing.T) {
 	fmt.Fprintf(&b, "| **all** | | | **%d** | **%d** | **%s** | **%d** | **%d** | **%s** |\n", sum[0][0], sum[0][1], saved(sum[0][0], sum[0][1]), sum[1][0], sum[1][1], saved(sum[1][0], sum[1][1]))
 	t.Logf("tokens the model reads per call:\n%s", b.String())
 
-	// Time: the same calls one at a time, directly and through the
-	// proxy, alternating, five rounds each; the medians.
-	const repeat = 300
-	timed := append(bigGraph(30), toolCall{Name: "read_graph"}, toolCall{Name: "search_nodes", Arguments: map[string]any{"query": "engineer"}})
-	var runs [2][]*report
-	for range 5 {
-		runs[0] = append(runs[0], runSession(t, node, script{Stdio: ptr(memoryServer(t)), Calls: timed, Repeat: repeat}))
-		runs[1] = append(runs[1], runSession(t, node, script{Stdio: ptr(proxied(t, memoryServer(t))), Calls: timed, Repeat: repeat}))
+	// Time: one process holds a session to server-memory directly and one
+	// through the proxy, and alternates single messages between them.
+	memory := memoryServer(t)
+	path := filepath.Join(t.TempDir(), "latency.json")
+	spec, err := json.Marshal(map[string]any{
+		"direct": memory, "proxied": proxied(t, memoryServer(t)), "setup": bigGraph(30), "rounds": 1000,
+		"calls": []map[string]any{
+			{"name": "read_graph", "label": "read_graph (30 people, GCX1)"},
+			{"name": "search_nodes", "arguments": map[string]any{"query": "Person 7"}, "label": `search_nodes "Person 7" (GCX1)`},
+			{"name": "search_nodes", "arguments": map[string]any{"query": "nobody"}, "label": `search_nodes "nobody" (JSON kept)`},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	median := func(side int, pick func(*report) float64) float64 {
-		var xs []float64
-		for _, r := range runs[side] {
-			xs = append(xs, pick(r))
-		}
-		slices.Sort(xs)
-		return xs[len(xs)/2]
+	if err := os.WriteFile(path, spec, 0o644); err != nil {
+		t.Fatal(err)
 	}
+	cmd := exec.Command(node, "latency.mjs", path)
+	cmd.Dir = nodeDir
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("latency.mjs: %v", err)
+	}
+	var latency map[string]map[string]struct{ Median, P90 float64 }
+	mustUnmarshal(t, out, &latency)
 	b.Reset()
-	b.WriteString("| message | direct µs | through the proxy µs | added µs | ratio |\n|---|---:|---:|---:|---:|\n")
-	line := func(what string, pick func(*report) float64) {
-		d, p := median(0, pick), median(1, pick)
-		fmt.Fprintf(&b, "| %s | %.0f | %.0f | %.0f | %.2f |\n", what, d, p, p-d, p/d)
+	b.WriteString("| message | direct: median µs | p90 | through the proxy: median µs | p90 | added (median) µs |\n|---|---:|---:|---:|---:|---:|\n")
+	names := make([]string, 0, len(latency))
+	for name := range latency {
+		names = append(names, name)
 	}
-	line("ping", func(r *report) float64 { return r.Timing.Ping })
-	line("tools/list", func(r *report) float64 { return r.Timing.ToolsList })
-	for _, c := range timed[2:] {
-		name := c.Name
-		line("tools/call "+name+argsNote(c), func(r *report) float64 { return r.Timing.ToolsCall[name] })
+	slices.Sort(names)
+	for _, name := range names {
+		d, p := latency[name]["direct"], latency[name]["proxied"]
+		fmt.Fprintf(&b, "| %s | %.0f | %.0f | %.0f | %.0f | %.0f |\n", name, d.Median, d.P90, p.Median, p.P90, p.Median-d.Median)
 	}
-	t.Logf("time per message, mean of %d calls, median of 5 sessions each way:\n%s", repeat, b.String())
+	t.Logf("time per message, 1000 of each, alternating between the two sessions:\n%s", b.String())
 }
 
 func argsNote(c toolCall) string {
