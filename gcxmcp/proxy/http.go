@@ -3,9 +3,11 @@ package proxy
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
+	"log"
 	"mime"
 	"net/http"
 	"net/http/httputil"
@@ -56,6 +58,9 @@ func NewHTTP(opts Options, upstream string) (*HTTP, error) {
 	h.reverse = &httputil.ReverseProxy{
 		Rewrite:        h.rewrite,
 		ModifyResponse: h.modifyResponse,
+		// The reverse proxy's own reports, such as an upstream that
+		// closed a stream midway, go where the proxy's go.
+		ErrorLog: log.New(cmp.Or[io.Writer](opts.Log, io.Discard), "gcx proxy: ", 0),
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			h.log().printf("gcx proxy: %s %s: the upstream: %v", r.Method, r.URL.Path, err)
 			w.WriteHeader(http.StatusBadGateway)
@@ -64,6 +69,8 @@ func NewHTTP(opts Options, upstream string) (*HTTP, error) {
 	return h, nil
 }
 
+// ServeHTTP passes one request of the host on to the upstream, and its
+// answer back.
 func (h *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.reverse.ServeHTTP(w, r) }
 
 // logger returns the logger every session shares.

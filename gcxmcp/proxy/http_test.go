@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gcxwire/gcx/gcxmcp/binding"
 	"github.com/gcxwire/gcx/gcxmcp/proxy"
@@ -175,5 +176,65 @@ func TestHTTPOverLimit(t *testing.T) {
 	}
 	if n := strings.Count(log.String(), "longer than --max-message-bytes"); n < 3 {
 		t.Errorf("%d messages over the limit reported, want 3:\n%s", n, log.String())
+	}
+}
+
+// An upstream that dies in the middle of an event stream: the host gets
+// what was sent and then the end of the stream, nothing hangs, and the
+// proxy serves the next request.
+func TestHTTPUpstreamDiesMidStream(t *testing.T) {
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		if r.URL.Path == "/ok" {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"jsonrpc":"2.0","id":2,"result":{}}`)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, fakeProgressEvent)
+		w.(http.Flusher).Flush()
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			conn.Close()
+		}
+	}))
+	defer upstream.Close()
+	var log bytes.Buffer
+	h, err := proxy.NewHTTP(proxy.Options{Log: &log}, upstream.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := httptest.NewServer(h)
+	defer front.Close()
+	done := make(chan string, 1)
+	go func() {
+		resp, err := http.Post(front.URL+"/mcp", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}`))
+		if err != nil {
+			done <- "error: " + err.Error()
+			return
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		done <- string(b)
+	}()
+	select {
+	case got := <-done:
+		if !strings.HasPrefix(got, fakeProgressEvent) {
+			t.Errorf("the host got %q, want the event sent before the upstream died", got)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the host still waits 20s after the upstream died")
+	}
+	resp, err := http.Post(front.URL+"/ok", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"ping"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(b) != `{"jsonrpc":"2.0","id":2,"result":{}}` {
+		t.Errorf("the next request got %q", b)
+	}
+	if !strings.Contains(log.String(), "gcx proxy: ") || !strings.Contains(log.String(), "unexpected EOF") {
+		t.Errorf("the upstream's end is not reported: %q", log.String())
 	}
 }

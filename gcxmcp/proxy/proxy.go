@@ -9,7 +9,8 @@
 // except the results of tools/call requests that the binding answers and,
 // for an upstream that speaks the binding, the tools/call requests that
 // ask it for GCX1 [PRX-5]. What it keeps is bounded by the calls in flight
-// [PRX-6].
+// [PRX-6]. RunStdio runs a server over stdio (newline-delimited messages);
+// HTTP serves the Streamable HTTP transport in front of a server's URL.
 package proxy
 
 import (

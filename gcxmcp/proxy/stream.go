@@ -15,7 +15,9 @@ const readBufferBytes = 64 << 10
 type Direction int
 
 const (
+	// HostToUpstream carries the host's messages to the server.
 	HostToUpstream Direction = iota
+	// UpstreamToHost carries the server's messages to the host.
 	UpstreamToHost
 )
 
