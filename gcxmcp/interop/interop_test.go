@@ -130,11 +130,40 @@ func binaries(t *testing.T) (string, string) {
 				return
 			}
 		}
+		buildErr = readInputs()
 	})
 	if buildErr != nil {
 		t.Fatal(buildErr)
 	}
 	return server, gcxBin
+}
+
+// readInputs reads what the tests depend on beyond their own package: the
+// directories of the module's packages the two programs are built from,
+// go.mod and go.sum, and this directory (the scripts, the lock file). go
+// test caches a pass by the files the test read; this package imports
+// neither program, so without these reads it would replay a pass after
+// their sources or the scripts changed.
+func readInputs() error {
+	cmd := exec.Command("go", "list", "-deps", "-f", "{{if .Module}}{{if .Module.Main}}{{.Dir}}{{end}}{{end}}",
+		"./examples/mcpserver", "./cmd/gcx")
+	cmd.Dir = repoRoot
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("go list: %v", err)
+	}
+	dirs := append(strings.Fields(string(out)), ".")
+	for _, dir := range dirs {
+		if _, err := os.ReadDir(dir); err != nil {
+			return err
+		}
+	}
+	for _, name := range []string{"go.mod", "go.sum"} {
+		if _, err := os.Stat(filepath.Join(repoRoot, name)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func TestMain(m *testing.M) {
