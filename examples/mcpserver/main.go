@@ -33,6 +33,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -110,7 +111,9 @@ func serveHTTP(addr string, server *mcp.Server) error {
 	mux := http.NewServeMux()
 	mux.Handle(httpPath, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
 	log.Printf("serving Streamable HTTP at http://%s%s", ln.Addr(), httpPath)
-	return http.Serve(ln, mux)
+	// A client that never finishes its headers must not hold a connection.
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	return srv.Serve(ln)
 }
 
 // newServer builds the MCP server: two tools and the binding's middleware.
