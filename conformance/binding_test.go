@@ -279,8 +279,22 @@ func TestNumberKey(t *testing.T) {
 // mcp-client) with the input on stdin; a program that exits 2 there does
 // not offer the op, and one that exits otherwise or writes what is not
 // JSON fails.
+//
+// A server without a tokenizer declines auto mode by exiting 2 on a server
+// in auto mode: its vectors in auto mode are skipped, the others run. A
+// program that exits 2 on everything but the probe of the op therefore
+// declines auto mode too, and fails every other vector.
 func TestCommandBinding(t *testing.T) {
 	vs := loadBindingVectors(t)
+	auto := 0
+	for _, v := range vs {
+		if v.Op == OpMCPServer && serverUsesAuto(v.Input) {
+			auto++
+		}
+	}
+	if auto == 0 || auto == len(vs) {
+		t.Fatalf("%d of %d vectors put a server in auto mode", auto, len(vs))
+	}
 	for _, c := range []struct {
 		mode                  string
 		passed, failed, skips int
@@ -288,9 +302,10 @@ func TestCommandBinding(t *testing.T) {
 	}{
 		{"honest", len(vs), 0, 0, ""},
 		{"decoder-only", 0, 0, len(vs), ""},
+		{"binding-no-auto", len(vs) - auto, 0, auto, ""},
 		{"binding-not-json", 0, len(vs), 0, "not a JSON text"},
 		{"binding-exit-1", 0, len(vs), 0, "exit status 1"},
-		{"binding-exit-2", 0, len(vs), 0, "exit status 2"},
+		{"binding-exit-2", 0, len(vs) - auto, auto, "exit status 2"},
 	} {
 		t.Run(c.mode, func(t *testing.T) {
 			t.Setenv(fakeEnv, c.mode)
@@ -314,6 +329,10 @@ func TestCommandBinding(t *testing.T) {
 func fakeBinding(mode, op string, in []byte) int {
 	switch mode {
 	case "honest", "binding-not-json", "binding-exit-1", "binding-exit-2":
+	case "binding-no-auto":
+		if Op(op) == OpMCPServer && serverUsesAuto(in) {
+			return 2
+		}
 	default:
 		return 2
 	}

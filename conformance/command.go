@@ -104,6 +104,11 @@ var probeBinding = map[Op]string{
 	OpMCPProxy:  `{"settings":{"mode":"off"},"request":{"name":"t"},"result":{"content":[]}}`,
 }
 
+// probeAutoServer is a trivial input of a server in auto mode, which needs
+// a tokenizer: a program without one exits 2 on it, and its vectors in
+// auto mode are skipped.
+const probeAutoServer = `{"settings":{"mode":"auto"},"request":{"name":"t"},"result":{"content":[]}}`
+
 // offers reports whether the program accepts args on input with any exit
 // status but 2, trying it the first time a feature is asked for.
 func (c *command) offers(feature string, input string, args ...string) bool {
@@ -202,6 +207,9 @@ func (c *command) decodeJSON(result []byte) ([]byte, error) {
 func (c *command) mcp(op Op, input []byte) ([]byte, error) {
 	if !c.offers(string(op), probeBinding[op], string(op)) {
 		return nil, fmt.Errorf("%w: exits 2 on %s", ErrSkip, op)
+	}
+	if op == OpMCPServer && serverUsesAuto(input) && !c.offers("mcp-server auto", probeAutoServer, string(op)) {
+		return nil, fmt.Errorf("%w: exits 2 on %s in auto mode", ErrSkip, op)
 	}
 	return c.run(input, string(op))
 }

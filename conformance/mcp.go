@@ -163,3 +163,16 @@ func runMCPClient(input []byte) ([]byte, error) {
 	}
 	return binding.ClientOutcome(requests, r, err)
 }
+
+// serverUsesAuto reports whether an mcp-server vector's input puts its
+// tool in auto mode [MCP-6]: its own mode, else the server's, auto when
+// neither is given. An input it cannot read is not in auto mode; the run
+// then reports it.
+func serverUsesAuto(input []byte) bool {
+	var in mcpServerInput
+	if err := json.Unmarshal(input, &in); err != nil {
+		return false
+	}
+	mode := cmp.Or(in.Settings.Tools[in.Request.Name].Mode, in.Settings.Mode, binding.ModeAuto)
+	return mode == binding.ModeAuto
+}

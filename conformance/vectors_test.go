@@ -485,7 +485,7 @@ func TestGuideMapsErrataToVectors(t *testing.T) {
 		t.Fatal(err)
 	}
 	ids := map[string]bool{}
-	for _, v := range loadVectors(t) {
+	for _, v := range allVectors(t) {
 		ids[v.ID] = true
 	}
 	row := regexp.MustCompile("(?m)^\\| (E-[0-9]+|published: [^|]+) \\|(.*)\\|\\s*$")

@@ -1,6 +1,7 @@
 package gcxmcp_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -34,13 +35,28 @@ func loadCorpus(t testing.TB) []scorecard.Case {
 // their layouts), answering with the case's compact JSON in both the text
 // block and structuredContent, as a Go SDK server does.
 func corpusServer(t testing.TB, cases []scorecard.Case, mode gcxmcp.Mode) *mcp.Server {
+	return corpusServerOf(t, cases, mode, func(c scorecard.Case) []byte { return c.Response })
+}
+
+// wrapped returns a case's value as a server of protocol 2025-11-25 must
+// return it, an object: a value that is not one is wrapped as the member
+// "result" of one, as FastMCP wraps a list.
+func wrapped(c scorecard.Case) []byte {
+	if bytes.HasPrefix(bytes.TrimSpace(c.Response), []byte("{")) {
+		return c.Response
+	}
+	return append(append([]byte(`{"result":`), c.Response...), '}')
+}
+
+// corpusServerOf is corpusServer answering each case with value(case).
+func corpusServerOf(t testing.TB, cases []scorecard.Case, mode gcxmcp.Mode, value func(scorecard.Case) []byte) *mcp.Server {
 	t.Helper()
 	server := mcp.NewServer(&mcp.Implementation{Name: "corpus", Version: "v0"}, nil)
 	names := map[string]gcxmcp.ToolOptions{}
 	for _, c := range cases {
 		names[c.Name] = gcxmcp.ToolOptions{Name: c.Tool}
 		server.AddTool(&mcp.Tool{Name: c.Name, InputSchema: objectSchema, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
-			jsonHandler(c.Response))
+			jsonHandler(value(c)))
 	}
 	mw, err := gcxmcp.ServerMiddleware(gcxmcp.ServerOptions{Mode: mode, Tools: names})
 	if err != nil {
@@ -61,6 +77,12 @@ func jsonHandler(value []byte) mcp.ToolHandler {
 }
 
 func connectServer(t testing.TB, server *mcp.Server) *mcp.ClientSession {
+	return connectServerAt(t, server, "")
+}
+
+// connectServerAt connects a client to server at a protocol version ("":
+// the SDK's latest).
+func connectServerAt(t testing.TB, server *mcp.Server, version string) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
@@ -69,7 +91,7 @@ func connectServer(t testing.TB, server *mcp.Server) *mcp.ClientSession {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "corpus-client", Version: "v0"}, nil).Connect(ctx, ct, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "corpus-client", Version: "v0"}, nil).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,13 +109,26 @@ type modelText struct {
 // mode, and counts the tokens of the text block the model sees. Every
 // answer decodes to the case's value [MCP-8], auto mode never costs more
 // cl100k_base tokens than the JSON block [AUTO-2] [MCP-6], and with -v it
-// prints the table of docs/performance.md ("MCP binding").
+// prints the table of docs/performance.md ("MCP binding"). The results
+// are the bare values, as protocol 2026-07-28 allows.
 func TestCorpusThroughMiddleware(t *testing.T) {
+	throughMiddleware(t, "", func(c scorecard.Case) []byte { return c.Response })
+}
+
+// TestWrappedCorpusThroughMiddleware is TestCorpusThroughMiddleware on
+// protocol 2025-11-25, whose clients accept only an object as
+// structuredContent: every value that is not an object is wrapped, as
+// {"result": value} [MCP-6].
+func TestWrappedCorpusThroughMiddleware(t *testing.T) {
+	throughMiddleware(t, "2025-11-25", wrapped)
+}
+
+func throughMiddleware(t *testing.T, version string, value func(scorecard.Case) []byte) {
 	cases := loadCorpus(t)
 	ctx := context.Background()
 	sessions := map[gcxmcp.Mode]*mcp.ClientSession{
-		gcxmcp.ModeGCX:  connectServer(t, corpusServer(t, cases, gcxmcp.ModeGCX)),
-		gcxmcp.ModeAuto: connectServer(t, corpusServer(t, cases, gcxmcp.ModeAuto)),
+		gcxmcp.ModeGCX:  connectServerAt(t, corpusServerOf(t, cases, gcxmcp.ModeGCX, value), version),
+		gcxmcp.ModeAuto: connectServerAt(t, corpusServerOf(t, cases, gcxmcp.ModeAuto, value), version),
 	}
 	texts := make([]modelText, len(cases))
 	for i, c := range cases {
@@ -108,7 +143,7 @@ func TestCorpusThroughMiddleware(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s, %s mode: %v", c.Name, mode, err)
 			}
-			if !sameJSON(t, r.Value, c.Response) {
+			if !sameJSON(t, r.Value, value(c)) {
 				t.Errorf("[MCP-8] %s, %s mode: the value read is not the case's", c.Name, mode)
 			}
 			text := r.CallToolResult.Content[0].(*mcp.TextContent).Text
@@ -122,7 +157,6 @@ func TestCorpusThroughMiddleware(t *testing.T) {
 			}
 		}
 	}
-
 	var b strings.Builder
 	fmt.Fprintf(&b, "| case | cl100k: JSON block | GCX1 block (gcx mode) | auto mode | auto saves | o200k: JSON block | GCX1 block (gcx mode) | auto mode | auto saves |\n")
 	fmt.Fprintf(&b, "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")

@@ -479,3 +479,31 @@ func checkUntouchedText(t *testing.T, r *gcxmcp.Result, want []byte) {
 		t.Errorf("[MCP-5] text block %.120q, want the tool's JSON %.120q", text, want)
 	}
 }
+
+// Advertise declares offer only for a server that writes a tag: a client
+// sees GCX1 offered by a server in auto mode, and nothing from one in mode
+// off [MCP-2].
+func TestAdvertiseOnlyWhatIsWritten(t *testing.T) {
+	for _, c := range []struct {
+		mode  gcxmcp.Mode
+		offer bool
+	}{{gcxmcp.ModeAuto, true}, {gcxmcp.ModeOff, false}} {
+		caps := &mcp.ServerCapabilities{}
+		if err := gcxmcp.Advertise(caps, gcxmcp.ServerOptions{Mode: c.mode}); err != nil {
+			t.Fatal(err)
+		}
+		server := mcp.NewServer(&mcp.Implementation{Name: "advertise", Version: "v0"}, &mcp.ServerOptions{Capabilities: caps})
+		cs := connectServerAt(t, server, "2025-11-25")
+		ext := cs.InitializeResult().Capabilities.Extensions
+		settings, offered := ext[gcxmcp.Extension]
+		if offered != c.offer {
+			t.Errorf("mode %s: the server's capabilities hold %v", c.mode, ext)
+		}
+		if c.offer && fmt.Sprint(settings) != "map[offer:[GCX1]]" {
+			t.Errorf("mode %s: the binding's settings are %v", c.mode, settings)
+		}
+	}
+	if err := gcxmcp.Advertise(&mcp.ServerCapabilities{}, gcxmcp.ServerOptions{Mode: "fast"}); err == nil {
+		t.Error("Advertise took an unknown mode")
+	}
+}

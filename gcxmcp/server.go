@@ -59,6 +59,21 @@ func ServerMiddleware(opts ServerOptions) (mcp.Middleware, error) {
 	}, nil
 }
 
+// Advertise adds the binding to a server's capabilities with the tags a
+// server configured by opts writes, and adds nothing when it writes none
+// (every tool in mode off) [MCP-2]. It refuses the options
+// ServerMiddleware refuses.
+func Advertise(caps *mcp.ServerCapabilities, opts ServerOptions) error {
+	s, err := binding.NewServer(opts)
+	if err != nil {
+		return err
+	}
+	if offer := s.Offers(); len(offer) > 0 {
+		AdvertiseServer(caps, offer...)
+	}
+	return nil
+}
+
 // AdvertiseServer adds the binding to a server's capabilities with the tags
 // it offers [MCP-2]. Clients do not need it to opt in; it tells them that
 // asking is worth its bytes.

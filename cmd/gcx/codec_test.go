@@ -188,3 +188,37 @@ func TestStatsLost(t *testing.T) {
 		}
 	}
 }
+
+// decode --stats tells a client what the model read beside the value: the
+// format, and the total= and truncated= of a table's root header, which
+// are no part of the value [MAP-13] [MCP-7]. In a header-form root they
+// are members, so they are not reported as truncation.
+func TestDecodeStats(t *testing.T) {
+	table := "GCX1 tool=search_symbols fields=id,kind,name,path,line,sig rows=1 total=41 truncated=true\na\tb\tc\td\t1\t\n"
+	wrapped := "GCX1 tool=t fields=a json=object rows=1 items=@ total=41\nx\n"
+	cases := []struct {
+		name, stdin string
+		args        []string
+		code        int
+		stdout      string
+		stderr      string
+	}{
+		{"Table", table, []string{"decode", "--stats"}, 0, `[{"id":"a","kind":"b","name":"c","file_path":"d","start_line":1}]` + "\n", "gcx decode: read GCX1; total=41; truncated=true\n"},
+		{"HeaderFormMembers", wrapped, []string{"decode", "--stats"}, 0, `{"items":[{"a":"x"}],"total":41}` + "\n", "gcx decode: read GCX1\n"},
+		{"JSON", " [1] ", []string{"decode", "--stats"}, 0, "[1]\n", "gcx decode: read json\n"},
+		{"Draft", testDraft + " tool=t fields=a rows=1\nx\n", []string{"decode", "--stats", "--accept", testDraft}, 0, `[{"a":"x"}]` + "\n", "gcx decode: read " + testDraft + "\n"},
+		{"NotWithWire", table, []string{"decode", "--stats", "--wire"}, 2, "", "--stats goes with a result"},
+		{"InvalidReportsNothing", "GCX1 tool=t fields=a rows=2\nx\n", []string{"decode", "--stats"}, 1, "", "META-4"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, stdout, stderr := gcx(t, c.stdin, c.args...)
+			if code != c.code || stdout != c.stdout || !strings.Contains(stderr, c.stderr) || (c.code == 0 && stderr != c.stderr) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want %d, %q, %q", code, stdout, stderr, c.code, c.stdout, c.stderr)
+			}
+			if c.code != 0 && strings.Contains(stderr, "gcx decode: read") {
+				t.Errorf("a failed decode reported what it read: %q", stderr)
+			}
+		})
+	}
+}

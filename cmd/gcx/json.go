@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gcxwire/gcx/codec"
+	"github.com/gcxwire/gcx/gcxmcp/binding"
 	"github.com/gcxwire/gcx/internal/plural"
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/jsonmap/auto"
@@ -226,11 +227,12 @@ func takesLimits(fs *flag.FlagSet, versionFlag string, cs []codec.Codec, stderr 
 	return true
 }
 
-func decodeFlags(fs *flag.FlagSet) (wire *bool, limits *spec.Limits, accept *string) {
+func decodeFlags(fs *flag.FlagSet) (wire, stats *bool, limits *spec.Limits, accept *string) {
 	wire = fs.Bool("wire", false, "read GCX1 only and write its wire view [WIRE-1]")
+	stats = fs.Bool("stats", false, "report on stderr the format read and what a table's header says of truncation,\ntotal= and truncated= [MCP-7], which are no part of the value [MAP-13]")
 	accept = fs.String("accept", spec.Version, "the versions read, a comma-separated `list` of "+strings.Join(registered(), ", ")+
 		";\na payload of another version is refused with exit status 3, naming its tag")
-	return wire, limitFlags(fs), accept
+	return wire, stats, limitFlags(fs), accept
 }
 
 // acceptedCodecs returns the codecs of a comma-separated list of tags, or
@@ -269,7 +271,7 @@ func decodeAs(result []byte, accepted []codec.Codec) codec.Codec {
 // JSON is cheaper [AUTO-3].
 func runDecode(c *subcommand, args []string, s streams) int {
 	fs := c.flags(s.stderr)
-	wire, limits, accept := decodeFlags(fs)
+	wire, stats, limits, accept := decodeFlags(fs)
 	if code, ok := parseFlags(fs, args, s.stderr); !ok {
 		return code
 	}
@@ -281,6 +283,10 @@ func runDecode(c *subcommand, args []string, s streams) int {
 		return exitUsage
 	}
 	if *wire {
+		if *stats {
+			fmt.Fprintln(s.stderr, "gcx decode: --stats goes with a result, not --wire: the wire view holds every header pair")
+			return exitUsage
+		}
 		if len(accepted) != 1 || accepted[0].Tag() != spec.Version {
 			fmt.Fprintf(s.stderr, "gcx decode: --wire reads %s only\n", spec.Version)
 			return exitUsage
@@ -289,7 +295,12 @@ func runDecode(c *subcommand, args []string, s streams) int {
 	}
 	// The first line says which version the result is [VER-1]: GCX1 and
 	// JSON stream, a draft is read whole by its codec.
-	in := bufio.NewReaderSize(input{s.input(c.name)}, 64<<10)
+	head := &firstLine{max: limits.MaxLineBytes}
+	var source io.Reader = input{s.input(c.name)}
+	if *stats {
+		source = io.TeeReader(source, head)
+	}
+	in := bufio.NewReaderSize(source, 64<<10)
 	start, err := in.Peek(spec.MaxTagBytes + 1)
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 		return fail(s.stderr, err)
@@ -322,7 +333,58 @@ func runDecode(c *subcommand, args []string, s streams) int {
 	if err := out.Commit(); err != nil {
 		return fail(s.stderr, err)
 	}
+	if *stats {
+		return report(s.stderr, "gcx decode: %s\n", describeRead(head.line))
+	}
 	return exitOK
+}
+
+// describeRead says, for decode --stats, which format a result was read
+// as and, for a GCX1 table, what its root header says of truncation
+// [MCP-7]. first is the result's first line.
+func describeRead(first []byte) string {
+	tag, _, _ := spec.ReadTag(first)
+	if tag == "" {
+		return "read json"
+	}
+	if tag != spec.Version {
+		return "read " + tag
+	}
+	total, truncated, hasTruncated, err := binding.HeaderCounts(append(first, '\n'))
+	msg := "read " + tag
+	if err == nil && total >= 0 {
+		msg += fmt.Sprintf("; total=%d", total)
+	}
+	if err == nil && hasTruncated {
+		msg += fmt.Sprintf("; truncated=%t", truncated)
+	}
+	return msg
+}
+
+// firstLine keeps the first line written to it, without its LF, and at
+// most max bytes of it (0: no bound beyond the decoder's own line limit,
+// which has already refused a longer line by the time it is read).
+type firstLine struct {
+	line []byte
+	max  int
+	done bool
+}
+
+func (f *firstLine) Write(p []byte) (int, error) {
+	if f.done {
+		return len(p), nil
+	}
+	end := bytes.IndexByte(p, '\n')
+	if end < 0 {
+		end = len(p)
+	} else {
+		f.done = true
+	}
+	if f.max > 0 && len(f.line)+end > f.max {
+		end, f.done = max(f.max-len(f.line), 0), true
+	}
+	f.line = append(f.line, p[:end]...)
+	return len(p), nil
 }
 
 // limitNames returns the names of the limit flags and extra.

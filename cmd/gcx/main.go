@@ -90,7 +90,7 @@ func init() {
 			summary: "JSON value -> GCX1 (auto: or compact JSON); --wire: wire view -> canonical GCX1",
 			example: "gcx encode --mode gcx --tool search_symbols < examples/search_symbols.json"},
 		{name: "decode", run: runDecode,
-			usage:   "gcx decode [--accept TAG,...] [limits] < result\n       gcx decode --wire [limits] < payload.gcx",
+			usage:   "gcx decode [--accept TAG,...] [--stats] [limits] < result\n       gcx decode --wire [limits] < payload.gcx",
 			summary: "GCX1 (or JSON) result -> the JSON value; --wire: GCX1 -> wire view",
 			example: "gcx decode --wire < docs/example.gcx"},
 		{name: "check", run: runCheck,

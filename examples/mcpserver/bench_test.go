@@ -12,7 +12,7 @@ import (
 
 // BenchmarkTools sets the binding's cost beside the tools' own, on this
 // repository's index: "handler" is what a tool computes (the search and
-// the JSON of its answer), "middleware-gcx" and "middleware-auto" the
+// the JSON of its answer, the object that wraps the list), "middleware-gcx" and "middleware-auto" the
 // server middleware on that answer, and "call-json", "call-gcx" and
 // "call-auto" whole calls between an SDK client and this server on
 // in-memory transports, without and with the opt-in.
@@ -27,8 +27,14 @@ func BenchmarkTools(b *testing.B) {
 		args    map[string]any
 		compute func() any
 	}{
-		{"search_symbols", map[string]any{"query": "Decode", "limit": 50}, func() any { hits, _ := idx.searchSymbols("Decode", 50); return hits }},
-		{"find_usages", map[string]any{"name": "Errorf", "limit": 50}, func() any { hits, _ := idx.findUsages("Errorf", 50); return hits }},
+		{"search_symbols", map[string]any{"query": "Decode", "limit": 50}, func() any {
+			hits, total := idx.searchSymbols("Decode", 50)
+			return symbolsResult{Symbols: hits, Total: total, Truncated: total > len(hits)}
+		}},
+		{"find_usages", map[string]any{"name": "Errorf", "limit": 50}, func() any {
+			hits, total := idx.findUsages("Errorf", 50)
+			return usagesResult{Usages: hits, Total: total, Truncated: total > len(hits)}
+		}},
 	}
 	sessions := map[gcxmcp.Mode]*mcp.ClientSession{}
 	for _, mode := range []gcxmcp.Mode{gcxmcp.ModeGCX, gcxmcp.ModeAuto} {
@@ -50,14 +56,14 @@ func BenchmarkTools(b *testing.B) {
 		sessions[mode] = cs
 	}
 	for _, tool := range tools {
-		answer, err := json.Marshal(tool.compute())
+		answer, err := encodeResult(tool.compute())
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.Run(tool.name+"/handler", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := json.Marshal(tool.compute()); err != nil {
+				if _, err := encodeResult(tool.compute()); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -277,3 +277,15 @@ func headerCounts(payload []byte) (truncation, error) {
 	}
 	return t, nil
 }
+
+// HeaderCounts returns what a payload's root header says of truncation
+// [MCP-7]: total is how many results the tool found, or -1 when the header
+// does not say, and hasTruncated whether it says truncated=. Only a root
+// that is a table carries them; in a header-form root total= and
+// truncated= are members of the value [MAP-10], and in another version's
+// payload they are nothing to this binding, so both say nothing. It reads
+// the first line of payload.
+func HeaderCounts(payload []byte) (total int64, truncated, hasTruncated bool, err error) {
+	t, err := headerCounts(payload)
+	return t.total, t.truncated, t.hasTruncated, err
+}

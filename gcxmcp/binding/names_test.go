@@ -2,6 +2,7 @@ package binding
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,5 +44,30 @@ func TestWithCountsKeepsTheLineLimit(t *testing.T) {
 				t.Fatal("payload changed without the pairs")
 			}
 		})
+	}
+}
+
+// A server offers only the tags it writes: nothing when every tool is in
+// mode off [MCP-2].
+func TestOffers(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		opts ServerOptions
+		want []string
+	}{
+		{"default", ServerOptions{}, []string{"GCX1"}},
+		{"gcx", ServerOptions{Mode: ModeGCX}, []string{"GCX1"}},
+		{"off", ServerOptions{Mode: ModeOff}, nil},
+		{"off with an off tool", ServerOptions{Mode: ModeOff, Tools: map[string]ToolOptions{"t": {Mode: ModeOff}}}, nil},
+		{"off with a named tool", ServerOptions{Mode: ModeOff, Tools: map[string]ToolOptions{"t": {Name: "search_symbols"}}}, nil},
+		{"off but one tool in auto", ServerOptions{Mode: ModeOff, Tools: map[string]ToolOptions{"t": {Mode: ModeAuto}}}, []string{"GCX1"}},
+	} {
+		s, err := NewServer(c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Offers(); !slices.Equal(got, c.want) {
+			t.Errorf("%s: offers %q, want %q", c.name, got, c.want)
+		}
 	}
 }

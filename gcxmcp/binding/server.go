@@ -219,13 +219,20 @@ func (s *Server) Answer(name string, accept []string, r *Result) (a Answer, ok b
 	return Answer{Format: tag, Block: at, Text: string(payload)}, true
 }
 
-// Offers returns the tags the server writes, most preferred first: none
-// in mode off, which answers no call [MCP-2]. Callers must not modify it.
+// Offers returns the tags the server writes, most preferred first, which
+// are those it may declare in its capabilities' offer: none when every
+// tool is in mode off, for it answers no call [MCP-2]. Callers must not
+// modify it.
 func (s *Server) Offers() []string {
-	if s.mode == ModeOff {
-		return nil
+	if s.mode != ModeOff {
+		return s.offer
 	}
-	return s.offer
+	for _, t := range s.tools {
+		if t.Mode != "" && t.Mode != ModeOff {
+			return s.offer
+		}
+	}
+	return nil
 }
 
 // encode returns the payload of the value for the tool, with total= and
