@@ -178,7 +178,7 @@ func saved(direct, proxied int) string {
 }
 
 // exampleServerRows measures the example Go server through the Go SDK's
-// client, which reads its array results.
+// client.
 func exampleServerRows(t *testing.T) []tokenRow {
 	root, err := filepath.Abs("../../jsonmap")
 	if err != nil {

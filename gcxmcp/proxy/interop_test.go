@@ -423,9 +423,8 @@ func TestInteropFilesystemServer(t *testing.T) {
 
 // The example Go server speaks the binding itself: the proxy asks it for
 // GCX1 on behalf of a client that did not opt in, and passes its payload
-// on. Its tools return arrays, whose structuredContent this version of the
-// TypeScript client refuses (directly as through the proxy), so the client
-// here is the official Go SDK's, with no opt-in either.
+// on. The client here is the official Go SDK's, with no opt-in either, so
+// that a second SDK's client sees the proxy.
 func TestInteropExampleGoServer(t *testing.T) {
 	root, err := filepath.Abs("../../jsonmap")
 	if err != nil {
