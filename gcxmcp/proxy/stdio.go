@@ -84,8 +84,10 @@ func (p *Proxy) RunStdio(ctx context.Context, cmd *exec.Cmd, hostIn io.Reader, h
 		toServer.Close()
 		var se *StreamError
 		if errors.As(err, &se) && se.Stream == serverWrite {
-			// The server stopped reading: it has ended or is ending.
-			return p.serverEnded(cmd, <-serverDone)
+			// The server stopped reading: it has ended or is ending. A
+			// server that closed its stdin but keeps its stdout open is
+			// stopped, so that the host is not kept waiting.
+			return p.serverEnded(cmd, awaitOutput(cmd, serverDone, fromServer))
 		}
 		// The host ended the session: the server gets the end of its
 		// stdin and time to answer what it was asked, and exit.
