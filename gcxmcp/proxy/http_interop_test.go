@@ -2,11 +2,19 @@ package proxy_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"net"
 	"os/exec"
+	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gcxwire/gcx/gcxmcp/binding"
+	"github.com/gcxwire/gcx/jsonmap"
 )
 
 // freePort returns a TCP port on the loopback that nothing listens on now.
@@ -67,5 +75,50 @@ func TestInteropHTTPEverythingServer(t *testing.T) {
 	sameSession(t, direct, through)
 	if gcx := compareCalls(t, direct, through); !gcx["get-env"] {
 		t.Error("get-env: the model did not read GCX1 through the proxy")
+	}
+}
+
+// The example Go server over Streamable HTTP speaks the binding: through
+// gcx proxy --listen, a Go SDK client that did not opt in reads GCX1 the
+// server wrote on the proxy's request, and the same tools as directly.
+func TestInteropHTTPExampleGoServer(t *testing.T) {
+	root, err := filepath.Abs("../../jsonmap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	serverPort, proxyPort := freePort(t), freePort(t)
+	startListening(t, exec.Command(built(t, "mcpserver"), "-root", root, "-http", fmt.Sprintf("127.0.0.1:%d", serverPort)), serverPort)
+	upstream := fmt.Sprintf("http://127.0.0.1:%d/mcp", serverPort)
+	startListening(t, exec.Command(built(t, "gcx"), "proxy", "--listen", fmt.Sprintf("127.0.0.1:%d", proxyPort), "--upstream", upstream), proxyPort)
+	ctx := context.Background()
+	call := func(endpoint string) (*mcp.ListToolsResult, *mcp.CallToolResult) {
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "gcx-proxy-test", Version: "1"}, nil).
+			Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cs.Close()
+		tools, err := cs.ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_symbols", Arguments: map[string]any{"query": "Decode", "limit": 20}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tools, r
+	}
+	directTools, direct := call(upstream)
+	tools, proxied := call(fmt.Sprintf("http://127.0.0.1:%d/mcp", proxyPort))
+	if !reflect.DeepEqual(directTools, tools) {
+		t.Error("tools/list differs through the proxy")
+	}
+	if direct.Meta[binding.MetaFormat] != nil || proxied.Meta[binding.MetaFormat] != "GCX1" {
+		t.Fatalf("format %v directly, %v through the proxy; want none, then GCX1", direct.Meta[binding.MetaFormat], proxied.Meta[binding.MetaFormat])
+	}
+	value := gcxDecode(t, proxied.Content[0].(*mcp.TextContent).Text)
+	want, _ := jsonmap.Compact([]byte(direct.Content[0].(*mcp.TextContent).Text))
+	if !bytes.Equal(value, want) {
+		t.Errorf("gcx decode gives\n%s\nthe server's JSON is\n%s", value, want)
 	}
 }
