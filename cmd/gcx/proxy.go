@@ -33,7 +33,8 @@ the model reads GCX1 instead when it is cheaper (--mode auto) or always
 (--mode gcx); structuredContent stays JSON and _meta names the format. A host
 that asks for GCX1 itself gets exactly what the MCP binding says; a server
 that offers GCX1 itself is asked for it and its answer passed on. Error
-results, prose, images, batches and lines that are not JSON pass untouched.
+results, prose, images, batches and lines that are not JSON pass untouched
+(the last reported on stderr when the proxy notices them).
 A message longer than --max-message-bytes passes untouched, streamed.
 Section 15.9 of docs/wire-format.md states these rules (PRX-1 to PRX-7).
 
