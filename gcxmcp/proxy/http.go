@@ -84,7 +84,8 @@ func (h *HTTP) log() *logger {
 }
 
 // session returns the proxy of the session id names, making one for a
-// request outside any session yet (an initialize) or a stateless server.
+// request outside any session yet (an initialize): "" names the one
+// session of a server that names none.
 func (h *HTTP) session(id string) *Proxy {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -165,10 +166,12 @@ func (h *HTTP) modifyResponse(resp *http.Response) error {
 	if p == nil {
 		return nil
 	}
-	if id := resp.Header.Get(sessionHeader); id != "" && resp.Request.Header.Get(sessionHeader) == "" {
-		// The upstream named the session this proxy began.
+	if resp.Request.Header.Get(sessionHeader) == "" && resp.StatusCode/100 == 2 {
+		// The upstream named the session this proxy began; a server
+		// that names none keeps no sessions, and its hosts share one
+		// proxy, so that what initialize said is kept.
 		h.mu.Lock()
-		h.remember(id, p)
+		h.remember(resp.Header.Get(sessionHeader), p)
 		h.mu.Unlock()
 	}
 	if resp.Request.Method == http.MethodDelete && resp.StatusCode/100 == 2 {

@@ -238,3 +238,44 @@ func TestHTTPUpstreamDiesMidStream(t *testing.T) {
 		t.Errorf("the upstream's end is not reported: %q", log.String())
 	}
 }
+
+// A server that names no session keeps what initialize said for the next
+// requests: a host that opted out in its capabilities is not overruled on
+// its tools/call, which came without a session id.
+func TestHTTPStatelessServerKeepsInitialize(t *testing.T) {
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		if strings.Contains(string(body), `"initialize"`) {
+			io.WriteString(w, `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`)
+			return
+		}
+		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"[{\"a\":1},{\"a\":2}]"}]}}`)
+	}))
+	defer upstream.Close()
+	h, err := proxy.NewHTTP(proxy.Options{Binding: binding.ServerOptions{Mode: binding.ModeGCX}}, upstream.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := httptest.NewServer(h)
+	defer front.Close()
+	for _, tc := range []struct{ caps, want string }{
+		{`{"extensions":{"io.github.gcxwire/gcx":{"accept":[]}}}`, `"text":"[{\"a\":1},{\"a\":2}]"`}, // the host asked for JSON
+		{`{}`, `"text":"GCX1 tool=t`}, // the host said nothing
+	} {
+		for i, body := range []string{
+			`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":` + tc.caps + `,"clientInfo":{"name":"h","version":"1"}}}`,
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}`,
+		} {
+			resp, err := http.Post(front.URL, "application/json", strings.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if i == 1 && !strings.Contains(string(got), tc.want) {
+				t.Errorf("capabilities %s: the host got %s", tc.caps, got)
+			}
+		}
+	}
+}
