@@ -21,12 +21,13 @@ import (
 
 // Binding reports whether o is an op of the MCP binding, whose input and
 // outcome are JSON objects.
-func (o Op) Binding() bool { return o == OpMCPServer || o == OpMCPClient }
+func (o Op) Binding() bool { return o == OpMCPServer || o == OpMCPClient || o == OpMCPProxy }
 
 // outcomeMembers lists, for each op of the binding, the members its
 // expected outcome must have and those it may have.
 var outcomeMembers = map[Op]struct{ required, allowed []string }{
 	OpMCPServer: {required: []string{"result"}, allowed: []string{"result"}},
+	OpMCPProxy:  {required: []string{"request_meta", "result"}, allowed: []string{"request_meta", "result"}},
 	OpMCPClient: {
 		required: []string{"requests"},
 		allowed:  []string{"requests", "format", "value", "total", "truncated", "reissued", "error"},

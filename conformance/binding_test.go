@@ -31,7 +31,7 @@ func TestBuiltInPassesEveryBindingVector(t *testing.T) {
 }
 
 func TestBindingOps(t *testing.T) {
-	if !slices.Equal(opsOf[CategoryMCP], []Op{OpMCPServer, OpMCPClient}) || !OpMCPServer.Binding() || !OpMCPClient.Binding() || OpDecode.Binding() {
+	if !slices.Equal(opsOf[CategoryMCP], []Op{OpMCPServer, OpMCPClient, OpMCPProxy}) || !OpMCPServer.Binding() || !OpMCPClient.Binding() || !OpMCPProxy.Binding() || OpDecode.Binding() {
 		t.Errorf("the ops of category mcp: %v", opsOf[CategoryMCP])
 	}
 }

@@ -38,6 +38,7 @@ const DefaultTimeout = 10 * time.Second
 //	json-decode  argv... decode
 //	mcp-server   argv... mcp-server
 //	mcp-client   argv... mcp-client
+//	mcp-proxy    argv... mcp-proxy
 //
 // The program exits 0 on success; 1 on invalid input, with nothing on
 // stdout and a message on stderr that gives the line, the column and the
@@ -100,6 +101,7 @@ const (
 var probeBinding = map[Op]string{
 	OpMCPServer: `{"settings":{"mode":"off"},"request":{"name":"t"},"result":{"content":[]}}`,
 	OpMCPClient: `{"answers":[{"content":[]}]}`,
+	OpMCPProxy:  `{"settings":{"mode":"off"},"request":{"name":"t"},"result":{"content":[]}}`,
 }
 
 // probeAutoServer is a trivial input of a server in auto mode, which needs

@@ -23,6 +23,8 @@ func runBinding(op Op, input []byte) ([]byte, error) {
 		return runMCPServer(input)
 	case OpMCPClient:
 		return runMCPClient(input)
+	case OpMCPProxy:
+		return runMCPProxy(input)
 	}
 	return nil, fmt.Errorf("%w: %s is no op of the MCP binding", ErrSkip, op)
 }
@@ -97,80 +99,25 @@ func runMCPServer(input []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The result as a JSON-RPC response carries it, for the answer to
+	// change in place.
+	response := jsonmap.Value{Kind: jsonmap.Object, Members: []jsonmap.Member{{Key: "result", Value: sent}}}
 	if a, ok := s.Answer(in.Request.Name, in.Accepted(), r); ok {
-		applyAnswer(&sent, a)
+		a.ApplyJSON(&response)
 	}
-	b := []byte(`{"result":`)
-	b = sent.AppendCompact(b)
-	return append(b, '}'), nil
+	return response.AppendCompact(nil), nil
 }
 
-// applyAnswer changes the result the tool returned, a JSON object, into
-// the one the server sends: the format named in _meta and the JSON block's
-// text replaced [MCP-6]. readMCPResult has checked its shape.
-func applyAnswer(result *jsonmap.Value, a binding.Answer) {
-	if a.Block >= 0 {
-		content := member(result, "content")
-		text := member(&content.Elems[a.Block], "text")
-		*text = jsonmap.Value{Kind: jsonmap.String, Text: a.Text}
-	}
-	meta := member(result, "_meta")
-	if meta.Kind != jsonmap.Object {
-		*meta = jsonmap.Value{Kind: jsonmap.Object}
-	}
-	*member(meta, binding.MetaFormat) = jsonmap.Value{Kind: jsonmap.String, Text: a.Format}
-}
-
-// member returns the member key of the object v, appending it (as null)
-// when v has none.
-func member(v *jsonmap.Value, key string) *jsonmap.Value {
-	for i := range v.Members {
-		if v.Members[i].Key == key {
-			return &v.Members[i].Value
-		}
-	}
-	v.Members = append(v.Members, jsonmap.Member{Key: key, Value: jsonmap.Value{Kind: jsonmap.Null}})
-	return &v.Members[len(v.Members)-1].Value
-}
-
-// mcpResult is a CallToolResult as JSON-RPC carries it.
-type mcpResult struct {
-	Content []struct {
-		Type string  `json:"type"`
-		Text *string `json:"text"`
-	} `json:"content"`
-	StructuredContent json.RawMessage `json:"structuredContent"`
-	IsError           bool            `json:"isError"`
-	Meta              map[string]any  `json:"_meta"`
-}
-
-// readMCPResult reads a result for package binding. decoded says to hand
-// it structuredContent decoded, as a client's MCP library does, rather
-// than as its JSON text.
+// readMCPResult reads a result for package binding, as
+// binding.ResultFromJSON reads one off the wire. decoded says to hand it
+// structuredContent decoded, as a client's MCP library does, rather than
+// as its JSON text.
 func readMCPResult(raw []byte, decoded bool) (*binding.Result, error) {
-	var res mcpResult
-	if err := json.Unmarshal(raw, &res); err != nil {
+	v, err := jsonmap.Parse(raw)
+	if err != nil {
 		return nil, fmt.Errorf("result: %v", err)
 	}
-	r := &binding.Result{Content: make([]binding.Block, len(res.Content)), IsError: res.IsError, Meta: res.Meta}
-	for i, c := range res.Content {
-		if c.Type == "text" {
-			if c.Text == nil {
-				return nil, fmt.Errorf("result: content block %d of type text has no text", i)
-			}
-			r.Content[i] = binding.Block{IsText: true, Text: *c.Text}
-		}
-	}
-	switch {
-	case res.StructuredContent == nil:
-	case decoded:
-		if err := json.Unmarshal(res.StructuredContent, &r.Structured); err != nil {
-			return nil, err
-		}
-	default:
-		r.Structured = res.StructuredContent
-	}
-	return r, nil
+	return binding.ResultFromJSON(v, decoded)
 }
 
 // mcpClientInput is the input of an mcp-client vector.

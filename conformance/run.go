@@ -378,6 +378,7 @@ var (
 		OpJSONDecode: {"json-decode"},
 		OpMCPServer:  {"mcp-server"},
 		OpMCPClient:  {"mcp-client"},
+		OpMCPProxy:   {"mcp-proxy"},
 	}
 	stepPurposes = map[Op]string{
 		OpDecode:     "encoding the expected view, which must give the input back [CAN-1]",
@@ -494,7 +495,7 @@ func runStep(v *Vector, impl Implementation) step {
 		} else if problems = checkError(v, v.Expected.Error, err); err != nil && len(got) > 0 {
 			problems = append(problems, core("returned a value along with the error [ERR-4]"))
 		}
-	case OpMCPServer, OpMCPClient:
+	case OpMCPServer, OpMCPClient, OpMCPProxy:
 		if impl.MCP == nil {
 			return skipped("no MCP binding")
 		}

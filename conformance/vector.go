@@ -156,6 +156,10 @@ const (
 	// OpMCPClient: the answers to a client's calls to the calls it makes
 	// and what it ends with [MCP-7] to [MCP-9].
 	OpMCPClient Op = "mcp-client"
+	// OpMCPProxy: an intermediary's settings, the host's call and the
+	// upstream's result to the request the upstream receives and the
+	// result the host receives [PRX-1] to [PRX-6].
+	OpMCPProxy Op = "mcp-proxy"
 )
 
 // opsOf lists the ops each category may hold.
@@ -165,7 +169,7 @@ var opsOf = map[string][]Op{
 	CategoryEncode:  {OpEncode},
 	CategoryJSON:    {OpJSONEncode, OpJSONDecode},
 	CategoryVersion: {OpDecode, OpJSONDecode},
-	CategoryMCP:     {OpMCPServer, OpMCPClient},
+	CategoryMCP:     {OpMCPServer, OpMCPClient, OpMCPProxy},
 }
 
 // File is one vectors file, CATEGORY/GROUP.json.

@@ -24,6 +24,7 @@ func TestSubcommandHelp(t *testing.T) {
 		"check":       {"-max-line-bytes", "-max-fields", "-max-sections", "-max-rows", "example:", "gcx check "},
 		"bench":       {"-cases", "-out", "-check"},
 		"conformance": {"-run", "-category", "-vectors", "-tag"},
+		"proxy":       {"-mode", "-exempt", "-layout", "-max-message-bytes", "example:", "gcx proxy ", "mcpServers", "exit status"},
 	}
 	for _, c := range commands {
 		code, stdout, stderr := gcx(t, "", "help", c.name)

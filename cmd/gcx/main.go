@@ -8,6 +8,9 @@
 //	gcx encode --wire [limits]   wire view on stdin → canonical GCX1 on stdout
 //	gcx check [limits]           validate the GCX1 payload on stdin
 //	gcx bench [--codec TAG,...]  the token scorecard of bench/wire-format
+//	gcx proxy [flags] -- COMMAND [ARGS...]
+//	                             run an MCP server and answer its tool results
+//	                             in GCX1 for the host's model (section 15.9)
 //	gcx conformance [-- PROGRAM ARGS...]
 //	                             run the conformance vectors against the built-in
 //	                             implementations, or against PROGRAM
@@ -73,6 +76,7 @@ type subcommand struct {
 	usage   string // the usage lines, without "usage: "
 	summary string // one line for the command list
 	example string // one example, as a shell line
+	notes   string // what else help says, after the example
 	run     func(c *subcommand, args []string, s streams) int
 }
 
@@ -103,6 +107,11 @@ func init() {
 			usage:   "gcx conformance [flags] [-- PROGRAM [ARGS...]]",
 			summary: "run the conformance vectors against the built-in implementations, or PROGRAM",
 			example: "gcx conformance -- python3 conformance/examples/python/adapter.py"},
+		{name: "proxy", run: runProxy,
+			usage:   "gcx proxy [flags] -- COMMAND [ARGS...]\n       gcx proxy [flags] --listen ADDR --upstream URL",
+			summary: "put GCX1 in front of an MCP server (stdio or Streamable HTTP) for the model a host serves",
+			example: "gcx proxy --mode auto -- npx -y @modelcontextprotocol/server-memory",
+			notes:   proxyNotes},
 	}
 }
 
@@ -234,6 +243,9 @@ func (c *subcommand) helpFlags(w io.Writer, fs *flag.FlagSet) {
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 	fmt.Fprintf(w, "\nexample:\n  %s\n", c.example)
+	if c.notes != "" {
+		fmt.Fprintf(w, "\n%s\n", c.notes)
+	}
 }
 
 // declare declares the subcommand's flags on fs, for help.
@@ -245,6 +257,8 @@ func (c *subcommand) declare(fs *flag.FlagSet) {
 		decodeFlags(fs)
 	case "check":
 		limitFlags(fs)
+	case "proxy":
+		proxyFlags(fs)
 	}
 }
 

@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"flag"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/gcxwire/gcx/bench/scorecard"
+	"github.com/gcxwire/gcx/gcxmcp/proxy"
 )
 
 // repoRoot is the repository root as seen from this package's directory,
@@ -173,6 +177,8 @@ func TestReadmeCommandsWork(t *testing.T) {
 			r.session(b)
 		case b.lang == "go":
 			r.goCode(b)
+		case b.lang == "json":
+			r.hostConfig(b)
 		default:
 			for _, line := range strings.Split(strings.TrimSuffix(b.text, "\n"), "\n") {
 				command, comment, _ := strings.Cut(line, " #")
@@ -239,6 +245,45 @@ func (r *readmeRunner) goCode(b fencedBlock) {
 		}
 	}
 	r.t.Errorf("README.md:%d: the Go block is not copied from a compiled example (%s): keep them the same", b.line, strings.Join(goExamples, ", "))
+}
+
+// hostConfig checks a JSON block, a host's mcpServers configuration: it
+// is JSON, and every server it starts with gcx runs a gcx command with
+// flags that command takes and the server's own command after "--".
+func (r *readmeRunner) hostConfig(b fencedBlock) {
+	var config struct {
+		MCPServers map[string]struct {
+			Command string   `json:"command"`
+			Args    []string `json:"args"`
+		} `json:"mcpServers"`
+	}
+	if err := json.Unmarshal([]byte(b.text), &config); err != nil || len(config.MCPServers) == 0 {
+		r.t.Errorf("README.md:%d: a JSON block that is no mcpServers configuration (%v)", b.line, err)
+		return
+	}
+	for name, server := range config.MCPServers {
+		if server.Command != "gcx" {
+			continue
+		}
+		if len(server.Args) == 0 || server.Args[0] != "proxy" {
+			r.t.Errorf("README.md:%d: server %q runs gcx %v, not gcx proxy", b.line, name, server.Args)
+			continue
+		}
+		fs := flag.NewFlagSet("gcx proxy", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		cfg := proxyFlags(fs)
+		if err := fs.Parse(server.Args[1:]); err != nil {
+			r.t.Errorf("README.md:%d: server %q: gcx %v: %v", b.line, name, server.Args, err)
+			continue
+		}
+		opts, err := cfg.options()
+		if err == nil {
+			_, err = proxy.New(opts)
+		}
+		if err != nil || fs.NArg() == 0 {
+			r.t.Errorf("README.md:%d: server %q: gcx %v starts no server (%v)", b.line, name, server.Args, err)
+		}
+	}
 }
 
 // session runs a block of "$ command" lines, each followed by its output; an

@@ -158,17 +158,25 @@ func Accepted(version string, requestMeta, initialize map[string]any) []string {
 		tags, _ := readTags(v)
 		return tags
 	}
-	extensions := initialize
-	if version >= PerRequestCapabilities {
-		caps, _ := requestMeta[MetaClientCapabilities].(map[string]any)
-		extensions, _ = caps["extensions"].(map[string]any)
-	}
-	settings, ok := extensions[Extension].(map[string]any)
+	settings, ok := capabilityExtensions(version, requestMeta, initialize)[Extension].(map[string]any)
 	if !ok {
 		return nil
 	}
 	tags, _ := readTags(settings[SettingAccept])
 	return tags
+}
+
+// capabilityExtensions returns the extensions map of the client's
+// capabilities that apply to a request of the protocol version: the
+// request's own from PerRequestCapabilities on, initialize's before
+// [MCP-10].
+func capabilityExtensions(version string, requestMeta, initialize map[string]any) map[string]any {
+	if version >= PerRequestCapabilities {
+		caps, _ := requestMeta[MetaClientCapabilities].(map[string]any)
+		extensions, _ := caps["extensions"].(map[string]any)
+		return extensions
+	}
+	return initialize
 }
 
 // Answer is what a server changes in a result it answers: it names Format

@@ -1,0 +1,366 @@
+// Package proxy is gcx proxy: an MCP intermediary that writes GCX1 for the
+// model a host serves, in front of any MCP server, for hosts and servers
+// that know nothing of the binding (section 15.9 of docs/wire-format.md,
+// rules PRX-1 to PRX-7).
+//
+// It works on the JSON-RPC messages as text and links no MCP SDK: package
+// gcxmcp/binding makes every decision, and this package applies them to
+// the messages that pass. Every message passes byte for byte, in order,
+// except the results of tools/call requests that the binding answers and,
+// for an upstream that speaks the binding, the tools/call requests that
+// ask it for GCX1 [PRX-5]. What it keeps is bounded by the calls in flight
+// [PRX-6]. RunStdio runs a server over stdio (newline-delimited messages);
+// HTTP serves the Streamable HTTP transport in front of a server's URL.
+package proxy
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/gcxwire/gcx/gcxmcp/binding"
+	"github.com/gcxwire/gcx/jsonmap"
+)
+
+// DefaultMaxMessageBytes is the longest message the proxy reads whole by
+// default: 16 MiB. A longer message passes through untouched [PRX-6].
+const DefaultMaxMessageBytes = 16 << 20
+
+// MaxPending bounds the tools/call requests the proxy follows at once.
+// A call made while that many are in flight passes, and its result
+// passes untouched [PRX-6].
+const MaxPending = 1 << 16
+
+// Options configures a proxy.
+type Options struct {
+	// Binding is the mode and the per-tool settings [MCP-6] [PRX-1].
+	Binding binding.ServerOptions
+	// MaxMessageBytes is the longest message, without its newline, that
+	// the proxy reads whole; 0 means DefaultMaxMessageBytes.
+	MaxMessageBytes int
+	// Log receives one line per notable event: a message over the limit,
+	// a message that is not JSON. nil discards them.
+	Log io.Writer
+}
+
+// Proxy holds one session's state and makes its decisions. Its methods
+// may be called from one goroutine per direction.
+type Proxy struct {
+	decide     *binding.Intermediary
+	maxMessage int
+	log        *logger
+
+	mu      sync.Mutex
+	session binding.Session
+	initID  string                     // the initialize request's id, "" when none is in flight
+	pending map[string]binding.Pending // tools/call requests in flight, by id
+}
+
+// New returns a proxy for one session. It refuses settings the binding
+// refuses (an unknown mode, a tool name GCX1 cannot carry).
+func New(opts Options) (*Proxy, error) {
+	decide, err := binding.NewIntermediary(opts.Binding)
+	if err != nil {
+		return nil, err
+	}
+	if opts.MaxMessageBytes < 0 {
+		return nil, fmt.Errorf("gcx proxy: a message limit of %d bytes", opts.MaxMessageBytes)
+	}
+	max := opts.MaxMessageBytes
+	if max == 0 {
+		max = DefaultMaxMessageBytes
+	}
+	return &Proxy{decide: decide, maxMessage: max, log: newLogger(opts.Log), pending: map[string]binding.Pending{}}, nil
+}
+
+// Pending returns how many tools/call requests are in flight.
+func (p *Proxy) Pending() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.pending)
+}
+
+// FromHost takes one message from the host, without its line ending, and
+// returns what the upstream receives: msg itself, or for a tools/call
+// request to an upstream that speaks the binding, the request asking it
+// for GCX1 [PRX-3].
+func (p *Proxy) FromHost(msg []byte) []byte {
+	if !mayHold(msg, hostMethods) {
+		if !looksLikeObjectOrArray(msg) && !isBlank(msg) {
+			p.log.notJSON("host", msg)
+		}
+		return msg
+	}
+	m, ok := parseObject(msg)
+	if !ok {
+		if !isBlank(msg) && !isArray(msg) {
+			p.log.notJSON("host", msg)
+		}
+		return msg
+	}
+	method, _ := m.Lookup("method")
+	id, hasID := m.Lookup("id")
+	if method.Kind != jsonmap.String {
+		return msg // a response to the upstream's request
+	}
+	params, _ := m.Lookup("params")
+	switch method.Text {
+	case "initialize":
+		if hasID {
+			p.initialize(id, params)
+		}
+	case "notifications/cancelled":
+		// The host no longer waits for that result; forget the call so
+		// that a server that never answers it costs nothing [PRX-6].
+		if rid, ok := params.Lookup("requestId"); ok {
+			p.mu.Lock()
+			delete(p.pending, idKey(rid))
+			p.mu.Unlock()
+		}
+	case "tools/call":
+		if hasID {
+			return p.toolsCall(msg, m, id, params)
+		}
+	}
+	return msg
+}
+
+// initialize keeps of the host's initialize request what the binding
+// reads: the binding's member of its extensions [MCP-2].
+func (p *Proxy) initialize(id, params jsonmap.Value) {
+	caps, _ := params.Lookup("capabilities")
+	extensions, _ := caps.Lookup("extensions")
+	var ext map[string]any
+	if extensions.Kind == jsonmap.Object {
+		ext = binding.HostExtensions(decodeObject(extensions))
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.initID = idKey(id)
+	p.session.HostExtensions = ext
+}
+
+func (p *Proxy) toolsCall(msg []byte, m, id, params jsonmap.Value) []byte {
+	name, _ := params.Lookup("name")
+	if name.Kind != jsonmap.String {
+		return msg
+	}
+	var meta map[string]any
+	if v, ok := params.Lookup("_meta"); ok && v.Kind == jsonmap.Object {
+		meta = decodeObject(v)
+	}
+	p.mu.Lock()
+	if len(p.pending) >= MaxPending {
+		p.mu.Unlock()
+		p.log.printf("gcx proxy: %d tools/call requests in flight; this one's result will pass untouched", MaxPending)
+		return msg
+	}
+	call := p.decide.Request(p.session, strings.Clone(name.Text), meta)
+	p.pending[idKey(id)] = call
+	p.mu.Unlock()
+	if call.Ask == nil {
+		return msg
+	}
+	call.AskJSON(&m)
+	return m.AppendCompact(make([]byte, 0, len(msg)+48))
+}
+
+// FromUpstream takes one message from the upstream, without its line
+// ending, and returns what the host receives: msg itself, or for the
+// result of a tools/call request, the answer the binding decides [PRX-1].
+func (p *Proxy) FromUpstream(msg []byte) []byte {
+	p.mu.Lock()
+	waiting := len(p.pending) > 0 || p.initID != ""
+	p.mu.Unlock()
+	if !waiting {
+		// Nothing to match a response against: spare the parse. A line
+		// that is not JSON is still reported.
+		if !looksLikeObjectOrArray(msg) && !isBlank(msg) {
+			p.log.notJSON("server", msg)
+		}
+		return msg
+	}
+	if !mayHold(msg, responseKeys) {
+		if !looksLikeObjectOrArray(msg) && !isBlank(msg) {
+			p.log.notJSON("server", msg)
+		}
+		return msg
+	}
+	m, ok := parseObject(msg)
+	if !ok {
+		if !isBlank(msg) && !isArray(msg) {
+			p.log.notJSON("server", msg)
+		}
+		return msg
+	}
+	if _, isRequest := m.Lookup("method"); isRequest {
+		return msg
+	}
+	id, ok := m.Lookup("id")
+	if !ok {
+		return msg
+	}
+	key := idKey(id)
+	p.mu.Lock()
+	call, isCall := p.pending[key]
+	delete(p.pending, key)
+	isInit := p.initID != "" && key == p.initID
+	if isInit {
+		p.initID = ""
+	}
+	p.mu.Unlock()
+	result, ok := m.Lookup("result")
+	if !ok {
+		return msg // an error response passes untouched [MCP-5]
+	}
+	if isInit {
+		p.initialized(result)
+		return msg
+	}
+	if !isCall {
+		return msg
+	}
+	r, err := binding.ResultFromJSON(result, false)
+	if err != nil {
+		return msg
+	}
+	a, ok := p.decide.Answer(call, r)
+	if !ok {
+		return msg
+	}
+	a.ApplyJSON(&m)
+	return m.AppendCompact(make([]byte, 0, len(msg)))
+}
+
+// initialized keeps of the upstream's initialize result the negotiated
+// version and the tags the upstream offers [MCP-2] [PRX-3].
+func (p *Proxy) initialized(result jsonmap.Value) {
+	version, _ := result.Lookup("protocolVersion")
+	caps, _ := result.Lookup("capabilities")
+	extensions, _ := caps.Lookup("extensions")
+	var offer []string
+	if extensions.Kind == jsonmap.Object {
+		offer = binding.Offer(decodeObject(extensions))
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if version.Kind == jsonmap.String {
+		p.session.ProtocolVersion = strings.Clone(version.Text)
+	}
+	p.session.UpstreamOffer = offer
+}
+
+// The words a message must hold for the proxy to read it: the methods it
+// follows from the host, the members of a response from the server. A
+// message without them, or without any backslash (an escape could spell
+// them otherwise), passes without being parsed; a message with them is
+// parsed and decided on what it says.
+var (
+	hostMethods  = [][]byte{[]byte("initialize"), []byte("tools/call"), []byte("notifications/cancelled")}
+	responseKeys = [][]byte{[]byte(`"result"`), []byte(`"error"`)}
+)
+
+func mayHold(msg []byte, words [][]byte) bool {
+	if bytes.IndexByte(msg, '\\') >= 0 {
+		return true
+	}
+	for _, w := range words {
+		if bytes.Contains(msg, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// parseObject parses msg when it is one JSON object. The values may share
+// msg's bytes; what outlives the call is cloned.
+func parseObject(msg []byte) (jsonmap.Value, bool) {
+	if !looksLikeObject(msg) {
+		return jsonmap.Value{}, false
+	}
+	v, _, err := jsonmap.ParseShared(msg)
+	if err != nil || v.Kind != jsonmap.Object {
+		return jsonmap.Value{}, false
+	}
+	return v, true
+}
+
+func firstByte(msg []byte) byte {
+	for _, c := range msg {
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			continue
+		}
+		return c
+	}
+	return 0
+}
+
+func looksLikeObject(msg []byte) bool        { return firstByte(msg) == '{' }
+func isArray(msg []byte) bool                { return firstByte(msg) == '[' }
+func isBlank(msg []byte) bool                { return firstByte(msg) == 0 }
+func looksLikeObjectOrArray(msg []byte) bool { c := firstByte(msg); return c == '{' || c == '[' }
+
+// idKey is the key of a JSON-RPC id: its compact JSON, so that the string
+// "1" and the number 1 stay apart, as JSON-RPC keeps them.
+func idKey(id jsonmap.Value) string { return string(id.AppendCompact(nil)) }
+
+// decodeObject returns an object as encoding/json decodes it, the form the
+// binding reads _meta and capabilities in.
+func decodeObject(v jsonmap.Value) map[string]any {
+	var m map[string]any
+	if err := json.Unmarshal(v.AppendCompact(nil), &m); err != nil {
+		return nil
+	}
+	return m
+}
+
+// logger writes the proxy's notes on stderr, one line each, quoting at
+// most a short prefix of a message; it stops after maxNotes lines of one
+// kind so that a flood of bad lines cannot flood stderr.
+type logger struct {
+	mu    sync.Mutex
+	w     io.Writer
+	count map[string]int
+}
+
+const maxNotes = 20
+
+func newLogger(w io.Writer) *logger { return &logger{w: w, count: map[string]int{}} }
+
+func (l *logger) printf(format string, args ...any) { l.note(format, format, args...) }
+
+func (l *logger) note(kind, format string, args ...any) {
+	if l.w == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.count[kind]++
+	switch n := l.count[kind]; {
+	case n < maxNotes:
+		fmt.Fprintf(l.w, format+"\n", args...)
+	case n == maxNotes:
+		fmt.Fprintf(l.w, format+" (further ones are not reported)\n", args...)
+	}
+}
+
+func (l *logger) notJSON(from string, msg []byte) {
+	l.note("notjson "+from, "gcx proxy: a line from the %s is not a JSON-RPC message; passed on as it is: %s", from, quotePrefix(msg))
+}
+
+func (l *logger) overLimit(from string, limit int) {
+	l.note("over "+from, "gcx proxy: a message from the %s is longer than --max-message-bytes (%d); passed on untouched", from, limit)
+}
+
+// quotePrefix quotes at most 40 bytes of msg.
+func quotePrefix(msg []byte) string {
+	const n = 40
+	if len(msg) > n {
+		return fmt.Sprintf("%q... (%d bytes)", msg[:n], len(msg))
+	}
+	return fmt.Sprintf("%q", msg)
+}

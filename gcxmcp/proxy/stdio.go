@@ -1,0 +1,171 @@
+package proxy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// ShutdownGrace is how long the proxy waits for the server to exit after
+// closing its stdin, and again after asking it to stop, before it stops it
+// by force: the stdio shutdown MCP describes.
+var ShutdownGrace = 5 * time.Second
+
+// ServerEndedError reports that the server closed its stdout, or could no
+// longer be written to, before the host closed the session.
+type ServerEndedError struct {
+	// State is the server's exit state, nil when it could not be had.
+	State *os.ProcessState
+	// Unanswered is the number of tools/call requests still in flight.
+	Unanswered int
+}
+
+func (e *ServerEndedError) Error() string {
+	how := "closed its output"
+	if e.State != nil {
+		how = "exited (" + e.State.String() + ")"
+	}
+	return fmt.Sprintf("the server %s before the host closed the session; %d tools/call requests were left unanswered", how, e.Unanswered)
+}
+
+// The names of the stdio streams in errors.
+const (
+	hostRead    = "reading stdin (the host)"
+	hostWrite   = "writing stdout (the host)"
+	serverRead  = "reading the server's stdout"
+	serverWrite = "writing the server's stdin"
+)
+
+// RunStdio starts cmd, the MCP server, and proxies between the host, which
+// speaks to this process over hostIn and hostOut, and the server's stdin
+// and stdout; the server's stderr is the caller's to set. It returns when
+// the session ends:
+//
+//   - nil when the host closed hostIn and the server's output up to its
+//     exit has reached hostOut. The server is given its stdin's end, then
+//     ShutdownGrace to exit, then SIGTERM, then ShutdownGrace again, then
+//     SIGKILL.
+//   - a *ServerEndedError when the server ended first: its messages up to
+//     then have reached the host, and the host's next messages are not read.
+//   - a *StreamError when a stream failed, after stopping the server.
+//   - the error of starting cmd, or ctx's error after stopping the server.
+func (p *Proxy) RunStdio(ctx context.Context, cmd *exec.Cmd, hostIn io.Reader, hostOut io.Writer) error {
+	if cmd.SysProcAttr == nil {
+		// The server and its children in a group of their own, so that
+		// stopping it reaches a server started through npx or a shell.
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	}
+	if cmd.WaitDelay == 0 {
+		cmd.WaitDelay = ShutdownGrace
+	}
+	toServer, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	fromServer, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("starting the server: %w", err)
+	}
+	serverDone := make(chan error, 1)
+	go func() { serverDone <- p.Pump(UpstreamToHost, hostOut, fromServer, serverRead, hostWrite) }()
+	hostDone := make(chan error, 1)
+	go func() { hostDone <- p.Pump(HostToUpstream, toServer, hostIn, hostRead, serverWrite) }()
+
+	select {
+	case err := <-hostDone:
+		toServer.Close()
+		var se *StreamError
+		if errors.As(err, &se) && se.Stream == serverWrite {
+			// The server stopped reading: it has ended or is ending. A
+			// server that closed its stdin but keeps its stdout open is
+			// stopped, so that the host is not kept waiting.
+			return p.serverEnded(cmd, awaitOutput(cmd, serverDone, fromServer))
+		}
+		// The host ended the session: the server gets the end of its
+		// stdin and time to answer what it was asked, and exit.
+		outErr := awaitOutput(cmd, serverDone, fromServer)
+		wait(cmd)
+		return errors.Join(err, outErr)
+	case err := <-serverDone:
+		return p.serverEnded(cmd, err)
+	case <-ctx.Done():
+		toServer.Close()
+		signal(cmd, syscall.SIGTERM)
+		awaitOutput(cmd, serverDone, fromServer)
+		wait(cmd)
+		return ctx.Err()
+	}
+}
+
+// serverEnded handles the server's output ending first (outErr nil or a
+// read error), or the host's output failing (the server is then stopped).
+func (p *Proxy) serverEnded(cmd *exec.Cmd, outErr error) error {
+	var se *StreamError
+	if errors.As(outErr, &se) && se.Stream == hostWrite {
+		signal(cmd, syscall.SIGTERM)
+		wait(cmd)
+		return outErr
+	}
+	wait(cmd)
+	return &ServerEndedError{State: cmd.ProcessState, Unanswered: p.Pending()}
+}
+
+// awaitOutput waits for the server's output to end, giving it
+// ShutdownGrace, then SIGTERM and ShutdownGrace, then SIGKILL and
+// ShutdownGrace, then closing the pipe. It returns the error of the
+// output's copy to the host, but none for the pipe it closed.
+func awaitOutput(cmd *exec.Cmd, serverDone <-chan error, fromServer io.Closer) error {
+	steps := []func(){
+		func() { signal(cmd, syscall.SIGTERM) },
+		func() { signal(cmd, syscall.SIGKILL) },
+		func() { fromServer.Close() },
+	}
+	for i, step := range steps {
+		select {
+		case err := <-serverDone:
+			return err
+		case <-time.After(ShutdownGrace):
+			step()
+			if i == len(steps)-1 {
+				<-serverDone
+				return nil
+			}
+		}
+	}
+	return nil
+}
+
+// wait waits for the server to exit, stopping it when it lives on: after
+// ShutdownGrace with SIGTERM, after another with SIGKILL.
+func wait(cmd *exec.Cmd) {
+	waited := make(chan struct{})
+	go func() { cmd.Wait(); close(waited) }()
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
+		select {
+		case <-waited:
+			return
+		case <-time.After(ShutdownGrace):
+			signal(cmd, sig)
+		}
+	}
+	<-waited
+}
+
+// signal sends sig to the server's process group, or to the server alone
+// when it has none of its own.
+func signal(cmd *exec.Cmd, sig syscall.Signal) {
+	if cmd.SysProcAttr != nil && cmd.SysProcAttr.Setpgid {
+		if syscall.Kill(-cmd.Process.Pid, sig) == nil {
+			return
+		}
+	}
+	cmd.Process.Signal(sig)
+}

@@ -1,0 +1,138 @@
+package proxy
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+)
+
+// readBufferBytes is the read buffer of a direction: a message longer than
+// this is gathered in a second buffer, up to the message limit.
+const readBufferBytes = 64 << 10
+
+// Direction names one of the two ways messages travel, for pump.
+type Direction int
+
+const (
+	// HostToUpstream carries the host's messages to the server.
+	HostToUpstream Direction = iota
+	// UpstreamToHost carries the server's messages to the host.
+	UpstreamToHost
+)
+
+func (d Direction) from() string {
+	if d == HostToUpstream {
+		return "host"
+	}
+	return "server"
+}
+
+// StreamError is a failure to read or write one of the proxy's streams:
+// Stream names it.
+type StreamError struct {
+	Stream string // e.g. "reading the host's stdin"
+	Err    error
+}
+
+func (e *StreamError) Error() string { return fmt.Sprintf("%s: %v", e.Stream, e.Err) }
+func (e *StreamError) Unwrap() error { return e.Err }
+
+// Pump copies newline-delimited messages from src to dst in one
+// direction, each through the proxy's decision for that direction, until
+// src ends. A message longer than the limit is copied on as it arrives,
+// untouched, holding no more than the read buffer [PRX-6]. A last line
+// without a newline is passed on without one. Each message is written
+// with one Write. It returns nil at the end of src, or the first error,
+// as a *StreamError that names readName or writeName.
+func (p *Proxy) Pump(d Direction, dst io.Writer, src io.Reader, readName, writeName string) error {
+	handle := p.FromHost
+	if d == UpstreamToHost {
+		handle = p.FromUpstream
+	}
+	r := bufio.NewReaderSize(src, readBufferBytes)
+	var long []byte // a message longer than the read buffer, gathered
+	write := func(b []byte) error {
+		if len(b) == 0 {
+			return nil
+		}
+		if _, err := dst.Write(b); err != nil {
+			return &StreamError{writeName, err}
+		}
+		return nil
+	}
+	for {
+		chunk, err := r.ReadSlice('\n')
+		switch {
+		case err == bufio.ErrBufferFull || len(long) > 0:
+			// Part of a message longer than the read buffer.
+			if len(long)+len(chunk)-newlineLen(chunk) <= p.maxMessage {
+				long = append(long, chunk...)
+				if err == bufio.ErrBufferFull {
+					continue
+				}
+				if werr := p.pass(long, handle, write); werr != nil {
+					return werr
+				}
+				long = long[:0]
+				break
+			}
+			// Over the limit: what came so far and the rest of the line
+			// go on untouched, as they arrive.
+			p.log.overLimit(d.from(), p.maxMessage)
+			if werr := write(long); werr != nil {
+				return werr
+			}
+			long = long[:0]
+			if werr := write(chunk); werr != nil {
+				return werr
+			}
+			for err == bufio.ErrBufferFull {
+				chunk, err = r.ReadSlice('\n')
+				if werr := write(chunk); werr != nil {
+					return werr
+				}
+			}
+		case len(chunk)-newlineLen(chunk) > p.maxMessage:
+			// A whole line in the buffer, over a limit below its size.
+			p.log.overLimit(d.from(), p.maxMessage)
+			if werr := write(chunk); werr != nil {
+				return werr
+			}
+		case len(chunk) > 0:
+			if werr := p.pass(chunk, handle, write); werr != nil {
+				return werr
+			}
+		}
+		switch {
+		case err == io.EOF:
+			return nil
+		case err != nil:
+			return &StreamError{readName, err}
+		}
+	}
+}
+
+// pass hands one message to the decision and writes what it returns,
+// with the message's own line ending.
+func (p *Proxy) pass(line []byte, handle func([]byte) []byte, write func([]byte) error) error {
+	n := newlineLen(line)
+	msg := line[:len(line)-n]
+	out := handle(msg)
+	if len(out) == len(msg) && (len(out) == 0 || &out[0] == &msg[0]) {
+		return write(line) // passed as it is: the bytes it came in
+	}
+	return write(append(out, line[len(line)-n:]...))
+}
+
+// newlineLen is the length of the line ending of a line: 2 for CR LF,
+// 1 for LF, 0 for none.
+func newlineLen(line []byte) int {
+	switch {
+	case bytes.HasSuffix(line, []byte("\r\n")):
+		return 2
+	case bytes.HasSuffix(line, []byte("\n")):
+		return 1
+	}
+	return 0
+}
