@@ -494,26 +494,36 @@ def meta_value(section, key):
     return None
 
 
+def _check_nest(fields, nest_text):
+    """[MAP-15]: the names nest= lists."""
+    nest = nest_text.split(",")
+    for p in nest:
+        if not p or nest.count(p) > 1 or p in fields or not any(f.startswith(p + ".") for f in fields):
+            raise _constraint("MAP-15", f"nest={nest_text} breaks its rule")
+    for f in fields:
+        if sum(1 for p in nest if f.startswith(p + ".")) > 1:
+            raise _constraint("MAP-15", f"field {f!r} belongs to two nested names")
+    return nest
+
+
+def _check_str(fields, str_text):
+    """[MAP-16]: the fields str= lists."""
+    listed = str_text.split(",")
+    for name in listed:
+        if name not in fields or listed.count(name) > 1:
+            raise _constraint("MAP-16", f"str={str_text} breaks its rule")
+    return set(listed)
+
+
 def _read_table(section):
-    """A table section [MAP-8] with nest= [MAP-15] and str= [MAP-16]."""
-    fields = section.fields
-    nest_text, str_text = meta_value(section, "nest"), meta_value(section, "str")
-    nest = []
-    if nest_text is not None:
-        nest = nest_text.split(",")
-        for p in nest:
-            if not p or nest.count(p) > 1 or p in fields or not any(f.startswith(p + ".") for f in fields):
-                raise _constraint("MAP-15", f"nest={nest_text} breaks its rule")
-        for f in fields:
-            if sum(1 for p in nest if f.startswith(p + ".")) > 1:
-                raise _constraint("MAP-15", f"field {f!r} belongs to two nested names")
-    bare = set()
-    if str_text is not None:
-        listed = str_text.split(",")
-        for name in listed:
-            if name not in fields or listed.count(name) > 1:
-                raise _constraint("MAP-16", f"str={str_text} breaks its rule")
-        bare = set(listed)
+    """A table section [MAP-8] with nest= [MAP-15] and str= [MAP-16]. Its pairs are
+    checked in header order, then its rows."""
+    fields, nest, bare = section.fields, [], set()
+    for k, x in section.meta:
+        if k == "nest":
+            nest = _check_nest(fields, x)
+        elif k == "str":
+            bare = _check_str(fields, x)
     owner = []
     for f in fields:
         p = next((p for p in nest if f.startswith(p + ".")), None)
@@ -566,8 +576,10 @@ def _read_layout(sections, tool, start_part):
         s = sections[i]
         if s.tool != part.section:
             raise _constraint("LAY-4", f"section {s.tool} is not the layout's part {part.section}")
-        for key in ("json", "nest", "str"):
-            if meta_value(s, key) is not None:
+        if s.fields != [f[0] for f in part.fields]:  # the field list comes before the pairs
+            raise _constraint("LAY-5", "the field list is not the layout's")
+        for key, _ in s.meta:
+            if key in ("json", "nest", "str"):
                 raise _constraint("LAY-4", f"a layout section carries {key}=")
         values.append(_read_layout_part(s, part))
     value = values[0] if len(parts) == 1 else Object((p.member, x) for p, x in zip(parts, values))
@@ -611,13 +623,29 @@ def decode_value(data):
         items = [unspell(row[0]) for row in root.rows]
         value = items if form == "array" else items[0]
     elif form == "object":
+        # the header first, pair by pair [MAP-14]: nest= and str= of the root's table,
+        # empty members, and an @ with no section left for its table
+        tables = 0
+        for k, x in root.meta:
+            if k == "nest":
+                _check_nest(root.fields, x)
+            elif k == "str":
+                _check_str(root.fields, x)
+            elif k in ("json", "rows"):
+                continue
+            elif x == "":
+                raise _constraint("MAP-10", f"member {k} has an empty value")
+            elif x == "@":
+                tables += 1
+                if tables > 1 and tables > len(sections):
+                    raise _constraint("MAP-11", f"no section left for the table of {k}")
+        if tables == 0 and root.rows:
+            raise _constraint("MAP-10", "a header-form root without a table holds rows")
         value = Object()
         first_table = True
         for k, x in root.meta:
             if k in ("json", "rows", "nest", "str"):
                 continue
-            if x == "":
-                raise _constraint("MAP-10", f"member {k} has an empty value")
             if x == "@":
                 if first_table:
                     first_table = False
@@ -627,8 +655,6 @@ def decode_value(data):
                     used += 1
             else:
                 value.append((k, unspell(x, True)))
-        if first_table and root.rows:
-            raise _constraint("MAP-10", "a header-form root without a table holds rows")
     elif form == "row":
         if len(root.rows) != 1:
             raise _constraint("MAP-10", "the row form holds one row")
