@@ -119,14 +119,10 @@ def json_block(result):
             if text is None:
                 continue
             try:
-                value = parse_json(text)
+                if same(parse_json(text), structured):
+                    return i
             except (JSONError, RecursionError):
-                value = None
-                ok = False
-            else:
-                ok = same(value, structured)
-            if ok:
-                return i
+                pass  # not a JSON text [MAP-1]
             if text.startswith("GCX"):
                 return None  # a client would take this block for the payload [MCP-5]
         return None
