@@ -42,6 +42,12 @@ func ResultFromJSON(result jsonmap.Value, decodeStructured bool) (*Result, error
 				r.Content[i] = Block{IsText: true, Text: text.Text}
 			}
 		case "structuredContent":
+			if m.Value.Kind == jsonmap.Null {
+				// null is no structured result: MCP libraries that
+				// decode into their own types cannot tell it from an
+				// absent member [MCP-5].
+				break
+			}
 			raw := json.RawMessage(m.Value.AppendCompact(nil))
 			if !decodeStructured {
 				r.Structured = raw

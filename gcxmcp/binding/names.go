@@ -152,11 +152,13 @@ func readCount(v any) (int64, bool) {
 		}
 		n = int64(x)
 	case json.Number:
-		i, err := strconv.ParseInt(string(x), 10, 64)
-		if err != nil {
+		// A count is a number whose value is an integer, however its
+		// literal is spelled (41.0, 4.1e1) [MCP-1].
+		f, err := strconv.ParseFloat(string(x), 64)
+		if err != nil || f != math.Trunc(f) || f < 0 || f > maxExactInt {
 			return 0, false
 		}
-		n = i
+		n = int64(f)
 	default:
 		return 0, false
 	}

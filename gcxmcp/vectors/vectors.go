@@ -200,8 +200,23 @@ func runOverSession(input []byte) (json.RawMessage, error) {
 		return nil, err
 	}
 	defer cs.Close()
+	meta := in.Request.Meta
+	if version := cmp.Or(in.Protocol, defaultProtocol); version >= binding.PerRequestCapabilities && in.Capabilities != nil {
+		// The vector's capabilities are the ones the request carries,
+		// replacing any the request's _meta holds (docs/conformance.md);
+		// the client adds its own only where the key is absent.
+		meta = maps.Clone(meta)
+		if meta == nil {
+			meta = map[string]any{}
+		}
+		var caps any
+		if err := json.Unmarshal(in.Capabilities, &caps); err != nil {
+			return nil, err
+		}
+		meta[binding.MetaClientCapabilities] = caps
+	}
 	returned := maps.Clone(result.Meta) // the SDK may add to the handler's own result
-	received, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: in.Request.Name, Arguments: map[string]any{}, Meta: in.Request.Meta})
+	received, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: in.Request.Name, Arguments: map[string]any{}, Meta: meta})
 	if err != nil {
 		return nil, err
 	}

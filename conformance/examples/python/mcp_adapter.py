@@ -18,6 +18,7 @@ Run it from the repository root:
     go run ./cmd/gcx conformance --category mcp -- python3 conformance/examples/python/mcp_adapter.py
 """
 
+import decimal
 import os
 import sys
 import threading
@@ -25,7 +26,7 @@ import threading
 sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gcx1 import GCXError, encode  # noqa: E402
-from jsonmap import (COUNT, TAG, JSONError, Number, Object, compact, decode_value,  # noqa: E402
+from jsonmap import (TAG, JSONError, Number, Object, compact, decode_value,  # noqa: E402
                      encode_value, has_member, is_json_text, member, meta_value, parse_json,
                      root_is_table, same)
 
@@ -58,8 +59,19 @@ def is_tag(x):
 
 
 def is_total(x):
-    """[MCP-1]: an integer from 0 to 2^53."""
-    return type(x) is Number and COUNT.fullmatch(x) is not None and int(x) <= 2**53
+    """[MCP-1]: a number whose value is an integer from 0 to 2^53, however it is spelled (41, 41.0, 4.1e1)."""
+    if type(x) is not Number:
+        return False
+    try:
+        v = decimal.Decimal(x)
+    except decimal.InvalidOperation:
+        return False
+    return v == v.to_integral_value() and 0 <= v <= 2**53
+
+
+def total_value(x):
+    """The integer a total that is_total accepts denotes."""
+    return int(decimal.Decimal(x))
 
 
 def set_member(obj, name, value):
@@ -96,8 +108,8 @@ def client_list(inp):
         capabilities = obj_get(inp, "capabilities")  # sent in initialize
     extension = obj_get(obj_get(capabilities, "extensions"), EXTENSION)
     accept = obj_get(extension, "accept")
-    if type(accept) is not list:
-        return None  # an extension object without an accept array asks for nothing [MCP-2]
+    if type(accept) is not list or not all(type(x) is str for x in accept):
+        return None  # an extension object without an array of strings asks for nothing [MCP-2]
     return [x for x in accept if is_tag(x)]
 
 
@@ -167,7 +179,7 @@ def server(inp):
         # [MCP-7]: copy total and truncated into the root header, when of the right type
         total, truncated = obj_get(meta, TOTAL), obj_get(meta, TRUNCATED)
         if has_member(meta, TOTAL) and is_total(total):
-            sections[0].meta.append(("total", str(int(total))))
+            sections[0].meta.append(("total", str(total_value(total))))
         if has_member(meta, TRUNCATED) and type(truncated) is bool:
             sections[0].meta.append(("truncated", "true" if truncated else "false"))
     payload = encode(sections).decode("utf-8")
@@ -217,7 +229,7 @@ def read_answer(result):
         raise ClientError("invalid-result")
     if has_member(meta, TRUNCATED) and type(truncated) is not bool:
         raise ClientError("invalid-result")
-    total = int(total) if has_member(meta, TOTAL) else None
+    total = total_value(total) if has_member(meta, TOTAL) else None
     truncated = truncated if has_member(meta, TRUNCATED) else None
     content = obj_get(result, "content", [])
     if fmt is None or fmt == "json":
