@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/spec"
 )
 
@@ -68,6 +69,33 @@ func TestOffers(t *testing.T) {
 		}
 		if got := s.Offers(); !slices.Equal(got, c.want) {
 			t.Errorf("%s: offers %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// A structuredContent of null counts as none [MCP-5]: the result's only
+// text block is then its JSON block, as it is for a client whose MCP
+// library decodes null into no value at all.
+func TestNullStructuredContentIsNone(t *testing.T) {
+	result, err := jsonmap.Parse([]byte(`{"content":[{"type":"text","text":"[{\"a\":1},{\"a\":2}]"}],"structuredContent":null}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, decoded := range []bool{false, true} {
+		r, err := ResultFromJSON(result, decoded)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Structured != nil {
+			t.Errorf("decoded %t: structuredContent null read as %#v", decoded, r.Structured)
+		}
+		s, err := NewServer(ServerOptions{Mode: ModeGCX})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, ok := s.Answer("t", []string{"GCX1"}, r)
+		if !ok || a.Block != 0 || a.Text != "GCX1 tool=t fields=a rows=2\n1\n2\n" {
+			t.Errorf("decoded %t: answer %+v, %t", decoded, a, ok)
 		}
 	}
 }
