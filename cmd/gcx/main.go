@@ -11,6 +11,9 @@
 //	gcx conformance [-- PROGRAM ARGS...]
 //	                             run the conformance vectors against the built-in
 //	                             implementations, or against PROGRAM
+//	gcx explore [flags] -- PROGRAM ARGS...
+//	                             check PROGRAM against the reference on generated
+//	                             cases; shrink the first disagreement to a vector
 //	gcx help [COMMAND]           this text, or a command's flags and an example
 //	gcx --version                the module version and the spec revision
 //
@@ -103,6 +106,12 @@ func init() {
 			usage:   "gcx conformance [flags] [-- PROGRAM [ARGS...]]",
 			summary: "run the conformance vectors against the built-in implementations, or PROGRAM",
 			example: "gcx conformance -- python3 conformance/examples/python/adapter.py"},
+		{name: "explore", run: func(_ *subcommand, args []string, s streams) int {
+			return runExplore(args, s.stdin, s.stdout, s.stderr)
+		},
+			usage:   "gcx explore [flags] -- PROGRAM [ARGS...]",
+			summary: "check PROGRAM against the reference on generated cases, and shrink a disagreement to a vector",
+			example: "gcx explore --seed 7 --out /tmp/found -- python3 conformance/examples/python/adapter.py"},
 	}
 }
 
