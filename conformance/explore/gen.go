@@ -19,7 +19,7 @@ import (
 // mapping, on math/rand/v2, so that the gcx binary links no test gear.
 type gen struct {
 	r    *rand.Rand
-	tag  string              // the version tag headers carry
+	tag  string               // the version tag headers carry
 	seed []conformance.Vector // committed vectors of the MCP binding, to mutate
 }
 
