@@ -24,6 +24,7 @@ func TestSubcommandHelp(t *testing.T) {
 		"check":       {"-max-line-bytes", "-max-fields", "-max-sections", "-max-rows", "example:", "gcx check "},
 		"bench":       {"-cases", "-out", "-check"},
 		"conformance": {"-run", "-category", "-vectors", "-tag"},
+		"explore":     {"-seed", "-cases", "-time", "-category", "-out", "-shrink", "-tag", "example:", "gcx explore "},
 	}
 	for _, c := range commands {
 		code, stdout, stderr := gcx(t, "", "help", c.name)

@@ -229,7 +229,7 @@ func (c *subcommand) flags(stderr io.Writer) *flag.FlagSet {
 // help prints the subcommand's usage, flags and example.
 func (c *subcommand) help(w io.Writer) {
 	fs := c.flags(w)
-	if c.name == "bench" || c.name == "conformance" {
+	if c.name == "bench" || c.name == "conformance" || c.name == "explore" {
 		// These parse their own flags: ask them for their help.
 		c.run(c, []string{"-h"}, streams{stdout: w, stderr: w})
 		return
