@@ -20,8 +20,8 @@ import (
 // Default bounds of gcx explore: about a minute against the Python
 // example on two cores (docs/conformance.md, "Exploring", measures it).
 const (
-	defaultExploreCases = 1500
-	defaultExploreTime  = 2 * time.Minute
+	defaultExploreCases = 1000
+	defaultExploreTime  = 90 * time.Second
 )
 
 // runExplore drives a program over the conformance protocol with
@@ -152,6 +152,13 @@ func writeExploreCounts(w io.Writer, rep *explore.Report) {
 		skipped += n
 	}
 	fmt.Fprintf(w, "cases by op: %s\n%d agreed, %d disagreed, %d skipped\n", strings.Join(ops, ", "), rep.Agreed, btoi(rep.Finding != nil), skipped)
+	if len(rep.Declined) > 0 {
+		var ops []string
+		for _, op := range rep.Declined {
+			ops = append(ops, string(op))
+		}
+		fmt.Fprintf(w, "SKIP ops the program declines (exit 2 on a trivial input), so no case of them was made: %s\n", strings.Join(ops, ", "))
+	}
 	reasons := make([]string, 0, len(rep.Skipped))
 	for r := range rep.Skipped {
 		reasons = append(reasons, r)

@@ -79,7 +79,7 @@ func (g *gen) section(maxRows int) spec.Section {
 	for range g.between(1, 5) {
 		f := g.text()
 		if g.one(2) {
-			f = pick(g, []string{"id", "kind", "name", "a", "b", ""})
+			f = pick(g, []string{"id", "kind", "name", "a", "b", "", "é", "名前", "a b"})
 		}
 		if !slices.Contains(s.Fields, f) {
 			s.Fields = append(s.Fields, f)
@@ -93,7 +93,7 @@ func (g *gen) section(maxRows int) spec.Section {
 			case 0:
 				row[i] = ""
 			case 1:
-				row[i] = pick(g, []string{"1", "a", "#x", "GCX1", "\\", "-0", "é"})
+				row[i] = pick(g, []string{"1", "a", "#x", "#", "GCX1", "GCX", "\\", "-0", "é"})
 			default:
 				row[i] = g.text()
 			}
@@ -101,6 +101,10 @@ func (g *gen) section(maxRows int) spec.Section {
 		s.Rows = append(s.Rows, row)
 	}
 	var keys []string
+	if g.one(2) {
+		keys = append(keys, spec.KeyRows)
+		s.Meta = append(s.Meta, spec.Meta{Key: spec.KeyRows, Value: strconv.Itoa(nrows)})
+	}
 	for range g.n(4) {
 		k := pick(g, []string{spec.KeyRows, spec.KeyTotal, spec.KeyTruncated, "lang", "next_cursor", g.name()})
 		if k == spec.KeyTool || k == spec.KeyFields || slices.Contains(keys, k) {
@@ -150,7 +154,7 @@ func (g *gen) encoded(ref Reference, p *spec.Payload) []byte {
 
 // interesting are the bytes a one-byte edit puts in: those the grammar
 // reads, and bytes that break UTF-8.
-var interesting = []byte("\t\n\r\\ ,=#GCX1tn0a\x00\xff\xc3\x80\xef")
+var interesting = []byte("\t\t\t\n\n\r\\\\ ,=#GCX1tn0a\x00\xff\xc3\x80\xef")
 
 // nearMiss changes, inserts or removes one byte of b, most often next to
 // a byte the grammar reads, so that refusals, their classes, lines and
@@ -158,6 +162,19 @@ var interesting = []byte("\t\n\r\\ ,=#GCX1tn0a\x00\xff\xc3\x80\xef")
 // splices in a short fragment.
 func (g *gen) nearMiss(b []byte) []byte {
 	out := slices.Clone(b)
+	if g.one(4) {
+		// a TAB put in or taken out of one line: a value too many or too
+		// few [ROW-2], wherever the line's first value puts its columns
+		lines := bytes.SplitAfter(out, []byte("\n"))
+		k := g.n(len(lines))
+		line := lines[k]
+		if tab := bytes.IndexByte(line, '\t'); tab >= 0 && g.one(2) {
+			lines[k] = slices.Delete(slices.Clone(line), tab, tab+1)
+		} else {
+			lines[k] = slices.Insert(slices.Clone(line), g.n(len(line)+1), '\t')
+		}
+		return bytes.Join(lines, nil)
+	}
 	at := g.n(len(out) + 1)
 	if g.one(2) {
 		// next to a byte the grammar reads
@@ -172,7 +189,7 @@ func (g *gen) nearMiss(b []byte) []byte {
 			at = max(at, 0)
 		}
 	}
-	switch g.n(7) {
+	switch g.n(8) {
 	case 0, 1:
 		if at < len(out) {
 			out[at] = pick(g, interesting)
@@ -187,7 +204,7 @@ func (g *gen) nearMiss(b []byte) []byte {
 		}
 		return out[:max(len(out)-1, 0)]
 	}
-	if g.one(2) {
+	if g.n(3) > 0 {
 		// a whole line repeated or dropped: rows= miscounted [META-4],
 		// comments and sections moved
 		lines := bytes.SplitAfter(out, []byte("\n"))
