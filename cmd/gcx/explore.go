@@ -123,6 +123,9 @@ func runExplore(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gcx explore: no case ran in full: the program declined every op it was asked (see the skips)")
 		code = exitInvalid
 	} else {
+		if opt.Cases > 0 && rep.Cases < opt.Cases && len(rep.Declined) < len(probeOps) {
+			fmt.Fprintf(w, "stopped by --time %v before case %d of --cases %d\n", opt.Time, rep.Cases, opt.Cases)
+		}
 		fmt.Fprintf(w, "all %s agreed with the reference at the %s level\n", plural.Count(rep.Agreed, "case"), level)
 	}
 	if w.err != nil {
@@ -139,10 +142,13 @@ func btoi(b bool) int {
 	return 0
 }
 
+// probeOps are the ops in the order the report counts them.
+var probeOps = []conformance.Op{conformance.OpDecode, conformance.OpEncode, conformance.OpJSONEncode,
+	conformance.OpJSONDecode, conformance.OpMCPServer, conformance.OpMCPClient}
+
 func writeExploreCounts(w io.Writer, rep *explore.Report) {
 	var ops []string
-	for _, op := range []conformance.Op{conformance.OpDecode, conformance.OpEncode, conformance.OpJSONEncode,
-		conformance.OpJSONDecode, conformance.OpMCPServer, conformance.OpMCPClient} {
+	for _, op := range probeOps {
 		if n := rep.ByOp[op]; n > 0 {
 			ops = append(ops, fmt.Sprintf("%s %d", op, n))
 		}

@@ -62,8 +62,8 @@ type Report struct {
 	// (exit status 2, as gcx conformance probes): no case of them is
 	// generated, and a category all of whose ops are declined is left out.
 	Declined []conformance.Op
-	ByOp    map[conformance.Op]int
-	Elapsed time.Duration
+	ByOp     map[conformance.Op]int
+	Elapsed  time.Duration
 	// Finding is the first disagreement, shrunk; nil when every case agreed.
 	Finding *Finding
 }
