@@ -162,7 +162,7 @@ func (r Reference) Expect(c Case) (*conformance.File, error) {
 			rules = []string{"AUTO-3", "MAP-3"}
 		}
 	case conformance.OpMCPServer, conformance.OpMCPClient:
-		if r.Impl.MCP == nil {
+		if in, err := jsonmap.Parse(c.Input); r.Impl.MCP == nil || err != nil || !bindingInputOK(c.Op, in) {
 			return nil, errNoCase
 		}
 		out, err := r.Impl.MCP(c.Op, c.Input)
@@ -355,4 +355,102 @@ func ReferenceFor(tag string) (Reference, error) {
 		return GCX1(), nil
 	}
 	return Reference{Tag: tag, Impl: impls[0]}, nil
+}
+
+// bindingInputOK reports whether a generated input of a binding op has
+// the shape vectors.schema.json gives it (mcp-server-input,
+// mcp-client-input), so that a case written out is a valid vector: the
+// generator mutates committed inputs freely and drops what breaks it.
+func bindingInputOK(op conformance.Op, in jsonmap.Value) bool {
+	switch op {
+	case conformance.OpMCPServer:
+		return objectOK(in, []string{"settings", "request", "result"}, map[string]func(jsonmap.Value) bool{
+			"settings": func(s jsonmap.Value) bool {
+				return objectOK(s, nil, map[string]func(jsonmap.Value) bool{
+					"mode":  modeOK,
+					"offer": tagsOK,
+					"tools": func(t jsonmap.Value) bool {
+						if t.Kind != jsonmap.Object {
+							return false
+						}
+						for _, m := range t.Members {
+							if !objectOK(m.Value, nil, map[string]func(jsonmap.Value) bool{"mode": modeOK, "name": kindOK(jsonmap.String)}) {
+								return false
+							}
+						}
+						return true
+					},
+				})
+			},
+			"capabilities": kindOK(jsonmap.Object),
+			"request": func(r jsonmap.Value) bool {
+				return objectOK(r, []string{"name"}, map[string]func(jsonmap.Value) bool{"name": kindOK(jsonmap.String), "_meta": kindOK(jsonmap.Object)})
+			},
+			"result": resultOK,
+		})
+	case conformance.OpMCPClient:
+		return objectOK(in, []string{"answers"}, map[string]func(jsonmap.Value) bool{
+			"annotations": kindOK(jsonmap.Object),
+			"answers": func(a jsonmap.Value) bool {
+				return a.Kind == jsonmap.Array && len(a.Elems) >= 1 && len(a.Elems) <= 2 && !slices.ContainsFunc(a.Elems, func(r jsonmap.Value) bool { return !resultOK(r) })
+			},
+		})
+	}
+	return false
+}
+
+// objectOK checks an object with the required members and no members but
+// those of members, each of which passes its check.
+func objectOK(v jsonmap.Value, required []string, members map[string]func(jsonmap.Value) bool) bool {
+	if v.Kind != jsonmap.Object {
+		return false
+	}
+	for _, key := range required {
+		if _, ok := v.Lookup(key); !ok {
+			return false
+		}
+	}
+	for _, m := range v.Members {
+		check, ok := members[m.Key]
+		if !ok || !check(m.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// resultOK checks a CallToolResult (mcp-result), which may carry members
+// of its own beyond those it names.
+func resultOK(r jsonmap.Value) bool {
+	if r.Kind != jsonmap.Object {
+		return false
+	}
+	content, ok := r.Lookup("content")
+	if !ok || content.Kind != jsonmap.Array {
+		return false
+	}
+	for _, block := range content.Elems {
+		if _, ok := block.Lookup("type"); block.Kind != jsonmap.Object || !ok {
+			return false
+		}
+	}
+	if e, ok := r.Lookup("isError"); ok && e.Kind != jsonmap.True && e.Kind != jsonmap.False {
+		return false
+	}
+	if m, ok := r.Lookup("_meta"); ok && m.Kind != jsonmap.Object {
+		return false
+	}
+	return true
+}
+
+func kindOK(k jsonmap.Kind) func(jsonmap.Value) bool {
+	return func(v jsonmap.Value) bool { return v.Kind == k }
+}
+
+func modeOK(v jsonmap.Value) bool {
+	return v.Kind == jsonmap.String && (v.Text == "auto" || v.Text == "gcx" || v.Text == "off")
+}
+
+func tagsOK(v jsonmap.Value) bool {
+	return v.Kind == jsonmap.Array && !slices.ContainsFunc(v.Elems, func(e jsonmap.Value) bool { return e.Kind != jsonmap.String })
 }
