@@ -1,0 +1,68 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gcxwire/gcx/conformance"
+)
+
+// gcx explore against gcx itself agrees on every case; against a wrapper
+// that drops the guard the encoder writes before "#", it finds the bug,
+// shrinks it and writes a vector that gcx passes and the wrapper fails.
+func TestExplore(t *testing.T) {
+	bin := gcxBinary(t)
+	code, stdout, stderr := gcx(t, "", "explore", "--cases", "40", "--category", "decode,reject,encode,json,version,mcp", "--", bin)
+	if code != exitOK || !strings.Contains(stdout, "all 40 cases agreed") {
+		t.Fatalf("gcx explore -- gcx: exit %d\n%s%s", code, stdout, stderr)
+	}
+
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh to write the buggy wrapper in")
+	}
+	dir := t.TempDir()
+	wrapper := filepath.Join(dir, "unguarded.sh")
+	script := "#!" + sh + "\nif [ \"$1\" = encode ]; then\n  tmp=$(mktemp) || exit 4\n  \"" + bin + "\" \"$@\" >\"$tmp\" || { s=$?; rm -f \"$tmp\"; exit $s; }\n" +
+		"  sed 's/^\\\\#/#/' \"$tmp\"; rm -f \"$tmp\"\nelse\n  exec \"" + bin + "\" \"$@\"\nfi\n"
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "found")
+	code, stdout, stderr = gcx(t, "", "explore", "--seed", "2", "--cases", "300", "--category", "encode", "--out", out, "--", wrapper)
+	if code != exitInvalid || !strings.Contains(stdout, "DISAGREEMENT") || !strings.Contains(stdout, "wrote ") {
+		t.Fatalf("gcx explore -- unguarded.sh: exit %d\n%s%s", code, stdout, stderr)
+	}
+	suite, err := conformance.LoadSuite(os.DirFS(out))
+	if err != nil || len(suite.Vectors) != 1 {
+		t.Fatalf("--out wrote no loadable vector: %v", err)
+	}
+	v := &suite.Vectors[0]
+	if !strings.Contains(string(v.Expected.Output), `\#`) {
+		t.Errorf("the shrunk vector is not about the guard:\n%s", stdout)
+	}
+	if code, report, _ := gcx(t, "", "conformance", "--vectors", out, "--", bin); code != exitOK {
+		t.Errorf("gcx fails the vector explore wrote:\n%s", report)
+	}
+	if code, _, _ := gcx(t, "", "conformance", "--vectors", out, "--", wrapper); code != exitInvalid {
+		t.Errorf("the wrapper passes the vector explore wrote against it")
+	}
+}
+
+func TestExploreUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"explore"},
+		{"explore", "--"},
+		{"explore", "--cases", "0", "--time", "0", "--", "gcx"},
+		{"explore", "--category", "nope", "--", "gcx"},
+		{"explore", "--", "/no/such/program"},
+		{"explore", "--tag", "GCX9", "--", "gcx"},
+	} {
+		if code, _, stderr := gcx(t, "", args...); code != exitUsage || stderr == "" {
+			t.Errorf("gcx %s: exit %d, stderr %q; want 2 and a message", strings.Join(args, " "), code, stderr)
+		}
+	}
+}
