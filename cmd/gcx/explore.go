@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gcxwire/gcx/codec"
 	"github.com/gcxwire/gcx/conformance"
 	"github.com/gcxwire/gcx/conformance/explore"
 	"github.com/gcxwire/gcx/internal/plural"
@@ -88,16 +89,21 @@ func runExplore(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			opt.Categories = append(opt.Categories, c)
 		}
 	}
-	ref, err := explore.ReferenceFor(*tag)
-	if err != nil {
-		fmt.Fprintf(stderr, "gcx explore: --tag: %v\n", err)
-		return exitUsage
-	}
-	opt.Reference = ref
 	if err := conformance.CanRun(program[0]); err != nil {
 		fmt.Fprintf(stderr, "gcx explore: %v\n", err)
 		return exitUsage
 	}
+	ref, err := explore.ReferenceFor(*tag)
+	if err != nil {
+		if !validDraftTag(*tag) {
+			fmt.Fprintf(stderr, "gcx explore: --tag: %q is not a version tag of [VER-1] other than GCX1\n", *tag)
+			return exitUsage
+		}
+		// No codec of the tag is registered: the program is a draft
+		// codec, held to the laws every registered codec keeps.
+		return runLaws(codec.Program(*tag, *timeout, program...), opt, *out != "", stdout, stderr)
+	}
+	opt.Reference = ref
 	impl := conformance.CommandFor(*tag, *timeout, program...)
 	rep, err := explore.Run(impl, opt)
 	if err != nil {
@@ -263,4 +269,57 @@ func writeVectorFile(dir string, f *explore.Finding, seed uint64) (string, error
 		return "", err
 	}
 	return name, os.WriteFile(name, b, 0o666)
+}
+
+// validDraftTag reports whether tag is a well-formed tag of [VER-1] that is
+// not GCX1's and that no version reserves for itself [VER-6].
+func validDraftTag(tag string) bool {
+	if len(tag) < 4 || len(tag) > 32 || !strings.HasPrefix(tag, spec.TagPrefix) || tag == spec.Version {
+		return false
+	}
+	for _, c := range []byte(tag[3:]) {
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// runLaws checks a draft codec given as a program against the laws of
+// package codec on generated values, and prints the first value that
+// breaks one, shrunk.
+func runLaws(c codec.Limited, opt explore.Options, wantsOut bool, stdout, stderr io.Writer) int {
+	if wantsOut {
+		fmt.Fprintln(stderr, "gcx explore: --out writes vectors, which need a reference; a draft given as a program has none (register its codec, or add vectors by hand)")
+		return exitUsage
+	}
+	rep, err := explore.Laws(c, opt)
+	if err != nil {
+		fmt.Fprintf(stderr, "gcx explore: %v\n", err)
+		return exitUsage
+	}
+	w := &reportWriter{w: stdout}
+	fmt.Fprintf(w, "== draft %s as a program: the laws of every codec on %s, seed %d, %s\n",
+		c.Tag(), plural.Count(rep.Cases, "value"), rep.Seed, rep.Elapsed.Round(time.Millisecond))
+	code := exitOK
+	if f := rep.Finding; f != nil {
+		code = exitInvalid
+		fmt.Fprintf(w, "\nLAW BROKEN at value %d (seed %d), shrunk from %d to %d bytes of JSON in %d of %d tries:\n   %s\n",
+			f.Index, rep.Seed, len(f.Original.AppendCompact(nil)), len(f.Value.AppendCompact(nil)), f.Shrinks, f.Tries, f.Law)
+		fmt.Fprintf(w, "   tool %s\n   value %s\n", f.Tool, cutText(string(f.Value.AppendCompact(nil))))
+		if f.Limits != (spec.Limits{}) {
+			fmt.Fprintf(w, "   limits --max-line-bytes %d --max-fields %d --max-sections %d --max-rows %d\n",
+				f.Limits.MaxLineBytes, f.Limits.MaxFields, f.Limits.MaxSections, f.Limits.MaxRows)
+		}
+		for _, line := range strings.Split(f.Detail, "\n") {
+			fmt.Fprintf(w, "   %s\n", cutText(line))
+		}
+	} else {
+		fmt.Fprintf(w, "every law held on all %s\n", plural.Count(rep.Cases, "value"))
+	}
+	if w.err != nil {
+		fmt.Fprintf(stderr, "gcx explore: writing the report to stdout: %v\n", w.err)
+		return exitInvalid
+	}
+	return code
 }

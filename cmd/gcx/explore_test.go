@@ -59,7 +59,8 @@ func TestExploreUsage(t *testing.T) {
 		{"explore", "--cases", "0", "--time", "0", "--", "gcx"},
 		{"explore", "--category", "nope", "--", "gcx"},
 		{"explore", "--", "/no/such/program"},
-		{"explore", "--tag", "GCX9", "--", "gcx"},
+		{"explore", "--tag", "nope", "--", "gcx"},
+		{"explore", "--tag", "GCX9", "--out", "x", "--", "gcx"},
 	} {
 		if code, _, stderr := gcx(t, "", args...); code != exitUsage || stderr == "" {
 			t.Errorf("gcx %s: exit %d, stderr %q; want 2 and a message", strings.Join(args, " "), code, stderr)
