@@ -169,4 +169,3 @@ func cut(b []byte) string {
 	}
 	return string(b)
 }
-
