@@ -22,7 +22,7 @@ import (
 // example on two cores (docs/conformance.md, "Exploring", measures it).
 const (
 	defaultExploreCases = 1000
-	defaultExploreTime  = 90 * time.Second
+	defaultExploreTime  = 5 * time.Minute
 )
 
 // runExplore drives a program over the conformance protocol with

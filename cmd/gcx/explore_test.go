@@ -67,3 +67,45 @@ func TestExploreUsage(t *testing.T) {
 		}
 	}
 }
+
+// The example draft written in Python keeps the laws; with a planted bug
+// (its decoder fills a ditto mark from the wrong column) it breaks one,
+// and the scorecard's -codec-program and gcx conformance --tag run it.
+// Each value costs several runs of python and gcx, so the test is opt-in,
+// as the Python proof of conformance/explore is (.ci/run runs both).
+func TestExploreDraftProgram(t *testing.T) {
+	if os.Getenv("GCX_EXPLORE_PYTHON") == "" {
+		t.Skip("set GCX_EXPLORE_PYTHON=1 to run the example draft in Python (a minute or more)")
+	}
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not on PATH: the example draft cannot run")
+	}
+	t.Setenv("GCX", gcxBinary(t))
+	draft := filepath.Join("..", "..", "examples", "draft-python", "ditto.py")
+	code, stdout, stderr := gcx(t, "", "explore", "--tag", "GCX2-example.1", "--cases", "8", "--", py, draft)
+	if code != exitOK || !strings.Contains(stdout, "every law held on all 8 values") {
+		t.Fatalf("gcx explore --tag GCX2-example.1: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, _ = gcx(t, "", "conformance", "--tag", "GCX2-example.1", "--level", "core", "--run", "json/values/", "--", py, draft)
+	if code != exitOK {
+		t.Errorf("gcx conformance --tag GCX2-example.1 on json/values:\n%s", stdout)
+	}
+
+	b, err := os.ReadFile(draft)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const line = "cells[i] = above[i]"
+	if strings.Count(string(b), line) != 1 {
+		t.Fatalf("ditto.py no longer has the line %q", line)
+	}
+	buggy := filepath.Join(t.TempDir(), "ditto.py")
+	if err := os.WriteFile(buggy, []byte(strings.Replace(string(b), line, "cells[i] = above[-1]", 1)), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = gcx(t, "", "explore", "--tag", "GCX2-example.1", "--cases", "200", "--shrink", "30", "--", py, buggy)
+	if code != exitInvalid || !strings.Contains(stdout, "LAW BROKEN") {
+		t.Fatalf("the planted bug is not found: exit %d\n%s%s", code, stdout, stderr)
+	}
+}

@@ -435,6 +435,7 @@ func (g *gen) table(depth int) jsonmap.Value {
 		}
 	}
 	v := jsonmap.Value{Kind: jsonmap.Array}
+	above := map[string]jsonmap.Value{}
 	for range g.between(0, 4) {
 		row := jsonmap.Value{Kind: jsonmap.Object}
 		for _, k := range columns {
@@ -442,13 +443,17 @@ func (g *gen) table(depth int) jsonmap.Value {
 				continue // missing
 			}
 			cell := g.scalar()
+			prev, repeat := above[k]
 			switch {
+			case repeat && g.one(3):
+				cell = prev // columns repeat their values, as a kind or a path does
 			case g.one(6):
 				cell = jsonmap.Value{Kind: jsonmap.String}
 			case depth > 1 && g.one(6):
 				cell = g.value(depth - 1)
 			}
 			row.Members = append(row.Members, jsonmap.Member{Key: k, Value: cell})
+			above[k] = cell
 		}
 		v.Elems = append(v.Elems, row)
 	}

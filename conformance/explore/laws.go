@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
+	"sync"
 	"time"
 
 	"github.com/gcxwire/gcx/codec"
@@ -53,30 +55,66 @@ func Laws(c codec.Limited, opt Options) (*LawReport, error) {
 	if opt.Cases <= 0 && opt.Time <= 0 {
 		return nil, errors.New("explore: bound the run by cases or time")
 	}
+	workers := opt.Parallel
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
 	start := time.Now()
 	rep := &LawReport{Seed: opt.Seed}
-	for i := 0; opt.Cases <= 0 || i < opt.Cases; i++ {
-		if opt.Time > 0 && time.Since(start) >= opt.Time {
-			break
-		}
+	draw := func(i int) lawCase {
 		g := &gen{r: rand.New(rand.NewPCG(opt.Seed, uint64(i))), tag: c.Tag()}
 		lc := lawCase{tool: g.name(), value: g.value(3)}
 		if g.one(4) {
 			lc.limits = spec.Limits{MaxLineBytes: g.between(16, 120), MaxFields: g.between(1, 6), MaxSections: g.between(1, 4), MaxRows: g.between(1, 6)}
 		}
-		rep.Cases++
-		law, detail := breaks(c, lc)
-		if law == "" {
-			continue
+		return lc
+	}
+	// Values run at once, each a few runs of a program; the finding is the
+	// lowest-numbered value that breaks a law, whichever finished first.
+	var (
+		mu     sync.Mutex
+		broken = -1
+		laws   = map[int][2]string{}
+	)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := range next {
+				law, detail := breaks(c, draw(i))
+				mu.Lock()
+				rep.Cases++
+				if law != "" {
+					laws[i] = [2]string{law, detail}
+					if broken < 0 || i < broken {
+						broken = i
+					}
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	for i := 0; opt.Cases <= 0 || i < opt.Cases; i++ {
+		mu.Lock()
+		done := broken >= 0 || (opt.Time > 0 && time.Since(start) >= opt.Time)
+		mu.Unlock()
+		if done {
+			break
 		}
-		f := &LawFinding{Index: i, Law: law, Tool: lc.tool, Limits: lc.limits, Value: lc.value, Detail: detail, Original: lc.value}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if broken >= 0 {
+		lc := draw(broken)
+		f := &LawFinding{Index: broken, Law: laws[broken][0], Tool: lc.tool, Limits: lc.limits, Value: lc.value,
+			Detail: laws[broken][1], Original: lc.value}
 		budget := opt.Shrink
 		if budget == 0 {
 			budget = DefaultShrink
 		}
 		shrinkLaw(c, f, budget)
 		rep.Finding = f
-		break
 	}
 	rep.Elapsed = time.Since(start)
 	return rep, nil

@@ -99,7 +99,18 @@ func (s *shrinker) bytesPass() bool {
 	with := func(in []byte) bool {
 		c := s.best
 		c.Input = in
-		return s.try(c)
+		if s.try(c) {
+			return true
+		}
+		// A case about the line limit keeps its point only if the limit
+		// shrinks with the line: try the cut with the limit lowered as much.
+		limit, cut := c.Limits["max-line-bytes"], len(s.best.Input)-len(in)
+		if limit > cut && cut > 0 {
+			c.Limits = maps.Clone(c.Limits)
+			c.Limits["max-line-bytes"] = limit - cut
+			return s.try(c)
+		}
+		return false
 	}
 	// whole lines, last first
 	for i := bytes.Count(s.best.Input, []byte("\n")); i >= 0 && s.budget > 0; i-- {
