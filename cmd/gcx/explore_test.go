@@ -92,6 +92,18 @@ func TestExploreDraftProgram(t *testing.T) {
 		t.Errorf("gcx conformance --tag GCX2-example.1 on json/values:\n%s", stdout)
 	}
 
+	// The scorecard, in a process of its own: -codec-program registers
+	// the program as a codec for the run.
+	out := t.TempDir()
+	bench := exec.Command(gcxBinary(t), "bench", "-codec-program", "GCX2-example.1="+py+" "+draft, "-out", out)
+	bench.Dir = filepath.Join("..", "..")
+	if report, err := bench.CombinedOutput(); err != nil || !strings.Contains(string(report), "GCX2-example.1: tabular median") {
+		t.Errorf("gcx bench -codec-program: %v\n%s", err, report)
+	}
+	if md, err := os.ReadFile(filepath.Join(out, "scorecard.md")); err != nil || !strings.Contains(string(md), "| GCX2-example.1 |") {
+		t.Errorf("the scorecard has no row of the draft: %v", err)
+	}
+
 	b, err := os.ReadFile(draft)
 	if err != nil {
 		t.Fatal(err)
