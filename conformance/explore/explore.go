@@ -173,7 +173,7 @@ func Run(impl conformance.Implementation, opt Options) (*Report, error) {
 
 	type outcome struct {
 		index  int
-		case_  Case
+		kase   Case
 		file   *conformance.File
 		result conformance.Result
 	}
@@ -231,7 +231,7 @@ func Run(impl conformance.Implementation, opt Options) (*Report, error) {
 	first := failed[0]
 	s := &shrinker{
 		budget: opt.Shrink,
-		best:   first.case_,
+		best:   first.kase,
 		file:   first.file,
 		result: first.result,
 		fails: func(c Case) (*conformance.File, conformance.Result, bool) {

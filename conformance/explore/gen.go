@@ -244,20 +244,6 @@ func (g *gen) limits(p []byte) conformance.Limits {
 	return l
 }
 
-// respellTag puts the generator's tag in every header of a GCX1 payload.
-func (g *gen) respellTag(b []byte) []byte {
-	if g.tag == spec.Version {
-		return b
-	}
-	lines := strings.SplitAfter(string(b), "\n")
-	for i, l := range lines {
-		if strings.HasPrefix(l, spec.Version+" ") {
-			lines[i] = g.tag + l[len(spec.Version):]
-		}
-	}
-	return []byte(strings.Join(lines, ""))
-}
-
 // Case generators by category.
 
 func (g *gen) decodeCase(ref Reference) Case {
