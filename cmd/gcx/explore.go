@@ -315,6 +315,9 @@ func runLaws(c codec.Limited, opt explore.Options, wantsOut bool, stdout, stderr
 			fmt.Fprintf(w, "   %s\n", cutText(line))
 		}
 	} else {
+		if opt.Cases > 0 && rep.Cases < opt.Cases {
+			fmt.Fprintf(w, "stopped by --time %v before value %d of --cases %d\n", opt.Time, rep.Cases, opt.Cases)
+		}
 		fmt.Fprintf(w, "every law held on all %s\n", plural.Count(rep.Cases, "value"))
 	}
 	if w.err != nil {
