@@ -3,7 +3,9 @@ package scorecard
 import (
 	"bytes"
 	"fmt"
+	"os/exec"
 	"strings"
+	"time"
 
 	"github.com/gcxwire/gcx/codec"
 	"github.com/gcxwire/gcx/jsonmap"
@@ -134,4 +136,23 @@ func SelectCodecs(list string) ([]Codec, error) {
 		out = append(out, CodecOf(c))
 	}
 	return out, nil
+}
+
+// RegisterProgram registers the codec of a draft written as a program,
+// given as TAG=COMMAND (codec.Program), and returns its tag. A tag that
+// is registered already is refused: the program would shadow it.
+func RegisterProgram(spec string) (string, error) {
+	tag, command, ok := strings.Cut(spec, "=")
+	argv := strings.Fields(command)
+	if !ok || !strings.HasPrefix(tag, "GCX") || len(argv) == 0 {
+		return "", fmt.Errorf("%q is not TAG=COMMAND", spec)
+	}
+	if _, taken := codec.Lookup(tag); taken {
+		return "", fmt.Errorf("a codec of %s is registered already", tag)
+	}
+	if _, err := exec.LookPath(argv[0]); err != nil {
+		return "", fmt.Errorf("cannot run %s: %v", argv[0], err)
+	}
+	codec.Register(codec.Program(tag, time.Minute, argv...))
+	return tag, nil
 }

@@ -212,6 +212,7 @@ func Command(args []string, codec Codec, stdout, stderr io.Writer) int {
 	fl.StringVar(&o.Explanations, "explanations", "", "JSON file explaining each loss (default bench/wire-format/explanations.json)")
 	check := fl.Bool("check", false, "compare with the files in -out instead of writing them; exit 1 if any differs")
 	reuse := fl.Bool("reuse-toon", true, "where TOON cannot run, keep the TOON figures of -out's "+JSONFile+" (or, when -out has none, the committed\none's) if every response is unchanged since they were measured")
+	programs := fl.String("codec-program", "", "measure a draft written as a program: `TAG=COMMAND`, the command split at spaces, speaking the protocol of\ndraft codecs (docs/conformance.md); with no -codec, the scorecard is GCX1 and TAG")
 	codecs := fl.String("codec", "", "measure these registered versions, a comma-separated `list` of tags (the first in the main tables, each in a column\nof its own; a draft's ideas are ablated); default: the codecs -out's "+JSONFile+" was made with, else GCX1 alone")
 	fl.Usage = func() {
 		fmt.Fprintf(stderr, "usage: gcx bench [flags]   (or: %s [flags])\n\nMeasures GCX1 (or the versions of -codec) against JSON and TOON on every fixture and writes\n%s, %s, %s and %s.\n\nflags:\n",
@@ -242,6 +243,16 @@ func Command(args []string, codec Codec, stdout, stderr io.Writer) int {
 			if committed, err := (Options{}).Resolve(); err == nil {
 				o.Previous = filepath.Join(committed.Out, JSONFile)
 			}
+		}
+	}
+	if *programs != "" {
+		tag, err := RegisterProgram(*programs)
+		if err != nil {
+			fmt.Fprintln(stderr, "bench: -codec-program:", err)
+			return 2
+		}
+		if *codecs == "" {
+			*codecs = spec.Version + "," + tag
 		}
 	}
 	if *codecs == "" {

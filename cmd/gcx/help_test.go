@@ -25,6 +25,7 @@ func TestSubcommandHelp(t *testing.T) {
 		"bench":       {"-cases", "-out", "-check"},
 		"conformance": {"-run", "-category", "-vectors", "-tag"},
 		"proxy":       {"-mode", "-exempt", "-layout", "-max-message-bytes", "example:", "gcx proxy ", "mcpServers", "exit status"},
+		"explore":     {"-seed", "-cases", "-time", "-category", "-out", "-shrink", "-tag", "example:", "gcx explore "},
 	}
 	for _, c := range commands {
 		code, stdout, stderr := gcx(t, "", "help", c.name)

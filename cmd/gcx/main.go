@@ -14,6 +14,9 @@
 //	gcx conformance [-- PROGRAM ARGS...]
 //	                             run the conformance vectors against the built-in
 //	                             implementations, or against PROGRAM
+//	gcx explore [flags] -- PROGRAM ARGS...
+//	                             check PROGRAM against the reference on generated
+//	                             cases; shrink the first disagreement to a vector
 //	gcx help [COMMAND]           this text, or a command's flags and an example
 //	gcx --version                the module version and the spec revision
 //
@@ -112,6 +115,12 @@ func init() {
 			summary: "put GCX1 in front of an MCP server (stdio or Streamable HTTP) for the model a host serves",
 			example: "gcx proxy --mode auto -- npx -y @modelcontextprotocol/server-memory",
 			notes:   proxyNotes},
+		{name: "explore", run: func(_ *subcommand, args []string, s streams) int {
+			return runExplore(args, s.stdin, s.stdout, s.stderr)
+		},
+			usage:   "gcx explore [flags] -- PROGRAM [ARGS...]",
+			summary: "check PROGRAM against the reference on generated cases, and shrink a disagreement to a vector",
+			example: "gcx explore --seed 7 --out /tmp/found -- python3 conformance/examples/python/adapter.py"},
 	}
 }
 
@@ -229,7 +238,7 @@ func (c *subcommand) flags(stderr io.Writer) *flag.FlagSet {
 // help prints the subcommand's usage, flags and example.
 func (c *subcommand) help(w io.Writer) {
 	fs := c.flags(w)
-	if c.name == "bench" || c.name == "conformance" {
+	if c.name == "bench" || c.name == "conformance" || c.name == "explore" {
 		// These parse their own flags: ask them for their help.
 		c.run(c, []string{"-h"}, streams{stdout: w, stderr: w})
 		return

@@ -366,6 +366,15 @@ func (r *readmeRunner) command(file string, line int, command, comment string) {
 		}
 		r.ran[command] = true
 		r.goTestIsValid(where, words)
+	case strings.HasPrefix(command, "go run ./bench/wire-format -codec-program "):
+		// A template with TAG and PROGRAM to fill in: the flag must exist
+		// (TestExploreDraftProgram runs it on the example draft).
+		r.ran[command] = true
+		var help bytes.Buffer
+		scorecard.Command([]string{"-h"}, scorecard.DefaultCodec(), &help, &help)
+		if !strings.Contains(help.String(), "-codec-program") {
+			r.t.Errorf("%s: %s: the scorecard has no -codec-program flag:\n%s", where, command, help.String())
+		}
 	case command == "npm ci --prefix bench/toon":
 		// It downloads, so it is not run here; it needs the lockfile.
 		r.ran[command] = true

@@ -1,0 +1,328 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gcxwire/gcx/codec"
+	"github.com/gcxwire/gcx/conformance"
+	"github.com/gcxwire/gcx/conformance/explore"
+	"github.com/gcxwire/gcx/internal/plural"
+	"github.com/gcxwire/gcx/spec"
+)
+
+// Default bounds of gcx explore: about a minute against the Python
+// example on two cores (docs/conformance.md, "Exploring", measures it).
+const (
+	defaultExploreCases = 1000
+	defaultExploreTime  = 5 * time.Minute
+)
+
+// runExplore drives a program over the conformance protocol with
+// generated cases, compares each answer with the reference's at the
+// chosen level, and shrinks the first disagreement (docs/conformance.md,
+// "Exploring"). It exits 0 when every case agreed, 1 on a disagreement
+// (or when no case could run), 2 on a usage error.
+func runExplore(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("gcx explore", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	seed := fl.Uint64("seed", 1, "the `seed` of the generated cases: the same seed, the same cases")
+	cases := fl.Int("cases", defaultExploreCases, "run at most `N` cases (0: no bound but --time)")
+	limit := fl.Duration("time", defaultExploreTime, "stop starting cases after this `duration` (0: no bound but --cases)")
+	categories := fl.String("category", "", "generate only cases of these categories, a comma-separated `list` of "+strings.Join(conformance.Categories, ","))
+	levelName := fl.String("level", conformance.Diagnostic.String(), "the `level` a disagreement is judged at: core or diagnostic")
+	shrink := fl.Int("shrink", explore.DefaultShrink, "try at most `N` smaller cases when shrinking a disagreement (0: do not shrink)")
+	out := fl.String("out", "", "write the shrunk case as a vectors file under this `directory` (DIR/CATEGORY/explore-SEED.json)")
+	timeout := fl.Duration("timeout", conformance.DefaultTimeout, "time allowed for one run of the program")
+	parallel := fl.Int("parallel", 0, "run at most `N` cases at once (0: one per CPU)")
+	tag := fl.String("tag", spec.Version, "explore the version `TAG`: GCX1, or a registered draft; the program is given --tag TAG to encode and --accept TAG to decode")
+	fl.Usage = func() {
+		fmt.Fprint(stderr, "usage: gcx explore [flags] -- PROGRAM [ARGS...]\n\n"+
+			"Runs PROGRAM over the conformance protocol (docs/conformance.md) on generated cases,\n"+
+			"compares each answer with the reference's, and shrinks the first disagreement to a\n"+
+			"small case, printed and (with --out) written as a vector.\n\nflags:\n")
+		fl.PrintDefaults()
+		fmt.Fprint(stderr, "\nexample:\n"+
+			"  gcx explore --seed 7 --out /tmp/found -- python3 conformance/examples/python/adapter.py\n")
+	}
+	flags, program := args, []string(nil)
+	if i := slices.Index(args, "--"); i >= 0 {
+		flags, program = args[:i], args[i+1:]
+	}
+	if code, ok := parseFlags(fl, flags, stderr); !ok {
+		return code
+	}
+	if len(program) == 0 {
+		fmt.Fprintln(stderr, "gcx explore: give the program after --: gcx explore [flags] -- PROGRAM [ARGS...]")
+		return exitUsage
+	}
+	level, err := conformance.ParseLevel(*levelName)
+	if err != nil {
+		fmt.Fprintf(stderr, "gcx explore: --level: %v\n", err)
+		return exitUsage
+	}
+	opt := explore.Options{Seed: *seed, Cases: *cases, Time: *limit, Level: level, Parallel: *parallel, Shrink: *shrink}
+	if *shrink == 0 {
+		opt.Shrink = -1
+	}
+	switch {
+	case *cases < 0, *limit < 0, *shrink < 0, *parallel < 0:
+		fmt.Fprintln(stderr, "gcx explore: --cases, --time, --shrink and --parallel take no negative value")
+		return exitUsage
+	case *cases == 0 && *limit == 0:
+		fmt.Fprintln(stderr, "gcx explore: bound the run: --cases N or --time D")
+		return exitUsage
+	}
+	if *categories != "" {
+		for _, c := range strings.Split(*categories, ",") {
+			if !slices.Contains(conformance.Categories, c) {
+				fmt.Fprintf(stderr, "gcx explore: --category: %q is none of %s\n", c, strings.Join(conformance.Categories, ","))
+				return exitUsage
+			}
+			opt.Categories = append(opt.Categories, c)
+		}
+	}
+	if err := conformance.CanRun(program[0]); err != nil {
+		fmt.Fprintf(stderr, "gcx explore: %v\n", err)
+		return exitUsage
+	}
+	ref, err := explore.ReferenceFor(*tag)
+	if err != nil {
+		if !validDraftTag(*tag) {
+			fmt.Fprintf(stderr, "gcx explore: --tag: %q is not a version tag of [VER-1] other than GCX1\n", *tag)
+			return exitUsage
+		}
+		// No codec of the tag is registered: the program is a draft
+		// codec, held to the laws every registered codec keeps.
+		return runLaws(codec.Program(*tag, *timeout, program...), opt, *out != "", stdout, stderr)
+	}
+	opt.Reference = ref
+	impl := conformance.CommandFor(*tag, *timeout, program...)
+	rep, err := explore.Run(impl, opt)
+	if err != nil {
+		fmt.Fprintf(stderr, "gcx explore: %v\n", err)
+		return exitUsage
+	}
+	w := &reportWriter{w: stdout}
+	fmt.Fprintf(w, "== %s: %s of %s, seed %d, %s\n", impl.Name, plural.Count(rep.Cases, "case"), *tag, rep.Seed, rep.Elapsed.Round(time.Millisecond))
+	writeExploreCounts(w, rep)
+	code := exitOK
+	if f := rep.Finding; f != nil {
+		code = exitInvalid
+		writeFinding(w, rep, f, level)
+		if *out != "" {
+			name, err := writeVectorFile(*out, f, rep.Seed)
+			if err != nil {
+				fmt.Fprintf(stderr, "gcx explore: --out: %v\n", err)
+				return exitInvalid
+			}
+			fmt.Fprintf(w, "wrote %s\n", name)
+		}
+	} else if rep.Agreed == 0 {
+		fmt.Fprintln(stderr, "gcx explore: no case ran in full: the program declined every op it was asked (see the skips)")
+		code = exitInvalid
+	} else {
+		if opt.Cases > 0 && rep.Cases < opt.Cases && len(rep.Declined) < len(probeOps) {
+			fmt.Fprintf(w, "stopped by --time %v before case %d of --cases %d\n", opt.Time, rep.Cases, opt.Cases)
+		}
+		fmt.Fprintf(w, "all %s agreed with the reference at the %s level\n", plural.Count(rep.Agreed, "case"), level)
+	}
+	if w.err != nil {
+		fmt.Fprintf(stderr, "gcx explore: writing the report to stdout: %v\n", w.err)
+		return exitInvalid
+	}
+	return code
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// probeOps are the ops in the order the report counts them.
+var probeOps = []conformance.Op{conformance.OpDecode, conformance.OpEncode, conformance.OpJSONEncode,
+	conformance.OpJSONDecode, conformance.OpMCPServer, conformance.OpMCPClient}
+
+func writeExploreCounts(w io.Writer, rep *explore.Report) {
+	var ops []string
+	for _, op := range probeOps {
+		if n := rep.ByOp[op]; n > 0 {
+			ops = append(ops, fmt.Sprintf("%s %d", op, n))
+		}
+	}
+	skipped := 0
+	for _, n := range rep.Skipped {
+		skipped += n
+	}
+	fmt.Fprintf(w, "cases by op: %s\n%d agreed, %d disagreed, %d skipped\n", strings.Join(ops, ", "), rep.Agreed, btoi(rep.Finding != nil), skipped)
+	if len(rep.Declined) > 0 {
+		var ops []string
+		for _, op := range rep.Declined {
+			ops = append(ops, string(op))
+		}
+		fmt.Fprintf(w, "SKIP ops the program declines (exit 2 on a trivial input), so no case of them was made: %s\n", strings.Join(ops, ", "))
+	}
+	reasons := make([]string, 0, len(rep.Skipped))
+	for r := range rep.Skipped {
+		reasons = append(reasons, r)
+	}
+	slices.Sort(reasons)
+	for _, r := range reasons {
+		fmt.Fprintf(w, "SKIP %s: %s\n", plural.Count(rep.Skipped[r], "case"), r)
+	}
+}
+
+// writeFinding prints the shrunk case: its input, what the reference
+// expects, what the program did, and the rules it touches.
+func writeFinding(w io.Writer, rep *explore.Report, f *explore.Finding, level conformance.Level) {
+	v := f.Vector()
+	orig := &f.Original.Vectors[0]
+	fmt.Fprintf(w, "\nDISAGREEMENT at case %d (seed %d, %s level), shrunk from %d to %d input bytes in %d of %d tries:\n",
+		f.Index, rep.Seed, level, len(orig.Input), len(v.Input), f.Shrinks, f.Tries)
+	fmt.Fprintf(w, "== %s/%s [%s] op %s\n", v.Category, v.ID, strings.Join(v.Rules, " "), v.Op)
+	if v.Limits != nil {
+		fmt.Fprintf(w, "   limits %s\n", strings.Join(v.Limits.Flags(), " "))
+	}
+	if v.Tool != "" {
+		fmt.Fprintf(w, "   tool %s, mode %s\n", v.Tool, v.Mode)
+	}
+	quotedLines(w, "input", v.Input)
+	e := &v.Expected
+	fmt.Fprintln(w, "   expected (the reference):")
+	switch {
+	case e.View != nil:
+		fmt.Fprintf(w, "      view %s\n", cutText(string(e.View)))
+		if v.IsCanonical() {
+			fmt.Fprintln(w, "      and the view encodes back to the input [CAN-1]")
+		}
+	case e.Error != nil:
+		fmt.Fprintf(w, "      error %s [%s]", e.Error.Class, e.Error.Rule)
+		if e.Error.Line > 0 {
+			fmt.Fprintf(w, " at line %d, column %d", e.Error.Line, e.Error.Column)
+		}
+		if e.Error.Tag != "" {
+			fmt.Fprintf(w, ", tag %s", e.Error.Tag)
+		}
+		fmt.Fprintln(w)
+	case e.Outcome != nil:
+		fmt.Fprintf(w, "      outcome %s\n", cutText(string(e.Outcome)))
+	}
+	if e.Output != nil {
+		quotedLines(w, "   output", e.Output)
+	}
+	if e.Value != nil {
+		fmt.Fprintf(w, "      value %s\n", cutText(*e.Value))
+	}
+	fmt.Fprintln(w, "   got (the program):")
+	for _, line := range strings.Split(strings.TrimRight(f.Result.Detail, "\n"), "\n") {
+		fmt.Fprintf(w, "      %s\n", line)
+	}
+	fmt.Fprintf(w, "   rules: %s\n", strings.Join(v.Rules, ", "))
+}
+
+func quotedLines(w io.Writer, what string, b []byte) {
+	lines := strings.SplitAfter(string(b), "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	fmt.Fprintf(w, "   %s, %d bytes:\n", what, len(b))
+	for i, line := range lines {
+		if i == 20 {
+			fmt.Fprintf(w, "      ... %d more lines\n", len(lines)-i)
+			break
+		}
+		fmt.Fprintf(w, "      %s\n", cutText(strconv.Quote(line)))
+	}
+}
+
+func cutText(s string) string {
+	const max = 300
+	if len(s) > max {
+		return s[:max] + fmt.Sprintf("... (%d bytes)", len(s))
+	}
+	return s
+}
+
+// writeVectorFile writes the finding as DIR/CATEGORY/explore-SEED.json, a
+// vectors file of one vector in canonical form, and returns its name.
+func writeVectorFile(dir string, f *explore.Finding, seed uint64) (string, error) {
+	file := *f.File
+	file.Group = fmt.Sprintf("explore-%d", seed)
+	b, err := conformance.Format(&file)
+	if err != nil {
+		return "", err
+	}
+	if _, err := conformance.ParseFile(b); err != nil {
+		return "", fmt.Errorf("the vector does not read back: %v", err)
+	}
+	name := filepath.Join(dir, file.Category, file.Group+".json")
+	if err := os.MkdirAll(filepath.Dir(name), 0o777); err != nil {
+		return "", err
+	}
+	return name, os.WriteFile(name, b, 0o666)
+}
+
+// validDraftTag reports whether tag is a well-formed tag of [VER-1] that is
+// not GCX1's and that no version reserves for itself [VER-6].
+func validDraftTag(tag string) bool {
+	if len(tag) < 4 || len(tag) > 32 || !strings.HasPrefix(tag, spec.TagPrefix) || tag == spec.Version {
+		return false
+	}
+	for _, c := range []byte(tag[3:]) {
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// runLaws checks a draft codec given as a program against the laws of
+// package codec on generated values, and prints the first value that
+// breaks one, shrunk.
+func runLaws(c codec.Limited, opt explore.Options, wantsOut bool, stdout, stderr io.Writer) int {
+	if wantsOut {
+		fmt.Fprintln(stderr, "gcx explore: --out writes vectors, which need a reference; a draft given as a program has none (register its codec, or add vectors by hand)")
+		return exitUsage
+	}
+	rep, err := explore.Laws(c, opt)
+	if err != nil {
+		fmt.Fprintf(stderr, "gcx explore: %v\n", err)
+		return exitUsage
+	}
+	w := &reportWriter{w: stdout}
+	fmt.Fprintf(w, "== draft %s as a program: the laws of every codec on %s, seed %d, %s\n",
+		c.Tag(), plural.Count(rep.Cases, "value"), rep.Seed, rep.Elapsed.Round(time.Millisecond))
+	code := exitOK
+	if f := rep.Finding; f != nil {
+		code = exitInvalid
+		fmt.Fprintf(w, "\nLAW BROKEN at value %d (seed %d), shrunk from %d to %d bytes of JSON in %d of %d tries:\n   %s\n",
+			f.Index, rep.Seed, len(f.Original.AppendCompact(nil)), len(f.Value.AppendCompact(nil)), f.Shrinks, f.Tries, f.Law)
+		fmt.Fprintf(w, "   tool %s\n   value %s\n", f.Tool, cutText(string(f.Value.AppendCompact(nil))))
+		if f.Limits != (spec.Limits{}) {
+			fmt.Fprintf(w, "   limits --max-line-bytes %d --max-fields %d --max-sections %d --max-rows %d\n",
+				f.Limits.MaxLineBytes, f.Limits.MaxFields, f.Limits.MaxSections, f.Limits.MaxRows)
+		}
+		for _, line := range strings.Split(f.Detail, "\n") {
+			fmt.Fprintf(w, "   %s\n", cutText(line))
+		}
+	} else {
+		if opt.Cases > 0 && rep.Cases < opt.Cases {
+			fmt.Fprintf(w, "stopped by --time %v before value %d of --cases %d\n", opt.Time, rep.Cases, opt.Cases)
+		}
+		fmt.Fprintf(w, "every law held on all %s\n", plural.Count(rep.Cases, "value"))
+	}
+	if w.err != nil {
+		fmt.Fprintf(stderr, "gcx explore: writing the report to stdout: %v\n", w.err)
+		return exitInvalid
+	}
+	return code
+}

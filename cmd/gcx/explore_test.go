@@ -1,0 +1,123 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gcxwire/gcx/conformance"
+)
+
+// gcx explore against gcx itself agrees on every case; against a wrapper
+// that drops the guard the encoder writes before "#", it finds the bug,
+// shrinks it and writes a vector that gcx passes and the wrapper fails.
+func TestExplore(t *testing.T) {
+	bin := gcxBinary(t)
+	code, stdout, stderr := gcx(t, "", "explore", "--cases", "40", "--category", "decode,reject,encode,json,version,mcp", "--", bin)
+	if code != exitOK || !strings.Contains(stdout, "all 40 cases agreed") {
+		t.Fatalf("gcx explore -- gcx: exit %d\n%s%s", code, stdout, stderr)
+	}
+
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh to write the buggy wrapper in")
+	}
+	dir := t.TempDir()
+	wrapper := filepath.Join(dir, "unguarded.sh")
+	script := "#!" + sh + "\nif [ \"$1\" = encode ]; then\n  tmp=$(mktemp) || exit 4\n  \"" + bin + "\" \"$@\" >\"$tmp\" || { s=$?; rm -f \"$tmp\"; exit $s; }\n" +
+		"  sed 's/^\\\\#/#/' \"$tmp\"; rm -f \"$tmp\"\nelse\n  exec \"" + bin + "\" \"$@\"\nfi\n"
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "found")
+	code, stdout, stderr = gcx(t, "", "explore", "--seed", "2", "--cases", "300", "--category", "encode", "--out", out, "--", wrapper)
+	if code != exitInvalid || !strings.Contains(stdout, "DISAGREEMENT") || !strings.Contains(stdout, "wrote ") {
+		t.Fatalf("gcx explore -- unguarded.sh: exit %d\n%s%s", code, stdout, stderr)
+	}
+	suite, err := conformance.LoadSuite(os.DirFS(out))
+	if err != nil || len(suite.Vectors) != 1 {
+		t.Fatalf("--out wrote no loadable vector: %v", err)
+	}
+	v := &suite.Vectors[0]
+	if !strings.Contains(string(v.Expected.Output), `\#`) {
+		t.Errorf("the shrunk vector is not about the guard:\n%s", stdout)
+	}
+	if code, report, _ := gcx(t, "", "conformance", "--vectors", out, "--", bin); code != exitOK {
+		t.Errorf("gcx fails the vector explore wrote:\n%s", report)
+	}
+	if code, _, _ := gcx(t, "", "conformance", "--vectors", out, "--", wrapper); code != exitInvalid {
+		t.Errorf("the wrapper passes the vector explore wrote against it")
+	}
+}
+
+func TestExploreUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"explore"},
+		{"explore", "--"},
+		{"explore", "--cases", "0", "--time", "0", "--", "gcx"},
+		{"explore", "--category", "nope", "--", "gcx"},
+		{"explore", "--", "/no/such/program"},
+		{"explore", "--tag", "nope", "--", "gcx"},
+		{"explore", "--tag", "GCX9", "--out", "x", "--", "gcx"},
+	} {
+		if code, _, stderr := gcx(t, "", args...); code != exitUsage || stderr == "" {
+			t.Errorf("gcx %s: exit %d, stderr %q; want 2 and a message", strings.Join(args, " "), code, stderr)
+		}
+	}
+}
+
+// The example draft written in Python keeps the laws; with a planted bug
+// (its decoder fills a ditto mark from the wrong column) it breaks one,
+// and the scorecard's -codec-program and gcx conformance --tag run it.
+// Each value costs several runs of python and gcx, so the test is opt-in,
+// as the Python proof of conformance/explore is (.ci/run runs both).
+func TestExploreDraftProgram(t *testing.T) {
+	if os.Getenv("GCX_EXPLORE_PYTHON") == "" {
+		t.Skip("set GCX_EXPLORE_PYTHON=1 to run the example draft in Python (a minute or more)")
+	}
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not on PATH: the example draft cannot run")
+	}
+	t.Setenv("GCX", gcxBinary(t))
+	draft := filepath.Join("..", "..", "examples", "draft-python", "ditto.py")
+	code, stdout, stderr := gcx(t, "", "explore", "--tag", "GCX2-example.1", "--cases", "8", "--", py, draft)
+	if code != exitOK || !strings.Contains(stdout, "every law held on all 8 values") {
+		t.Fatalf("gcx explore --tag GCX2-example.1: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, _ = gcx(t, "", "conformance", "--tag", "GCX2-example.1", "--level", "core", "--run", "json/values/", "--", py, draft)
+	if code != exitOK {
+		t.Errorf("gcx conformance --tag GCX2-example.1 on json/values:\n%s", stdout)
+	}
+
+	// The scorecard, in a process of its own: -codec-program registers
+	// the program as a codec for the run.
+	out := t.TempDir()
+	bench := exec.Command(gcxBinary(t), "bench", "-codec-program", "GCX2-example.1="+py+" "+draft, "-out", out)
+	bench.Dir = filepath.Join("..", "..")
+	if report, err := bench.CombinedOutput(); err != nil || !strings.Contains(string(report), "GCX2-example.1: tabular median") {
+		t.Errorf("gcx bench -codec-program: %v\n%s", err, report)
+	}
+	if md, err := os.ReadFile(filepath.Join(out, "scorecard.md")); err != nil || !strings.Contains(string(md), "| GCX2-example.1 |") {
+		t.Errorf("the scorecard has no row of the draft: %v", err)
+	}
+
+	b, err := os.ReadFile(draft)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const line = "cells[i] = above[i]"
+	if strings.Count(string(b), line) != 1 {
+		t.Fatalf("ditto.py no longer has the line %q", line)
+	}
+	buggy := filepath.Join(t.TempDir(), "ditto.py")
+	if err := os.WriteFile(buggy, []byte(strings.Replace(string(b), line, "cells[i] = above[-1]", 1)), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = gcx(t, "", "explore", "--tag", "GCX2-example.1", "--cases", "200", "--shrink", "30", "--", py, buggy)
+	if code != exitInvalid || !strings.Contains(stdout, "LAW BROKEN") {
+		t.Fatalf("the planted bug is not found: exit %d\n%s%s", code, stdout, stderr)
+	}
+}

@@ -1,0 +1,175 @@
+package explore_test
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/gcxwire/gcx/conformance"
+	"github.com/gcxwire/gcx/conformance/explore"
+	"github.com/gcxwire/gcx/spec"
+)
+
+// TestReferenceAgreesWithItself runs the built-in implementations against
+// the cases: each must agree with the reference on every one, or the
+// generators make cases the reference judges two ways.
+func TestReferenceAgreesWithItself(t *testing.T) {
+	cases := 400
+	if testing.Short() {
+		cases = 100
+	}
+	for _, impl := range conformance.BuiltIn() {
+		t.Run(impl.Name, func(t *testing.T) {
+			rep, err := explore.Run(impl, explore.Options{Seed: 1, Cases: cases})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f := rep.Finding; f != nil {
+				t.Fatalf("disagreement on case %d: %s\n%s", f.Index, f.Vector().Input, f.Result.Detail)
+			}
+			if rep.Agreed != cases {
+				t.Errorf("%d of %d cases agreed, skips %v", rep.Agreed, cases, rep.Skipped)
+			}
+			for _, op := range []conformance.Op{conformance.OpDecode, conformance.OpEncode, conformance.OpJSONEncode,
+				conformance.OpJSONDecode, conformance.OpMCPServer, conformance.OpMCPClient} {
+				if rep.ByOp[op] == 0 {
+					t.Errorf("no case of op %s among %d: %v", op, cases, rep.ByOp)
+				}
+			}
+		})
+	}
+}
+
+// TestGeneratedCasesAreVectors checks that every generated case is a
+// vector the format accepts, written and read back, and that a seed gives
+// the same cases every time.
+func TestGeneratedCasesAreVectors(t *testing.T) {
+	ref := explore.GCX1()
+	outcomes := map[string]int{}
+	for i := range 300 {
+		c, f, err := explore.Generate(7, i, conformance.Categories, ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, _, _ := explore.Generate(7, i, conformance.Categories, ref)
+		if !bytes.Equal(c.Input, again.Input) || c.Op != again.Op {
+			t.Fatalf("case %d differs between two draws of one seed", i)
+		}
+		b, err := conformance.Format(f)
+		if err != nil {
+			t.Fatalf("case %d: %v", i, err)
+		}
+		if _, err := conformance.ParseFile(b); err != nil {
+			t.Fatalf("case %d does not read back: %v\n%s", i, err, b)
+		}
+		v := &f.Vectors[0]
+		kind := f.Category + " accepts"
+		if !v.Accepts() {
+			kind = f.Category + " refuses"
+		}
+		outcomes[kind]++
+	}
+	for _, want := range []string{"decode accepts", "reject refuses", "encode accepts", "encode refuses",
+		"json accepts", "json refuses", "version refuses", "version accepts", "mcp accepts"} {
+		if outcomes[want] == 0 {
+			t.Errorf("no case of kind %q among %v", want, outcomes)
+		}
+	}
+}
+
+// planted wraps the streaming implementation with one bug each, of the
+// kinds the vectors were written against but on inputs no vector holds.
+var planted = []struct {
+	name string
+	make func(conformance.Implementation) conformance.Implementation
+}{
+	{"encoder guards no value beginning GCX2", func(impl conformance.Implementation) conformance.Implementation {
+		encode := impl.Encode
+		impl.Encode = func(view []byte) ([]byte, error) {
+			out, err := encode(view)
+			return bytes.ReplaceAll(out, []byte("\n\\GCX2"), []byte("\nGCX2")), err
+		}
+		return impl
+	}},
+	{"decoder reports rows= mismatches one column right", func(impl conformance.Implementation) conformance.Implementation {
+		decode := impl.Decode
+		impl.Decode = func(payload []byte, limits conformance.Limits) (*spec.Payload, error) {
+			p, err := decode(payload, limits)
+			var e *spec.Error
+			if errors.As(err, &e) && e.Rule == "META-4" {
+				e.Column++
+				e.Offset++
+			}
+			return p, err
+		}
+		return impl
+	}},
+	{"JSON decoder drops empty strings in arrays", func(impl conformance.Implementation) conformance.Implementation {
+		decode := impl.DecodeJSON
+		impl.DecodeJSON = func(result []byte) ([]byte, error) {
+			out, err := decode(result)
+			return bytes.ReplaceAll(out, []byte(`,""]`), []byte(`]`)), err
+		}
+		return impl
+	}},
+}
+
+// TestFindsPlantedBugs shows that explore finds each planted bug and
+// shrinks it to a vector that fails the buggy implementation and passes
+// the reference.
+func TestFindsPlantedBugs(t *testing.T) {
+	for _, bug := range planted {
+		t.Run(bug.name, func(t *testing.T) {
+			buggy := bug.make(conformance.Streaming())
+			rep, err := explore.Run(buggy, explore.Options{Seed: 1, Cases: 2000, Parallel: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := rep.Finding
+			if f == nil {
+				t.Fatalf("not found in %d cases", rep.Cases)
+			}
+			v := f.Vector()
+			if len(v.Input) > len(f.Original.Vectors[0].Input) {
+				t.Errorf("the shrunk case is larger than the original")
+			}
+			if res := conformance.CheckVector(v, buggy); res.Diagnostic != conformance.Fail {
+				t.Errorf("the shrunk case passes the buggy implementation")
+			}
+			for _, impl := range conformance.BuiltIn() {
+				if res := conformance.CheckVector(v, impl); res.Diagnostic != conformance.Pass {
+					t.Errorf("the shrunk case fails %s: %s", impl.Name, res.Detail)
+				}
+			}
+			t.Logf("found at case %d, shrunk from %d to %d bytes in %d tries: %q",
+				f.Index, len(f.Original.Vectors[0].Input), len(v.Input), f.Tries, v.Input)
+		})
+	}
+}
+
+// TestRunIsDeterministic runs one seed twice, in parallel, against a
+// planted bug: the same case is found and shrunk the same way.
+func TestRunIsDeterministic(t *testing.T) {
+	buggy := planted[0].make(conformance.Streaming())
+	var inputs []string
+	for range 2 {
+		rep, err := explore.Run(buggy, explore.Options{Seed: 3, Cases: 2000, Parallel: 4, Categories: []string{"encode", "decode"}})
+		if err != nil || rep.Finding == nil {
+			t.Fatalf("no finding: %v", err)
+		}
+		inputs = append(inputs, string(rep.Finding.Vector().Input))
+	}
+	if inputs[0] != inputs[1] {
+		t.Errorf("two runs of one seed shrank to %q and %q", inputs[0], inputs[1])
+	}
+}
+
+func TestRunNeedsABound(t *testing.T) {
+	if _, err := explore.Run(conformance.Streaming(), explore.Options{}); err == nil || !strings.Contains(err.Error(), "bound") {
+		t.Errorf("unbounded run: %v", err)
+	}
+	if _, err := explore.Run(conformance.Streaming(), explore.Options{Cases: 1, Categories: []string{"nope"}}); err == nil {
+		t.Error("an unknown category is accepted")
+	}
+}

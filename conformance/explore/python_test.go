@@ -1,0 +1,157 @@
+package explore_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gcxwire/gcx/conformance"
+	"github.com/gcxwire/gcx/conformance/explore"
+)
+
+// pythonBugs are one-line bugs planted in the Python example
+// (conformance/examples/python/gcx1.py), each of which passes every
+// vector: TestPythonPlantedBugs checks both halves of that claim, that the
+// vectors miss the bug and that gcx explore's default run finds it.
+var pythonBugs = []struct {
+	name, old, new string
+}{
+	{
+		// [META-4] names the column of the value of rows=; the bug counts
+		// it in characters, so a header with a non-ASCII field name before
+		// rows= puts the error too far left.
+		"META-4 column counted in characters",
+		`column = len(line[:value_at].encode("utf-8", "surrogateescape")) + 1`,
+		`column = value_at + 1`,
+	},
+	{
+		// [LIM-1] bounds a line in bytes; the bug measures characters, so
+		// a line of non-ASCII text passes a limit it breaks.
+		"line limit counted in characters",
+		`if limit is not None and len(self.line.encode("utf-8", "surrogateescape")) > limit:`,
+		`if limit is not None and len(self.line) > limit:`,
+	},
+	{
+		// [ROW-2] puts a row with a value too many at the TAB before the
+		// first extra value; the bug forgets the guard's backslash, so a
+		// guarded row's error is one column to the left.
+		"extra value's column forgets the guard",
+		`at = start + len("\t".join(values[:width]))`,
+		`at = len("\t".join(values[:width]))`,
+	},
+}
+
+// python returns the Python interpreter itself, not a shim in front of it
+// (pyenv's costs a shell per run), or skips the test.
+func python(t *testing.T) string {
+	t.Helper()
+	path, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not on PATH: the Python example cannot run")
+	}
+	out, err := exec.Command(path, "-c", "import sys; print(sys.executable)").Output()
+	if exe := strings.TrimSpace(string(out)); err == nil && exe != "" {
+		return exe
+	}
+	return path
+}
+
+// plant copies the Python example to a temporary directory with the bug
+// applied and returns the adapter's path.
+func plant(t *testing.T, old, new string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range []string{"adapter.py", "gcx1.py"} {
+		b, err := os.ReadFile(filepath.Join("..", "examples", "python", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(b)
+		if name == "gcx1.py" && old != "" {
+			if strings.Count(text, old) != 1 {
+				t.Fatalf("the line to change is not in gcx1.py once: %s", old)
+			}
+			text = strings.Replace(text, old, new, 1)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(dir, "adapter.py")
+}
+
+// defaultRun is gcx explore's default run: seed 1, 1000 cases, every
+// category, the diagnostic level.
+var defaultRun = explore.Options{Seed: 1, Cases: 1000}
+
+// TestPythonFindsAPlantedBug is the quick half of the proof, run by go
+// test ./... whenever python3 is here: one planted bug, found in a
+// hundred cases and shrunk.
+func TestPythonFindsAPlantedBug(t *testing.T) {
+	py := python(t)
+	bug := pythonBugs[2]
+	impl := conformance.Command(time.Minute, py, plant(t, bug.old, bug.new))
+	rep, err := explore.Run(impl, explore.Options{Seed: 3, Cases: 100, Shrink: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Finding == nil {
+		t.Fatalf("%s: not found in %d cases", bug.name, rep.Cases)
+	}
+	v := rep.Finding.Vector()
+	if v.Expected.Error == nil || v.Expected.Error.Rule != "ROW-2" {
+		t.Errorf("the finding is not the planted bug's: %s\n%s", v.Input, rep.Finding.Result.Detail)
+	}
+}
+
+// TestPythonPlantedBugs is the whole proof, opt-in (GCX_EXPLORE_PYTHON=1;
+// .ci/run sets it): each planted bug passes every vector the Python
+// example runs and is found by explore's default run, and the example as
+// committed agrees with the reference on every case of that run.
+func TestPythonPlantedBugs(t *testing.T) {
+	if os.Getenv("GCX_EXPLORE_PYTHON") == "" {
+		t.Skip("set GCX_EXPLORE_PYTHON=1 to run the planted bugs of the Python example (minutes)")
+	}
+	py := python(t)
+	vectors, err := conformance.Vectors()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("unmodified", func(t *testing.T) {
+		start := time.Now()
+		rep, err := explore.Run(conformance.Command(time.Minute, py, plant(t, "", "")), defaultRun)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f := rep.Finding; f != nil {
+			t.Fatalf("disagreement with the committed example at case %d:\n%q\n%s", f.Index, f.Vector().Input, f.Result.Detail)
+		}
+		t.Logf("%d cases agreed (%v); declined: %v", rep.Agreed, time.Since(start).Round(time.Second), rep.Declined)
+	})
+	for _, bug := range pythonBugs {
+		t.Run(bug.name, func(t *testing.T) {
+			impl := conformance.Command(time.Minute, py, plant(t, bug.old, bug.new))
+			r := conformance.Check(vectors, impl, conformance.Options{
+				Categories: []string{conformance.CategoryDecode, conformance.CategoryReject, conformance.CategoryEncode, conformance.CategoryVersion},
+			})
+			if r.Diagnostic.Failed > 0 || r.Diagnostic.Passed == 0 {
+				t.Fatalf("the vectors catch the planted bug: %s", r.Diagnostic)
+			}
+			start := time.Now()
+			rep, err := explore.Run(impl, defaultRun)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := rep.Finding
+			if f == nil {
+				t.Fatalf("not found in %d cases", rep.Cases)
+			}
+			t.Logf("found at case %d, shrunk from %d to %d bytes in %d tries (%v): %q",
+				f.Index, len(f.Original.Vectors[0].Input), len(f.Vector().Input), f.Tries,
+				time.Since(start).Round(time.Second), f.Vector().Input)
+		})
+	}
+}
