@@ -1,0 +1,395 @@
+// Command mutate measures how many plausible bugs the module's tests
+// catch. It plants one bug at a time (a mutant) in the code users run,
+// runs the tests that cover that code, and counts the mutant killed when
+// a test fails. The kill rate and every surviving mutant are written to a
+// Markdown report.
+//
+// Usage, from the module root:
+//
+//	go run ./tools/mutate [-pkgs streaming,spec,...] [-sample N] [-seed S] [-jobs J] [-timeout D] [-out docs/mutation.md]
+//
+// A mutant is applied with go test -overlay, so the working tree is never
+// changed and an interrupted run leaves nothing behind. -sample N draws N
+// mutants per package with a generator seeded by -seed and the package's
+// path, so a run is repeatable; -sample 0 runs every mutant. -list prints
+// the mutants without running them, and -only runs the named ones (ids as
+// the report prints them).
+//
+// Each mutant runs its package's tests first (go test -short -failfast),
+// then, if it survived, the conformance vectors, which exercise every
+// package here through the built-in implementation. A mutant that does
+// not compile is stillborn and counts neither way; one whose tests exceed
+// -timeout is killed (a hang is a failure users would see).
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"go/token"
+	"hash/fnv"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// defaultPackages are the packages whose code users run.
+const defaultPackages = "streaming,spec,jsonmap,jsonmap/auto,tokens,gcxmcp/binding,wire,codec"
+
+// vectorTests are the tests of ./conformance that run the vectors against
+// the built-in implementation; they run for every surviving mutant.
+const vectorTests = "^(TestVectors|TestBuiltIn|TestDraft|TestPropertyGeneratedVectorsPass|TestVectorsAgreeWithGrammar)"
+
+type outcome string
+
+const (
+	killed    outcome = "killed"
+	survived  outcome = "survived"
+	stillborn outcome = "stillborn"
+	timedOut  outcome = "timeout"
+)
+
+type result struct {
+	site
+	pkg     string
+	outcome outcome
+	by      string // the first failing test, for a killed mutant
+}
+
+func main() {
+	pkgs := flag.String("pkgs", defaultPackages, "comma-separated package directories, relative to the module root")
+	sample := flag.Int("sample", 0, "mutants drawn per package (0: every mutant)")
+	seed := flag.Uint64("seed", 1, "seed of the per-package sample")
+	jobs := flag.Int("jobs", 1, "mutants run at once")
+	timeout := flag.Duration("timeout", 4*time.Minute, "time limit of one mutant's tests")
+	out := flag.String("out", "docs/mutation.md", "report file (\"\" for none)")
+	list := flag.Bool("list", false, "list the drawn mutants and exit")
+	only := flag.String("only", "", "comma-separated mutant ids to run (overrides -sample)")
+	flag.Parse()
+
+	if _, err := os.Stat("go.mod"); err != nil {
+		fail("run mutate from the module root: %v", err)
+	}
+	root, _ := os.Getwd()
+	work, err := os.MkdirTemp("", "mutate-")
+	if err != nil {
+		fail("%v", err)
+	}
+	defer os.RemoveAll(work)
+
+	var drawn []drawnMutant
+	var totals = map[string]int{}
+	pkgList := strings.Split(*pkgs, ",")
+	wanted := map[string]bool{}
+	for _, id := range strings.Split(*only, ",") {
+		if id != "" {
+			wanted[id] = true
+		}
+	}
+	for _, pkg := range pkgList {
+		all, err := packageSites(root, pkg)
+		if err != nil {
+			fail("%s: %v", pkg, err)
+		}
+		totals[pkg] = len(all)
+		var pick []drawnMutant
+		switch {
+		case len(wanted) > 0:
+			for _, s := range all {
+				if wanted[s.id()] {
+					pick = append(pick, s)
+				}
+			}
+		case *sample > 0 && *sample < len(all):
+			h := fnv.New64a()
+			h.Write([]byte(pkg))
+			r := rand.New(rand.NewPCG(*seed, h.Sum64()))
+			for _, i := range r.Perm(len(all))[:*sample] {
+				pick = append(pick, all[i])
+			}
+			sort.Slice(pick, func(i, j int) bool { return pick[i].less(pick[j]) })
+		default:
+			pick = all
+		}
+		drawn = append(drawn, pick...)
+	}
+	if *list {
+		for _, m := range drawn {
+			fmt.Printf("%s\t%s\n", m.id(), m.desc)
+		}
+		return
+	}
+
+	results := make([]result, len(drawn))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	var mu sync.Mutex
+	done := 0
+	start := time.Now()
+	for w := 0; w < max(*jobs, 1); w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := range next {
+				m := drawn[i]
+				oc, by := run(root, filepath.Join(work, fmt.Sprint(w)), m, *timeout)
+				results[i] = result{site: m.site, pkg: m.pkg, outcome: oc, by: by}
+				mu.Lock()
+				done++
+				fmt.Fprintf(os.Stderr, "[%d/%d %s] %-9s %s %s %s\n", done, len(drawn), time.Since(start).Round(time.Second), oc, m.id(), m.desc, by)
+				mu.Unlock()
+			}
+		}(w)
+	}
+	for i := range drawn {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	report := summarize(results, pkgList, totals)
+	if *out != "" {
+		cmd := "go run ./tools/mutate " + strings.Join(os.Args[1:], " ")
+		if err := os.WriteFile(*out, []byte(markdown(report, cmd, *sample, *seed, time.Since(start))), 0o644); err != nil {
+			fail("%v", err)
+		}
+	}
+	fmt.Printf("kill rate %s: %d killed of %d (%d survived, %d stillborn)\n", report.total.rate(), report.total.killed, report.total.scored(), report.total.survived, report.total.stillborn)
+}
+
+type drawnMutant struct {
+	site
+	pkg string
+}
+
+func (a drawnMutant) less(b drawnMutant) bool {
+	if a.file != b.file {
+		return a.file < b.file
+	}
+	return a.index < b.index
+}
+
+// packageSites lists every mutation site of a package's non-test files.
+func packageSites(root, pkg string) ([]drawnMutant, error) {
+	files, err := filepath.Glob(filepath.Join(root, pkg, "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	var out []drawnMutant
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		if bytes.Contains(src, []byte("//go:build ignore")) {
+			continue
+		}
+		rel, _ := filepath.Rel(root, path)
+		_, ms, err := mutations(token.NewFileSet(), rel, src)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range ms {
+			out = append(out, drawnMutant{m.site, pkg})
+		}
+	}
+	return out, nil
+}
+
+// run builds mutant m in dir and runs its tests.
+func run(root, dir string, m drawnMutant, timeout time.Duration) (outcome, string) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		fail("%v", err)
+	}
+	src, err := os.ReadFile(filepath.Join(root, m.file))
+	if err != nil {
+		fail("%v", err)
+	}
+	fset := token.NewFileSet()
+	f, ms, err := mutations(fset, m.file, src)
+	if err != nil || m.index >= len(ms) || ms[m.index].id() != m.id() {
+		fail("%s: the source changed since the mutants were listed", m.id())
+	}
+	ms[m.index].apply()
+	text, err := render(fset, f)
+	if err != nil {
+		return stillborn, ""
+	}
+	mutant := filepath.Join(dir, filepath.Base(m.file))
+	overlay := filepath.Join(dir, "overlay.json")
+	if err := os.WriteFile(mutant, text, 0o644); err != nil {
+		fail("%v", err)
+	}
+	o, _ := json.Marshal(map[string]map[string]string{"Replace": {filepath.Join(root, m.file): mutant}})
+	if err := os.WriteFile(overlay, o, 0o644); err != nil {
+		fail("%v", err)
+	}
+	deadline := time.Now().Add(timeout)
+	steps := [][]string{
+		{"./" + m.pkg},
+		{"-run", vectorTests, "./conformance"},
+	}
+	for _, step := range steps {
+		args := append([]string{"test", "-short", "-failfast", "-count=1", "-vet=off", "-overlay", overlay}, step...)
+		oc, by := goTest(root, args, deadline)
+		if oc != survived {
+			return oc, by
+		}
+	}
+	return survived, ""
+}
+
+// goTest runs go test until deadline and classifies the outcome.
+func goTest(root string, args []string, deadline time.Time) (outcome, string) {
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = root
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		return timedOut, ""
+	}
+	if err == nil {
+		return survived, ""
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) {
+		fail("go test: %v", err)
+	}
+	text := buf.String()
+	if strings.Contains(text, "[build failed]") || strings.Contains(text, "[setup failed]") {
+		return stillborn, ""
+	}
+	return killed, firstFailure(text)
+}
+
+// firstFailure names the first failing test in go test's output.
+func firstFailure(out string) string {
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if name, ok := strings.CutPrefix(line, "--- FAIL: "); ok {
+			return strings.Fields(name)[0]
+		}
+		if strings.HasPrefix(line, "panic:") {
+			return "panic"
+		}
+	}
+	return "go test failed"
+}
+
+type tally struct{ drawn, killed, survived, stillborn, timedOut int }
+
+func (t tally) scored() int { return t.killed + t.timedOut + t.survived }
+
+func (t tally) rate() string {
+	if t.scored() == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(t.killed+t.timedOut)/float64(t.scored()))
+}
+
+func (t *tally) add(o outcome) {
+	t.drawn++
+	switch o {
+	case killed:
+		t.killed++
+	case survived:
+		t.survived++
+	case stillborn:
+		t.stillborn++
+	case timedOut:
+		t.timedOut++
+	}
+}
+
+type summary struct {
+	pkgs      []string
+	totals    map[string]int
+	per       map[string]*tally
+	total     tally
+	survivors []result
+	ops       map[string]*tally
+}
+
+func summarize(results []result, pkgs []string, totals map[string]int) summary {
+	s := summary{pkgs: pkgs, totals: totals, per: map[string]*tally{}, ops: map[string]*tally{}}
+	for _, p := range pkgs {
+		s.per[p] = &tally{}
+	}
+	for _, r := range results {
+		s.per[r.pkg].add(r.outcome)
+		s.total.add(r.outcome)
+		if s.ops[r.op] == nil {
+			s.ops[r.op] = &tally{}
+		}
+		s.ops[r.op].add(r.outcome)
+		if r.outcome == survived {
+			s.survivors = append(s.survivors, r)
+		}
+	}
+	return s
+}
+
+func markdown(s summary, cmd string, sample int, seed uint64, took time.Duration) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Mutation score\n\n")
+	fmt.Fprintf(&b, "How many plausible single-point bugs in the code users run the tests and vectors catch. Written by\n")
+	fmt.Fprintf(&b, "[tools/mutate](../tools/mutate/main.go); regenerate with the command below (it rewrites this file).\n\n")
+	fmt.Fprintf(&b, "    %s\n\n", cmd)
+	if sample > 0 {
+		fmt.Fprintf(&b, "Sampled: %d mutants per package, drawn with seed %d (the same draw on the same source); `-sample 0` runs all of them.\n", sample, seed)
+	} else {
+		fmt.Fprintf(&b, "Every mutant of the packages below was run.\n")
+	}
+	fmt.Fprintf(&b, "The run took %s.\n\n", took.Round(time.Second))
+	fmt.Fprintf(&b, "Kill rate = (killed + timed out) / (killed + timed out + survived); a mutant that does not compile is stillborn and not scored.\n\n")
+	fmt.Fprintf(&b, "| package | sites | run | killed | timed out | survived | stillborn | kill rate |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, p := range s.pkgs {
+		t := s.per[p]
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d | %s |\n", p, s.totals[p], t.drawn, t.killed, t.timedOut, t.survived, t.stillborn, t.rate())
+	}
+	t := s.total
+	fmt.Fprintf(&b, "| **all** | | %d | %d | %d | %d | %d | **%s** |\n\n", t.drawn, t.killed, t.timedOut, t.survived, t.stillborn, t.rate())
+	fmt.Fprintf(&b, "By operator:\n\n| operator | run | killed | survived | stillborn | kill rate |\n|---|---:|---:|---:|---:|---:|\n")
+	ops := make([]string, 0, len(s.ops))
+	for op := range s.ops {
+		ops = append(ops, op)
+	}
+	slices.Sort(ops)
+	for _, op := range ops {
+		t := s.ops[op]
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %s |\n", op, t.drawn, t.killed+t.timedOut, t.survived, t.stillborn, t.rate())
+	}
+	fmt.Fprintf(&b, "\n## Survivors\n\n")
+	if len(s.survivors) == 0 {
+		fmt.Fprintf(&b, "None.\n")
+	}
+	for _, r := range s.survivors {
+		fmt.Fprintf(&b, "- `%s` %s\n", r.id(), r.desc)
+	}
+	return b.String()
+}
+
+func fail(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "mutate: "+format+"\n", args...)
+	os.Exit(1)
+}
