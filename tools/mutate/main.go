@@ -35,6 +35,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -87,6 +88,16 @@ func main() {
 		fail("%v", err)
 	}
 	defer os.RemoveAll(work)
+	// An interrupted run stops its go test processes (each leads its own
+	// process group) and removes its mutants.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		running.Range(func(k, _ any) bool { syscall.Kill(-k.(int), syscall.SIGKILL); return true })
+		os.RemoveAll(work)
+		os.Exit(130)
+	}()
 
 	var drawn []drawnMutant
 	var totals = map[string]int{}
@@ -253,6 +264,9 @@ func run(root, dir string, m drawnMutant, timeout time.Duration) (outcome, strin
 	return survived, ""
 }
 
+// running holds the process group of every go test under way.
+var running sync.Map
+
 // goTest runs go test until deadline and classifies the outcome.
 func goTest(root string, args []string, deadline time.Time) (outcome, string) {
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
@@ -263,7 +277,12 @@ func goTest(root string, args []string, deadline time.Time) (outcome, string) {
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
-	err := cmd.Run()
+	if err := cmd.Start(); err != nil {
+		fail("go test: %v", err)
+	}
+	running.Store(cmd.Process.Pid, true)
+	err := cmd.Wait()
+	running.Delete(cmd.Process.Pid)
 	if ctx.Err() != nil {
 		return timedOut, ""
 	}
