@@ -90,10 +90,10 @@ func main() {
 	defer os.RemoveAll(work)
 	// An interrupted run stops its go test processes (each leads its own
 	// process group) and removes its mutants.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
 	go func() {
-		<-ctx.Done()
+		<-signals
 		running.Range(func(k, _ any) bool { syscall.Kill(-k.(int), syscall.SIGKILL); return true })
 		os.RemoveAll(work)
 		os.Exit(130)
