@@ -22,7 +22,7 @@ func TestDefaultLimitsAtTheirBoundary(t *testing.T) {
 		t.Errorf("DefaultLimits = %+v; the documented defaults are 16 MiB lines, 4096 fields, 4096 sections, no row limit", d)
 	}
 	for _, c := range []struct {
-		name          string
+		name           string
 		value, minimum int
 	}{
 		{"MaxLineBytes", d.MaxLineBytes, spec.MinLineBytes},
