@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gcxwire/gcx/jsonmap"
@@ -61,5 +62,41 @@ func TestReadCountForms(t *testing.T) {
 		if ok != c.ok || ok && n != c.n {
 			t.Errorf("readCount(%#v) = %d, %v; want %d, %v", c.v, n, ok, c.n, c.ok)
 		}
+	}
+}
+
+// A _meta value of the wrong type is named in the error by its JSON text,
+// cut to a prefix when long, or by its Go type when it has no JSON.
+func TestReadTruncationNamesTheValue(t *testing.T) {
+	long := strings.Repeat("x", 100)
+	cases := []struct {
+		meta map[string]any
+		want string
+	}{
+		{map[string]any{MetaTotal: "3"}, `_meta "` + MetaTotal + `" is "3", not an integer`},
+		{map[string]any{MetaTotal: long}, `is "` + long[:63] + `... (102 bytes)`},
+		{map[string]any{MetaTruncated: func() {}}, `is a func(), not a boolean`},
+	}
+	for _, c := range cases {
+		_, err := readTruncation(c.meta)
+		if !errors.Is(err, ErrInvalidResult) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("readTruncation(%v) = %v; want ErrInvalidResult with %q", c.meta, err, c.want)
+		}
+	}
+}
+
+// A server refuses a tool's mode it does not know, as it refuses the
+// default mode, and a tool name GCX1 cannot carry [HDR-3].
+func TestNewServerRefusesToolOptions(t *testing.T) {
+	for _, tools := range []map[string]ToolOptions{
+		{"search": {Mode: "sometimes"}},
+		{"search": {Name: "has space"}},
+	} {
+		if _, err := NewServer(ServerOptions{Tools: tools}); err == nil || !strings.Contains(err.Error(), `tool "search"`) {
+			t.Errorf("NewServer(%v) = %v; want an error naming the tool", tools, err)
+		}
+	}
+	if _, err := NewServer(ServerOptions{Tools: map[string]ToolOptions{"search": {Mode: ModeAuto, Name: "search_symbols"}}}); err != nil {
+		t.Errorf("valid tool options: %v", err)
 	}
 }
