@@ -100,3 +100,18 @@ func TestNewServerRefusesToolOptions(t *testing.T) {
 		t.Errorf("valid tool options: %v", err)
 	}
 }
+
+// mayBeJSON lets through every JSON text, whatever its first value's kind
+// and leading whitespace, and stops prose [AUTO-3].
+func TestMayBeJSON(t *testing.T) {
+	for _, s := range []string{`{}`, `[1]`, `"s"`, `-1`, `0`, `9`, `true`, `false`, `null`, " \t\r\n{}"} {
+		if !mayBeJSON(s) {
+			t.Errorf("mayBeJSON(%q) = false", s)
+		}
+	}
+	for _, s := range []string{``, " \n", `Found 3 results`, `GCX1 tool=t`, `/`, `:`, `'a'`, "\u00a0{}"} {
+		if mayBeJSON(s) {
+			t.Errorf("mayBeJSON(%q) = true", s)
+		}
+	}
+}
