@@ -142,6 +142,7 @@ func main() {
 		return
 	}
 
+	noteFailFiles(root)
 	results := make([]result, len(drawn))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -257,11 +258,44 @@ func run(root, dir string, m drawnMutant, timeout time.Duration) (outcome, strin
 	for _, step := range steps {
 		args := append([]string{"test", "-short", "-failfast", "-count=1", "-vet=off", "-overlay", overlay}, step...)
 		oc, by := goTest(root, args, deadline)
+		removeFailFiles(root, step[len(step)-1])
 		if oc != survived {
 			return oc, by
 		}
 	}
 	return survived, ""
+}
+
+// keptFailFiles are the files under testdata/rapid that were there before
+// the run; a mutant's failing property adds others, which are removed.
+var keptFailFiles = map[string]bool{}
+
+func noteFailFiles(root string) {
+	filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.Contains(path, "/testdata/rapid/") {
+			keptFailFiles[path] = true
+		}
+		return nil
+	})
+}
+
+// removeFailFiles removes the files rapid wrote under the package
+// directory pkg ("./streaming") for a mutant's failures.
+func removeFailFiles(root, pkg string) {
+	dir := filepath.Join(root, pkg, "testdata", "rapid")
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && !keptFailFiles[path] {
+			os.Remove(path)
+		}
+		return nil
+	})
+	// Directories the run made and left empty go too.
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		os.Remove(filepath.Join(dir, e.Name())) // only if empty
+	}
+	os.Remove(dir)
+	os.Remove(filepath.Dir(dir))
 }
 
 // running holds the process group of every go test under way.
