@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"slices"
+	"strconv"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -151,4 +152,28 @@ func FuzzDraft1Decode(f *testing.F) {
 			t.Fatalf("the value does not come back: %v", err)
 		}
 	})
+}
+
+// A column's default is its most common text, the smallest of those that
+// tie: which text a tie gives must not depend on the order of the rows,
+// or two encoders of the same value could write two payloads.
+func TestDraft1DefaultOfATie(t *testing.T) {
+	for _, first := range []string{"alpha-alpha-alpha", "bravo-bravo-bravo"} {
+		second := map[string]string{"alpha-alpha-alpha": "bravo-bravo-bravo", "bravo-bravo-bravo": "alpha-alpha-alpha"}[first]
+		v := jsonmap.Value{Kind: jsonmap.Array}
+		for i := range 10 {
+			for _, k := range []string{first, second} {
+				v.Elems = append(v.Elems, jsonmap.Value{Kind: jsonmap.Object, Members: []jsonmap.Member{
+					{Key: "k", Value: str(k)}, {Key: "n", Value: jsonmap.Value{Kind: jsonmap.Number, Text: strconv.Itoa(i)}}}})
+			}
+		}
+		payload, err := codec.Draft1{}.Encode("t", v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		header, _, _ := bytes.Cut(payload, []byte("\n"))
+		if !bytes.HasSuffix(header, []byte(" k=alpha-alpha-alpha")) {
+			t.Errorf("%s first: the header is %q; want the default k=alpha-alpha-alpha, the smaller of the two", first, header)
+		}
+	}
 }
