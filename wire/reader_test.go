@@ -227,8 +227,8 @@ func TestEncodeRefusesEveryPrefix(t *testing.T) {
 		var out bytes.Buffer
 		err := wire.Encode(&out, strings.NewReader(view[:n]), spec.Unlimited)
 		var e *spec.Error
-		if !errors.As(err, &e) || e.Rule != "WIRE-2" || e.Offset != int64(n) {
-			t.Errorf("the view cut to %d bytes: %v; want a WIRE-2 error at offset %d", n, err, n)
+		if !errors.As(err, &e) || e.Rule != "WIRE-2" || e.Offset != int64(n) || !strings.Contains(e.Msg, "end of input") {
+			t.Errorf("the view cut to %d bytes: %v; want a WIRE-2 error at offset %d naming the end of input", n, err, n)
 			continue
 		}
 		if out.Len() != 0 {

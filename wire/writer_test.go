@@ -170,6 +170,31 @@ func (f *failingWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// countingWriter counts the bytes written to it.
+type countingWriter struct{ n int }
+
+func (c *countingWriter) Write(p []byte) (int, error) { c.n += len(p); return len(p), nil }
+
+// The view streams: a section of many rows reaches the underlying writer
+// as its rows come, not at Close, so the Writer holds a bounded buffer.
+func TestWriterStreamsRows(t *testing.T) {
+	var out countingWriter
+	w := wire.NewWriter(&out)
+	w.WriteHeader("t", []string{"a"}, nil)
+	row := []string{strings.Repeat("v", 100)}
+	for range 100000 { // 10 MB of rows
+		if err := w.WriteRow(row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out.n < 9<<20 {
+		t.Errorf("%d bytes reached the writer before Close, of about 10 MB written", out.n)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // A write error is returned, and every call after it returns it too.
 func TestWriterErrorsAreSticky(t *testing.T) {
 	w := wire.NewWriter(&failingWriter{after: 10})

@@ -77,6 +77,7 @@ func main() {
 	out := flag.String("out", "docs/mutation.md", "report file (\"\" for none)")
 	list := flag.Bool("list", false, "list the drawn mutants and exit")
 	only := flag.String("only", "", "comma-separated mutant ids to run (overrides -sample)")
+	equivalentFile := flag.String("equivalent", "tools/mutate/equivalent.txt", "mutants judged equivalent, one id and the reason per line")
 	flag.Parse()
 
 	if _, err := os.Stat("go.mod"); err != nil {
@@ -170,14 +171,20 @@ func main() {
 	close(next)
 	wg.Wait()
 
-	report := summarize(results, pkgList, totals)
+	equivalent, err := readEquivalent(*equivalentFile)
+	if err != nil {
+		fail("%v", err)
+	}
+	report := summarize(results, pkgList, totals, equivalent)
 	if *out != "" {
 		cmd := "go run ./tools/mutate " + strings.Join(os.Args[1:], " ")
 		if err := os.WriteFile(*out, []byte(markdown(report, cmd, *sample, *seed, time.Since(start))), 0o644); err != nil {
 			fail("%v", err)
 		}
 	}
-	fmt.Printf("kill rate %s: %d killed of %d (%d survived, %d stillborn)\n", report.total.rate(), report.total.killed, report.total.scored(), report.total.survived, report.total.stillborn)
+	fmt.Printf("kill rate %s: %d killed of %d (%d survived, %d stillborn); %s with the %d equivalent mutants left out\n",
+		report.total.rate(), report.total.killed+report.total.timedOut, report.total.scored(), report.total.survived, report.total.stillborn,
+		report.total.rateWithout(), report.total.equivalent)
 }
 
 type drawnMutant struct {
@@ -349,15 +356,50 @@ func firstFailure(out string) string {
 	return "go test failed"
 }
 
-type tally struct{ drawn, killed, survived, stillborn, timedOut int }
+// A tally counts outcomes; equivalent counts the survivors that are
+// listed as equivalent, and is part of survived.
+type tally struct{ drawn, killed, survived, stillborn, timedOut, equivalent int }
 
 func (t tally) scored() int { return t.killed + t.timedOut + t.survived }
 
-func (t tally) rate() string {
-	if t.scored() == 0 {
+func (t tally) rate() string { return percent(t.killed+t.timedOut, t.scored()) }
+
+// rateWithout is the kill rate with the equivalent mutants left out: they
+// cannot be killed, since no program can tell them from the original.
+func (t tally) rateWithout() string {
+	return percent(t.killed+t.timedOut, t.scored()-t.equivalent)
+}
+
+func percent(n, of int) string {
+	if of == 0 {
 		return "n/a"
 	}
-	return fmt.Sprintf("%.1f%%", 100*float64(t.killed+t.timedOut)/float64(t.scored()))
+	return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(of))
+}
+
+// readEquivalent reads the list of mutants judged equivalent: lines of an
+// id and the reason, blank lines and lines beginning with # skipped.
+func readEquivalent(path string) (map[string]string, error) {
+	out := map[string]string{}
+	if path == "" {
+		return out, nil
+	}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		id, reason, _ := strings.Cut(line, " ")
+		out[id] = strings.TrimSpace(reason)
+	}
+	return out, nil
 }
 
 func (t *tally) add(o outcome) {
@@ -375,16 +417,17 @@ func (t *tally) add(o outcome) {
 }
 
 type summary struct {
-	pkgs      []string
-	totals    map[string]int
-	per       map[string]*tally
-	total     tally
-	survivors []result
-	ops       map[string]*tally
+	pkgs       []string
+	totals     map[string]int
+	per        map[string]*tally
+	total      tally
+	survivors  []result
+	ops        map[string]*tally
+	equivalent map[string]string
 }
 
-func summarize(results []result, pkgs []string, totals map[string]int) summary {
-	s := summary{pkgs: pkgs, totals: totals, per: map[string]*tally{}, ops: map[string]*tally{}}
+func summarize(results []result, pkgs []string, totals map[string]int, equivalent map[string]string) summary {
+	s := summary{pkgs: pkgs, totals: totals, per: map[string]*tally{}, ops: map[string]*tally{}, equivalent: equivalent}
 	for _, p := range pkgs {
 		s.per[p] = &tally{}
 	}
@@ -397,6 +440,11 @@ func summarize(results []result, pkgs []string, totals map[string]int) summary {
 		s.ops[r.op].add(r.outcome)
 		if r.outcome == survived {
 			s.survivors = append(s.survivors, r)
+			if _, ok := equivalent[r.id()]; ok {
+				s.per[r.pkg].equivalent++
+				s.total.equivalent++
+				s.ops[r.op].equivalent++
+			}
 		}
 	}
 	return s
@@ -414,14 +462,16 @@ func markdown(s summary, cmd string, sample int, seed uint64, took time.Duration
 		fmt.Fprintf(&b, "Every mutant of the packages below was run.\n")
 	}
 	fmt.Fprintf(&b, "The run took %s.\n\n", took.Round(time.Second))
-	fmt.Fprintf(&b, "Kill rate = (killed + timed out) / (killed + timed out + survived); a mutant that does not compile is stillborn and not scored.\n\n")
-	fmt.Fprintf(&b, "| package | sites | run | killed | timed out | survived | stillborn | kill rate |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "Kill rate = (killed + timed out) / (killed + timed out + survived); a mutant that does not compile is stillborn and not scored.\n")
+	fmt.Fprintf(&b, "The last column leaves out the survivors judged equivalent (listed, each with its reason, in\n")
+	fmt.Fprintf(&b, "[tools/mutate/equivalent.txt](../tools/mutate/equivalent.txt)): changes no test can see because no input can.\n\n")
+	fmt.Fprintf(&b, "| package | sites | run | killed | timed out | survived | of them equivalent | stillborn | kill rate | without equivalents |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, p := range s.pkgs {
 		t := s.per[p]
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d | %s |\n", p, s.totals[p], t.drawn, t.killed, t.timedOut, t.survived, t.stillborn, t.rate())
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d | %d | %s | %s |\n", p, s.totals[p], t.drawn, t.killed, t.timedOut, t.survived, t.equivalent, t.stillborn, t.rate(), t.rateWithout())
 	}
 	t := s.total
-	fmt.Fprintf(&b, "| **all** | | %d | %d | %d | %d | %d | **%s** |\n\n", t.drawn, t.killed, t.timedOut, t.survived, t.stillborn, t.rate())
+	fmt.Fprintf(&b, "| **all** | | %d | %d | %d | %d | %d | %d | **%s** | **%s** |\n\n", t.drawn, t.killed, t.timedOut, t.survived, t.equivalent, t.stillborn, t.rate(), t.rateWithout())
 	fmt.Fprintf(&b, "By operator:\n\n| operator | run | killed | survived | stillborn | kill rate |\n|---|---:|---:|---:|---:|---:|\n")
 	ops := make([]string, 0, len(s.ops))
 	for op := range s.ops {
@@ -437,6 +487,10 @@ func markdown(s summary, cmd string, sample int, seed uint64, took time.Duration
 		fmt.Fprintf(&b, "None.\n")
 	}
 	for _, r := range s.survivors {
+		if reason, ok := s.equivalent[r.id()]; ok {
+			fmt.Fprintf(&b, "- `%s` %s — *equivalent:* %s\n", r.id(), r.desc, reason)
+			continue
+		}
 		fmt.Fprintf(&b, "- `%s` %s\n", r.id(), r.desc)
 	}
 	return b.String()
