@@ -420,7 +420,7 @@ func errorRule(e *ExpectedError) []string {
 
 // templatePlaceholders are the parts of docs/drafts/TEMPLATE.md a draft's
 // document replaces.
-var templatePlaceholders = []string{"GCX2-draft.N", "— TITLE", "ONE PARAGRAPH", "THE RULE", "ONE LINE", "+X.X pts", "[DN-TAB-1]"}
+var templatePlaceholders = []string{"GCX2-draft.N", "— TITLE", "ONE PARAGRAPH", "THE RULE", "ONE LINE", "ONE SENTENCE", "+X.X pts", "[DN-TAB-1]"}
 
 // A draft's document is named after a draft tag, and its rules are of its
 // own namespace: it never defines an ID of GCX1's. The documents about
