@@ -70,10 +70,21 @@ func DecodeValue(payload []byte) (Value, error) {
 // DecodePayload returns the JSON value a decoded payload holds. Positions
 // in its errors are those of the payload's canonical bytes, which are the
 // bytes it was decoded from [CAN-1]; a payload with no GCX1 spelling is
-// refused as streaming.Encode refuses it [CAN-3].
+// refused with the rule streaming.Encode names [CAN-3], as a constraint
+// error, since the payload was read rather than given to be written.
 func DecodePayload(p *spec.Payload) (Value, error) {
 	var b bytes.Buffer
 	if err := streaming.EncodeLimits(&b, p, spec.Unlimited); err != nil {
+		// p was read, not given to be written: a GCX1 rule it breaks is a
+		// fault of the payload it came from (a row a draft's decoder
+		// dropped leaves rows= wrong), reported as the constraint it is.
+		var e *spec.Error
+		if errors.As(err, &e) && errors.Is(err, spec.ErrModel) {
+			read := *e
+			read.Class = spec.ErrConstraint
+			read.Msg = "the payload read breaks a GCX1 rule: " + e.Msg
+			return Value{}, &read
+		}
 		return Value{}, err
 	}
 	out, err := decodeBytes(b.Bytes(), spec.Unlimited)

@@ -200,3 +200,18 @@ func deps(t *testing.T, pkg string) []string {
 	}
 	return strings.Fields(string(out))
 }
+
+// A model handed to DecodePayload was read, as a draft's decoder reads it:
+// a GCX1 rule it breaks — rows= that no longer counts the rows, a row of
+// the wrong width — is a constraint error, never "cannot be encoded".
+func TestDecodePayloadOfABrokenModel(t *testing.T) {
+	for _, p := range []*spec.Payload{
+		{Sections: []spec.Section{{Tool: "t", Fields: []string{"a"}, Meta: []spec.Meta{{Key: "rows", Value: "2"}}, Rows: [][]string{{"x"}}}}},
+		{Sections: []spec.Section{{Tool: "t", Fields: []string{"a"}, Rows: [][]string{{"x", "y"}}}}},
+	} {
+		_, err := jsonmap.DecodePayload(p)
+		if !errors.Is(err, spec.ErrConstraint) || strings.Contains(err.Error(), "cannot be encoded") {
+			t.Errorf("DecodePayload(%+v) = %v; want a constraint error", p.Sections[0], err)
+		}
+	}
+}
