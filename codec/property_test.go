@@ -39,7 +39,7 @@ const (
 	fallbackChecks    = 1000
 	negotiationChecks = 1000
 	limitsChecks      = 2000
-	ideaChecks        = 2000
+	ideaChecks        = 10000 // the rarest idea of draft.1, key, changes about 1 payload in 400
 	markChecks        = 2000
 )
 
