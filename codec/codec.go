@@ -167,6 +167,35 @@ type Ablatable interface {
 	EncodeWithout(tool string, v jsonmap.Value, off []string) ([]byte, error)
 }
 
+// Needs says what inputs make a codec's ideas apply, so that the
+// registry-wide properties draw them: besides the values every codec gets,
+// they draw tables whose texts are made of Fragments, among which the
+// codec's marks and LookAlikes come up as whole cells and as parts of
+// cells. TestPropertyIdeasFire reports how often each idea of an Ablatable
+// codec changed a payload and fails when one never did; the mark
+// properties change one mark of a payload and expect a refusal or another
+// value.
+type Needs struct {
+	// Marks are the cells that mean something other than their text when
+	// they are the whole cell, such as "^" for the cell above.
+	Marks []string `json:"marks,omitempty"`
+	// MarkPrefixes begin a cell and, followed by more, make it mean
+	// something other than its text, such as "…" and a tail.
+	MarkPrefixes []string `json:"mark_prefixes,omitempty"`
+	// LookAlikes are texts that look like marks or the codec's syntax and
+	// must come back as the texts they are, such as "^^" or "{a}".
+	LookAlikes []string `json:"look_alikes,omitempty"`
+	// Fragments are pieces of the texts the ideas work on, such as path
+	// parts, separators and timestamps: a generated text joins a few.
+	Fragments []string `json:"fragments,omitempty"`
+}
+
+// An Exercised codec says what its ideas need [Needs].
+type Exercised interface {
+	Codec
+	Needs() Needs
+}
+
 // GCX1 is the codec of chapters 2 to 14 of docs/wire-format.md: the JSON
 // mapping of package jsonmap over the streaming codec.
 type GCX1 struct{}

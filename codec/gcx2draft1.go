@@ -45,6 +45,20 @@ func (Draft1) Goals() Goals {
 	return Goals{MedianSaving: 40, Tokenizers: []string{tokens.CL100K, tokens.O200K}, TOONTab: BeatTOON}
 }
 
+// Needs returns what the draft's ideas need in a generated table: its two
+// marks, the texts that would read as marks and the template syntax, and
+// the path parts, separators and timestamps its templates, affixes and
+// abbreviations work on.
+func (Draft1) Needs() Needs {
+	return Needs{
+		Marks:        []string{dittoMark},
+		MarkPrefixes: []string{abbrevMark},
+		LookAlikes:   []string{"^^", "^…", "…/x", "*", "{", "}", "{path}", "^{a}", "…", "^", "^.go"},
+		Fragments: []string{"internal/", "graph/", "store/", "a/b/", "cmd/", "mcp/", "server", "store", "Open", "Close",
+			".go", ".ts", "::", ":", ".", " ", "-", "2026-10-31T", "23:58:41", ".000Z"},
+	}
+}
+
 // Ideas lists the draft's ideas in the order of its document.
 func (Draft1) Ideas() []Idea {
 	out := make([]Idea, len(draft1Ideas))

@@ -42,6 +42,19 @@ func (l *locator) atCell(si, r, c int, rule, msg string) *spec.Error {
 	return l.at(rowLine(l.p, si, r), cellColumns(l.p.Sections[si].Rows[r])[c], rule, msg)
 }
 
+// RemapError moves an error that jsonmap.DecodePayload placed in the GCX1
+// spelling of plain — the model a draft's decoder made GCX1 again — to the
+// same header element or cell of payload, the draft's own payload, whose
+// model is draft and whose lines carry tag. It is for a draft that changes
+// cells, and so their lengths: plain and draft must have the same
+// sections, rows, comments and header pairs, in order. A position it
+// cannot carry over (a pair or cell draft lacks) is moved to column 1 of
+// its line; an error without a position is returned as it is. The error
+// is changed in place and returned.
+func RemapError(err error, payload []byte, tag string, draft, plain *spec.Payload) error {
+	return newLocator(payload, draft, tag).remap(err, plain)
+}
+
 // remap moves an error package jsonmap placed in the GCX1 spelling of
 // plain, the expanded model, to the same header element or cell of the
 // draft payload.
@@ -53,6 +66,8 @@ func (l *locator) remap(err error, plain *spec.Payload) error {
 	si, r := whereIs(plain, e.Line)
 	switch {
 	case si < 0: // a comment line, the same in both
+	case si >= len(l.p.Sections) || r >= len(l.p.Sections[si].Rows):
+		e.Column = 1
 	case r < 0:
 		from := headerColumns(spec.Version, &plain.Sections[si])
 		to := headerColumns(l.tag, &l.p.Sections[si])
@@ -62,10 +77,14 @@ func (l *locator) remap(err error, plain *spec.Payload) error {
 			e.Column += len(l.tag) - len(spec.Version)
 		default:
 			orig := k
-			if l.kept[si] != nil {
+			if si < len(l.kept) && l.kept[si] != nil {
 				orig = l.kept[si][k]
 			}
-			e.Column = to.pairs[orig] + e.Column - from.pairs[k]
+			if orig < len(to.pairs) {
+				e.Column = to.pairs[orig] + e.Column - from.pairs[k]
+			} else {
+				e.Column = 1
+			}
 		}
 	default:
 		from := cellColumns(plain.Sections[si].Rows[r])
@@ -74,7 +93,11 @@ func (l *locator) remap(err error, plain *spec.Payload) error {
 		for c+1 < len(from) && from[c+1] <= e.Column {
 			c++
 		}
-		e.Column = to[c]
+		if c < len(to) {
+			e.Column = to[c]
+		} else {
+			e.Column = 1
+		}
 	}
 	e.Offset = int64(lineStart(l.payload, e.Line) + e.Column - 1)
 	return e

@@ -3,7 +3,9 @@ package codec_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -12,6 +14,7 @@ import (
 	"github.com/gcxwire/gcx/codec"
 	"github.com/gcxwire/gcx/internal/gen"
 	"github.com/gcxwire/gcx/internal/jsongen"
+	"github.com/gcxwire/gcx/internal/tablegen"
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/jsonmap/auto"
 	"github.com/gcxwire/gcx/spec"
@@ -36,6 +39,8 @@ const (
 	fallbackChecks    = 1000
 	negotiationChecks = 1000
 	limitsChecks      = 2000
+	ideaChecks        = 10000 // the rarest idea of draft.1, key, changes about 1 payload in 400
+	markChecks        = 2000
 )
 
 // forEachCodec runs prop as a subtest for every registered codec.
@@ -53,10 +58,20 @@ var tools = rapid.OneOf(
 	gen.Name(),
 )
 
+// drawValue draws a tool and a value for c: half of them any JSON value
+// (jsongen), half a table made for what c's ideas need (tablegen, with
+// c's Needs), so that every property reaches the ideas of every codec.
+func drawValue(t *rapid.T, c codec.Codec) (string, jsonmap.Value) {
+	if rapid.Bool().Draw(t, "a table for the codec's ideas") {
+		x := tablegen.Value(tablegen.NeedsOf(c)).Draw(t, "table")
+		return x.Tool, x.Value
+	}
+	return tools.Draw(t, "tool"), jsongen.Value().Draw(t, "value")
+}
+
 // encode draws a tool and a value and returns them with c's payload.
 func encode(t *rapid.T, c codec.Codec) (string, jsonmap.Value, []byte) {
-	tool := tools.Draw(t, "tool")
-	v := jsongen.Value().Draw(t, "value")
+	tool, v := drawValue(t, c)
 	payload, err := c.Encode(tool, v)
 	if err != nil {
 		t.Fatalf("Encode(%s, %s): %v", tool, v.AppendCompact(nil), err)
@@ -301,8 +316,7 @@ func TestPropertyLimits(t *testing.T) {
 			t.Skip("not codec.Limited: it takes no limits")
 		}
 		gen.Check(t, limitsChecks, func(t *rapid.T) {
-			tool := tools.Draw(t, "tool")
-			v := jsongen.Value().Draw(t, "value")
+			tool, v := drawValue(t, c)
 			free, err := lc.EncodeLimits(tool, v, spec.Unlimited)
 			if err != nil {
 				t.Fatalf("EncodeLimits(%s, %s) without limits: %v", tool, v.AppendCompact(nil), err)
@@ -330,4 +344,163 @@ func TestPropertyLimits(t *testing.T) {
 			sameValue(t, "DecodeLimits(EncodeLimits(v, L), L)", v, back, payload)
 		})
 	})
+}
+
+// TestPropertyIdeasFire: every idea of an Ablatable codec changes the
+// payload of some value drawn for the codec's Needs — the payload written
+// without it differs — and the payload without it still reads back. It
+// logs how often each idea fired and fails when one never did: a property
+// that never sees an idea cannot find a bug in it.
+func TestPropertyIdeasFire(t *testing.T) {
+	forEachCodec(t, func(t *testing.T, c codec.Codec) {
+		ac, ok := c.(codec.Ablatable)
+		if !ok || len(ac.Ideas()) == 0 {
+			t.Skip("not codec.Ablatable: no ideas to reach")
+		}
+		ideas := ac.Ideas()
+		fired := make([]int, len(ideas))
+		drawn := 0
+		gen.Check(t, ideaChecks, func(t *rapid.T) {
+			x := tablegen.Value(tablegen.NeedsOf(c)).Draw(t, "value")
+			payload, err := c.Encode(x.Tool, x.Value)
+			if err != nil {
+				t.Fatalf("Encode(%s, %s): %v", x.Tool, x.Value.AppendCompact(nil), err)
+			}
+			drawn++
+			for i, idea := range ideas {
+				without, err := ac.EncodeWithout(x.Tool, x.Value, []string{idea.Name})
+				if err != nil {
+					t.Fatalf("EncodeWithout(%s, %s, %s): %v", x.Tool, x.Value.AppendCompact(nil), idea.Name, err)
+				}
+				if bytes.Equal(without, payload) {
+					continue
+				}
+				fired[i]++
+				back, err := c.Decode(without)
+				if err != nil {
+					t.Fatalf("the payload without %s does not decode: %v\npayload %q", idea.Name, err, without)
+				}
+				sameValue(t, "the payload without "+idea.Name+", read back", x.Value, back, without)
+			}
+		})
+		var report []string
+		for i, idea := range ideas {
+			report = append(report, fmt.Sprintf("%s %d", idea.Name, fired[i]))
+		}
+		t.Logf("%s: of %d values drawn, each idea changed the payload of: %s", c.Tag(), drawn, strings.Join(report, ", "))
+		for i, idea := range ideas {
+			if fired[i] == 0 {
+				t.Errorf("%s: idea %s never changed a payload in %d values: declare what it needs (codec.Needs) so the properties reach it", c.Tag(), idea.Name, drawn)
+			}
+		}
+	})
+}
+
+// TestPropertyMarkChanges: changing one mark of a payload — dropping it or
+// putting another of the codec's marks in its place — makes the decoder
+// refuse the payload or read another value, never the same one: a mark
+// the decoder ignored or misread would go unseen by the round trip. Marks
+// are found as Needs declares them: a whole cell, or a prefix with more
+// after it.
+func TestPropertyMarkChanges(t *testing.T) {
+	forEachCodec(t, func(t *testing.T, c codec.Codec) {
+		needs := tablegen.NeedsOf(c)
+		if len(needs.Marks)+len(needs.MarkPrefixes) == 0 {
+			t.Skip("the codec declares no marks (codec.Needs)")
+		}
+		changed := 0
+		gen.Check(t, markChecks, func(t *rapid.T) {
+			x := tablegen.Value(needs).Draw(t, "value")
+			payload, err := c.Encode(x.Tool, x.Value)
+			if err != nil {
+				t.Fatalf("Encode(%s, %s): %v", x.Tool, x.Value.AppendCompact(nil), err)
+			}
+			at := markedCells(payload, needs)
+			if len(at) == 0 {
+				return
+			}
+			cell := rapid.SampledFrom(at).Draw(t, "marked cell")
+			others := []string{""}
+			for _, m := range slices.Concat(needs.Marks, needs.MarkPrefixes) {
+				if m != cell.mark {
+					others = append(others, m)
+				}
+			}
+			replacement := rapid.SampledFrom(others).Draw(t, "in place of the mark")
+			damaged := slices.Concat(payload[:cell.at], []byte(replacement), payload[cell.at+len(cell.mark):])
+			changed++
+			back, err := c.Decode(damaged)
+			if err == nil && jsonmap.Equal(back, x.Value) {
+				t.Fatalf("the mark %q at byte %d replaced by %q still reads as the same value %s\npayload %s\nchanged %s",
+					cell.mark, cell.at, replacement, x.Value.AppendCompact(nil), quoteLines(payload), quoteLines(damaged))
+			}
+		})
+		t.Logf("%s: %d payloads had a mark changed", c.Tag(), changed)
+		if changed == 0 {
+			t.Errorf("%s: no payload drawn held a mark", c.Tag())
+		}
+	})
+}
+
+// markedCell is a cell of a payload that begins with mark, at byte offset
+// at.
+type markedCell struct {
+	at   int
+	mark string
+}
+
+// markedCells finds the cells of a payload's row lines (every line but
+// the headers and comments) that are a mark of n, or begin with a mark
+// prefix of n followed by something other than a mark: a prefix followed
+// by a mark is taken for a text escaped by one more mark in front, which
+// without it may rightly read as the same text.
+func markedCells(payload []byte, n codec.Needs) []markedCell {
+	var out []markedCell
+	for start := 0; start < len(payload); {
+		end := bytes.IndexByte(payload[start:], '\n')
+		if end < 0 {
+			end = len(payload)
+		} else {
+			end += start
+		}
+		line := payload[start:end]
+		if !bytes.HasPrefix(line, []byte(spec.TagPrefix)) && !bytes.HasPrefix(line, []byte("#")) {
+			at := start
+			for _, cell := range strings.Split(string(line), "\t") {
+				if slices.Contains(n.Marks, cell) {
+					out = append(out, markedCell{at, cell})
+				}
+				for _, p := range n.MarkPrefixes {
+					rest, ok := strings.CutPrefix(cell, p)
+					if ok && rest != "" && !startsWithMark(rest, n) {
+						out = append(out, markedCell{at, p})
+					}
+				}
+				at += len(cell) + 1
+			}
+		}
+		start = end + 1
+	}
+	return out
+}
+
+func startsWithMark(s string, n codec.Needs) bool {
+	for _, m := range slices.Concat(n.Marks, n.MarkPrefixes) {
+		if strings.HasPrefix(s, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// quoteLines shows a payload as text, a line at a time, for a
+// counterexample.
+func quoteLines(payload []byte) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(string(payload), "\n") {
+		if line != "" {
+			fmt.Fprintf(&b, "\n    %q", line)
+		}
+	}
+	return b.String()
 }

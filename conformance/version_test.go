@@ -418,6 +418,10 @@ func errorRule(e *ExpectedError) []string {
 	return []string{e.Rule}
 }
 
+// templatePlaceholders are the parts of docs/drafts/TEMPLATE.md a draft's
+// document replaces.
+var templatePlaceholders = []string{"GCX2-draft.N", "— TITLE", "ONE PARAGRAPH", "THE RULE", "ONE LINE", "ONE SENTENCE", "+X.X pts", "[DN-TAB-1]"}
+
 // A draft's document is named after a draft tag, and its rules are of its
 // own namespace: it never defines an ID of GCX1's. The documents about
 // versions cite only rules that exist, and the files CONTRIBUTING.md tells
@@ -438,10 +442,25 @@ func TestDraftDocuments(t *testing.T) {
 			t.Errorf("docs/drafts/%s.md: %s is not a draft tag (GCX<major>-draft.<n>)", name, name)
 		}
 		b, _ := os.ReadFile(doc)
+		// A copy of the template that is not filled in yet.
+		for _, placeholder := range templatePlaceholders {
+			if bytes.Contains(b, []byte(placeholder)) {
+				t.Errorf("docs/drafts/%s.md still holds the template's %q: fill it in (CONTRIBUTING.md, \"How to trial a change\")", name, placeholder)
+			}
+		}
 		for _, m := range defines.FindAllSubmatch(b, -1) {
 			if gcx1[string(m[1])] {
 				t.Errorf("docs/drafts/%s.md defines [%s], an ID of GCX1; a draft's rules take IDs of its own", name, m[1])
 			}
+		}
+	}
+	template, err := os.ReadFile(filepath.Join("..", "docs", "drafts", "TEMPLATE.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, placeholder := range templatePlaceholders {
+		if !bytes.Contains(template, []byte(placeholder)) {
+			t.Errorf("docs/drafts/TEMPLATE.md no longer holds %q: update templatePlaceholders", placeholder)
 		}
 	}
 	cites := regexp.MustCompile(`\[([A-Z]+-[0-9]+)\]`)

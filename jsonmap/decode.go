@@ -70,10 +70,21 @@ func DecodeValue(payload []byte) (Value, error) {
 // DecodePayload returns the JSON value a decoded payload holds. Positions
 // in its errors are those of the payload's canonical bytes, which are the
 // bytes it was decoded from [CAN-1]; a payload with no GCX1 spelling is
-// refused as streaming.Encode refuses it [CAN-3].
+// refused with the rule streaming.Encode names [CAN-3], as a constraint
+// error, since the payload was read rather than given to be written.
 func DecodePayload(p *spec.Payload) (Value, error) {
 	var b bytes.Buffer
 	if err := streaming.EncodeLimits(&b, p, spec.Unlimited); err != nil {
+		// p was read, not given to be written: a GCX1 rule it breaks is a
+		// fault of the payload it came from (a row a draft's decoder
+		// dropped leaves rows= wrong), reported as the constraint it is.
+		var e *spec.Error
+		if errors.As(err, &e) && errors.Is(err, spec.ErrModel) {
+			read := *e
+			read.Class = spec.ErrConstraint
+			read.Msg = "the payload read breaks a GCX1 rule: " + e.Msg
+			return Value{}, &read
+		}
 		return Value{}, err
 	}
 	out, err := decodeBytes(b.Bytes(), spec.Unlimited)
@@ -331,10 +342,21 @@ type expected struct {
 	part   int
 }
 
-// errKey orders mapping errors as [MAP-14] checks them: section by
-// section, then line by line and column by column. A check that follows
-// every other of its header has the column math.MaxInt.
+// errKey orders mapping errors as [MAP-14] checks them: in the order a
+// single front-to-back reading decides them — section by section, line by
+// line and column by column, with the checks that wait for a section's end
+// after its last row, and those that wait for the payload's end after
+// everything. The position an error reports is another matter: a check
+// decided at a section's end still points at its header.
 type errKey struct{ section, line, col int }
+
+// payloadEndKey orders the checks decided when the payload ends: the
+// sections that "@" members and layouts announce [MAP-11] [LAY-4].
+var payloadEndKey = errKey{math.MaxInt, 0, 0}
+
+// sectionEndKey orders the checks decided when the current section ends:
+// its number of rows [MAP-9] [MAP-10] [LAY-2].
+func (d *decoder) sectionEndKey() errKey { return errKey{d.section, math.MaxInt, 0} }
 
 func (a errKey) less(b errKey) bool {
 	if a.section != b.section {
@@ -477,7 +499,7 @@ func (d *decoder) root(h *streaming.Header) {
 		d.headerObject(h)
 	case FormRow:
 		d.mode = modeRowObject
-		d.oneRow = &rowCheck{1, d.headerKey(1), d.rowsErr(1, "MAP-10", fmt.Sprintf("json=%s holds one object as one row", FormRow))}
+		d.oneRow = &rowCheck{1, d.sectionEndKey(), d.rowsErr(1, "MAP-10", fmt.Sprintf("json=%s holds one object as one row", FormRow))}
 	case FormArray:
 		if len(h.Fields) != 1 {
 			d.failHeader(d.sd.FieldsColumn(), "MAP-9", fmt.Sprintf("json=%s needs exactly one field, and the section declares %d", FormArray, len(h.Fields)))
@@ -495,7 +517,7 @@ func (d *decoder) root(h *streaming.Header) {
 		d.mode = modeValue
 		// A wrong row count is reported at column 1 of the header, as every
 		// one is [MAP-14].
-		d.oneRow = &rowCheck{1, d.headerKey(1), d.rowsErr(1, "MAP-9", fmt.Sprintf("json=%s holds one value as one row", FormValue))}
+		d.oneRow = &rowCheck{1, d.sectionEndKey(), d.rowsErr(1, "MAP-9", fmt.Sprintf("json=%s holds one value as one row", FormValue))}
 	default:
 		d.failMeta(form, "MAP-7", fmt.Sprintf("json=%s names no form; the forms are rows, object, row, array and value", quotePrefixText(h.Meta[form].Value)))
 	}
@@ -564,7 +586,7 @@ func (d *decoder) headerObject(h *streaming.Header) {
 			} else {
 				d.expect = append(d.expect, expected{before: seg, tool: h.Tool + "." + m.Key, key: m.Key})
 				col := d.sd.MetaColumn(i)
-				d.needs = append(d.needs, needSection{tables + 1, d.headerKey(col), d.errAt(d.sd.Line(), d.sd.LineOffset(), col, "MAP-11",
+				d.needs = append(d.needs, needSection{tables + 1, payloadEndKey, d.errAt(d.sd.Line(), d.sd.LineOffset(), col, "MAP-11",
 					fmt.Sprintf("member %s is \"@\" and needs section %d, named %s, and the payload ends after %s", quote(m.Key), tables+1, quotePrefixText(h.Tool+"."+m.Key), plural.Count(tables, "section")))})
 			}
 			tables++
@@ -584,7 +606,7 @@ func (d *decoder) headerObject(h *streaming.Header) {
 	d.tail = append(seg, '}')
 	if tables == 0 {
 		d.mode = modeNoRows
-		d.oneRow = &rowCheck{0, d.headerKey(1), d.rowsErr(1, "MAP-10", "in the header form no member is \"@\" to hold the section's rows")}
+		d.oneRow = &rowCheck{0, d.sectionEndKey(), d.rowsErr(1, "MAP-10", "in the header form no member is \"@\" to hold the section's rows")}
 		return
 	}
 	d.mode, d.cols, d.first = modeTable, cols, true
@@ -662,11 +684,11 @@ func (d *decoder) startPart(l *Layout, part int) {
 		}
 	}
 	if p.Shape == ShapeObject {
-		d.oneRow = &rowCheck{1, d.headerKey(math.MaxInt), d.rowsErr(1, "LAY-2", fmt.Sprintf("tool=%s holds one object, as one row", p.Tool))}
+		d.oneRow = &rowCheck{1, d.sectionEndKey(), d.rowsErr(1, "LAY-2", fmt.Sprintf("tool=%s holds one object, as one row", p.Tool))}
 	}
 	if next := part + 1; next < len(l.Parts) {
 		// Checked after this section's rows: its key is the next section's.
-		d.needs = append(d.needs, needSection{next + 1, errKey{d.section + 1, 0, 0}, d.errAt(d.sd.Line(), d.sd.LineOffset(), 1, "LAY-4",
+		d.needs = append(d.needs, needSection{next + 1, payloadEndKey, d.errAt(d.sd.Line(), d.sd.LineOffset(), 1, "LAY-4",
 			fmt.Sprintf("the layout of %s needs section tool=%s after this one, and the payload ends", l.Tool, l.Parts[next].Tool))})
 	}
 	d.mode, d.part, d.first = modeLayout, p, true
@@ -955,7 +977,7 @@ func (d *decoder) rowObject(row []string) {
 		}
 		tables++
 		d.expect = append(d.expect, expected{before: append(seg, '['), tool: h.Tool + "." + key, key: key})
-		d.needs = append(d.needs, needSection{tables + 1, d.cellKey(c), d.cellErr(c, "MAP-11",
+		d.needs = append(d.needs, needSection{tables + 1, payloadEndKey, d.cellErr(c, "MAP-11",
 			fmt.Sprintf("member %s is \"@\" and needs section %d, named %s, and the payload ends after %s", quote(key), tables+1, quotePrefixText(h.Tool+"."+key), plural.Count(tables, "section")))})
 		seg = []byte{']'}
 	}

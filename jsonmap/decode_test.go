@@ -48,6 +48,13 @@ func TestDecodeMappingErrors(t *testing.T) {
 		{"DeclaredToolNameWithoutForm", "GCX1 tool=get_callers fields=a\n1\n", spec.ErrConstraint, "LAY-4", 1, 1, "tool=get_callers is declared"},
 		{"CellTooDeep", "GCX1 tool=t fields=a,b\nx\t" + strings.Repeat("[", jsonmap.MaxDepth+1) + "\n", spec.ErrLimit, "MAP-4", 2, 3, "nested deeper"},
 		{"CellTooDeepAfterGuard", "GCX1 tool=t fields=a,b\n\\#x\t" + strings.Repeat("[", jsonmap.MaxDepth+1) + "\n", spec.ErrLimit, "MAP-4", 2, 5, "nested deeper"},
+		// Each form checks its cells' depth: an error dropped in any one of
+		// them would pass the text on as a string or as JSON text unchecked.
+		{"ValueFormTooDeep", "GCX1 tool=t fields= json=value\n" + strings.Repeat("[", jsonmap.MaxDepth+1) + "\n", spec.ErrLimit, "MAP-4", 2, 1, "nested deeper"},
+		{"ArrayFormTooDeep", "GCX1 tool=t fields= json=array\n1\n" + strings.Repeat("[", jsonmap.MaxDepth+1) + "\n", spec.ErrLimit, "MAP-4", 3, 1, "nested deeper"},
+		{"LayoutCellTooDeep", "GCX1 tool=find_cycles fields=kind,len,cycle\nimport\t2\t" + strings.Repeat("[", jsonmap.MaxDepth+1) + "\n", spec.ErrLimit, "MAP-4", 2, 10, "nested deeper"},
+		{"NestedCellTooDeep", "GCX1 tool=t fields=a,m.x nest=m\n1\t" + strings.Repeat("[", jsonmap.MaxDepth+1) + "\n", spec.ErrLimit, "MAP-4", 2, 3, "nested deeper"},
+		{"MemberTableCellTooDeep", "GCX1 tool=t fields=a json=object x=@ y=@\n1\nGCX1 tool=t.y fields=b\n" + strings.Repeat("{\"k\":", jsonmap.MaxDepth+1) + "\n", spec.ErrLimit, "MAP-4", 4, 1, "nested deeper"},
 		{"MetaTooDeep", "GCX1 tool=t fields= json=object a=" + strings.Repeat("[", jsonmap.MaxDepth+1) + "\n", spec.ErrLimit, "MAP-4", 1, 35, "nested deeper"},
 		{"CommentsShiftLines", "GCX1 tool=t fields= json=array\n#one\n1\n#two\n#three\n\n", spec.ErrConstraint, "MAP-9", 6, 1, "the cell is empty"},
 		{"EscapesShiftColumns", "GCX1 tool=t fields=a\\sb,c\\,d json=list\n", spec.ErrConstraint, "MAP-7", 1, 35, "names no form"},
@@ -192,4 +199,19 @@ func deps(t *testing.T, pkg string) []string {
 		t.Skipf("go list unavailable: %v", err)
 	}
 	return strings.Fields(string(out))
+}
+
+// A model handed to DecodePayload was read, as a draft's decoder reads it:
+// a GCX1 rule it breaks — rows= that no longer counts the rows, a row of
+// the wrong width — is a constraint error, never "cannot be encoded".
+func TestDecodePayloadOfABrokenModel(t *testing.T) {
+	for _, p := range []*spec.Payload{
+		{Sections: []spec.Section{{Tool: "t", Fields: []string{"a"}, Meta: []spec.Meta{{Key: "rows", Value: "2"}}, Rows: [][]string{{"x"}}}}},
+		{Sections: []spec.Section{{Tool: "t", Fields: []string{"a"}, Rows: [][]string{{"x", "y"}}}}},
+	} {
+		_, err := jsonmap.DecodePayload(p)
+		if !errors.Is(err, spec.ErrConstraint) || strings.Contains(err.Error(), "cannot be encoded") {
+			t.Errorf("DecodePayload(%+v) = %v; want a constraint error", p.Sections[0], err)
+		}
+	}
 }

@@ -150,7 +150,7 @@ func checkDecodeError(t *testing.T, payload string, class error, rule string, li
 // carries json= and so claims no layout [LAY-7]; Fit says why.
 func TestLayoutOffShapeEncodesGenerically(t *testing.T) {
 	cases := []struct{ tool, json, why string }{
-		{"search_symbols", `[{"id":"a","kind":"f","name":"A","file_path":"a.go","start_line":1,"score":0.5}]`, `member "score", which the layout does not declare`},
+		{"search_symbols", `[{"id":"a","kind":"f","name":"A","file_path":"a.go","start_line":1,"score":0.5}]`, `element 1 has member "score", which the layout does not declare`},
 		{"search_symbols", `[{"kind":"f","id":"a","name":"A","file_path":"a.go","start_line":1}]`, `member "id" out of the layout's order`},
 		{"search_symbols", `[{"id":"a","kind":"f","name":"A","file_path":"a.go"}]`, `lacks member "start_line"`},
 		{"search_symbols", `{"results":[]}`, "needs an array of objects"},
@@ -158,7 +158,8 @@ func TestLayoutOffShapeEncodesGenerically(t *testing.T) {
 		{"get_callers", `{"edges":[],"nodes":[]}`, `member 1 is "edges" where the layout needs "nodes"`},
 		{"get_callers", `{"nodes":[]}`, `has 1 member,`},
 		{"get_callers", `[]`, "needs an object with members"},
-		{"graph_stats", `{"nodes":1,"edges":2,"files":3,"symbols":null}`, `member "symbols" is null, and the layout types it int`},
+		{"graph_stats", `{"nodes":1,"edges":2,"files":3,"symbols":null}`, `in the object, member "symbols" is null, and the layout types it int`},
+		{"search_symbols", `[{"id":"a","kind":"f","name":"A","file_path":"a.go","start_line":1},{"id":"b","kind":"f","name":"B","file_path":"b.go"}]`, `element 2 lacks member "start_line"`},
 		{"find_usages", `[{"file_path":"a.go","line":1,"column":2,"kind":"call","snippet":"x"}]`, ""},
 	}
 	for _, c := range cases {

@@ -235,6 +235,10 @@ func Compact(text []byte) ([]byte, error) {
 	return v.AppendCompact(nil), nil
 }
 
+// GoString returns the value's compact form [MAP-3], so that %#v — as a
+// property test's counterexample is printed — shows JSON, not the struct.
+func (v Value) GoString() string { return string(v.AppendCompact(nil)) }
+
 // AppendCompact appends the compact form of v to b [MAP-3]: no whitespace,
 // members and elements in order, numbers as their literal, strings with
 // only the escapes JSON requires.

@@ -194,6 +194,14 @@ func TestEncodeRefusalPositions(t *testing.T) {
 		{"row limit", `{"sections":[{"tool":"t","fields":["a"],"rows":[["x"],["y"]]}]}`, spec.Limits{MaxRows: 1}, "LIM-4", 1, 55, ""},
 		{"row line", `{"sections":[{"tool":"t","fields":["a","b"],"rows":[["x","y"],["x\t\t\t\t\t\t\t\t\t\t\t\t","y"]]}]}`, spec.Limits{MaxLineBytes: 24}, "LIM-4", 1, 64, "row 2, value 1"},
 		{"header line", `{"sections":[{"tool":"t","fields":["a","b\tb"]}]}`, spec.Limits{MaxLineBytes: 24}, "LIM-4", 1, 40, ""},
+		// The header line past its limit, at the part that passes it, whatever
+		// order the view's keys come in.
+		{"header line at the tool", `{"sections":[{"tool":"averyveryverylongtoolname","fields":["a"]}]}`, spec.Limits{MaxLineBytes: 24}, "LIM-4", 1, 22, "tool name"},
+		{"header line at the tool, given last", `{"sections":[{"fields":["a"],"tool":"averyveryverylongtoolname"}]}`, spec.Limits{MaxLineBytes: 24}, "LIM-4", 1, 37, "tool name"},
+		{"header line at a field, tool last", `{"sections":[{"fields":["a","bbbbbbbbbbbbbbbbbbbbbbbbbb"],"tool":"t"}]}`, spec.Limits{MaxLineBytes: 24}, "LIM-4", 1, 29, "field name"},
+		{"header line at a meta value, meta first", `{"sections":[{"meta":[["k","vvvvvvvvvvvvvvvvvvvvvvv"]],"fields":["a"],"tool":"t"}]}`, spec.Limits{MaxLineBytes: 24}, "LIM-4", 1, 28, "meta pair"},
+		{"header line at a meta key, meta first", `{"sections":[{"meta":[["kkkkkkkkkkkkkkkkkkkkkkkk","v"]],"fields":["a"],"tool":"t"}]}`, spec.Limits{MaxLineBytes: 24}, "LIM-4", 1, 24, "meta pair"},
+		{"header line at a meta value, tool last", `{"sections":[{"fields":["a"],"meta":[["k","vvvvvvvvvvvvvvvvvvvvvvv"]],"tool":"t"}]}`, spec.Limits{MaxLineBytes: 24}, "LIM-4", 1, 43, "meta pair"},
 		{"garbage after the view", `{"sections":[{"tool":"t","fields":["a"]}]} x`, spec.Unlimited, "WIRE-2", 1, 44, ""},
 		{"sections twice", `{"sections":[{"tool":"t","fields":["a"]}],"sections":[]}`, spec.Unlimited, "WIRE-2", 1, 43, ""},
 	}
@@ -206,6 +214,56 @@ func TestEncodeRefusalPositions(t *testing.T) {
 		}
 		if c.rule == "WIRE-2" && strings.Contains(e.Msg, "section 1") {
 			t.Errorf("%s: %v names a section; the fault is the view's", c.name, err)
+		}
+	}
+}
+
+// A view cut short anywhere is refused as a WIRE-2 error at the end of
+// the input, where the view is missing, and nothing is written; only the
+// whole view encodes.
+func TestEncodeRefusesEveryPrefix(t *testing.T) {
+	view := `{"sections":[{"tool":"t","fields":["a","b"],"meta":[["rows","2"],["k","v"]],"rows":[["x","y"],["1",""]],"comments":[[1,"c"]]},{"fields":["z"],"tool":"u"}]}`
+	for n := range len(view) {
+		var out bytes.Buffer
+		err := wire.Encode(&out, strings.NewReader(view[:n]), spec.Unlimited)
+		var e *spec.Error
+		if !errors.As(err, &e) || e.Rule != "WIRE-2" || e.Offset != int64(n) || !strings.Contains(e.Msg, "end of input") {
+			t.Errorf("the view cut to %d bytes: %v; want a WIRE-2 error at offset %d naming the end of input", n, err, n)
+			continue
+		}
+		if out.Len() != 0 {
+			t.Errorf("the view cut to %d bytes: wrote %q", n, out.Bytes())
+		}
+	}
+	if err := wire.Encode(new(bytes.Buffer), strings.NewReader(view), spec.Unlimited); err != nil {
+		t.Errorf("the whole view: %v", err)
+	}
+}
+
+// A view whose longest line is n bytes encodes under a line limit of n and
+// is refused under n-1 [LIM-4]: the encoder counts every byte of a header
+// — commas, escapes, pairs — as the decoder will.
+func TestEncodeAtTheLineLimit(t *testing.T) {
+	for _, view := range []string{
+		`{"sections":[{"tool":"t","fields":["a","b"]}]}`,
+		`{"sections":[{"tool":"t","fields":["a","b","c"]}]}`,
+		`{"sections":[{"tool":"t","fields":["a,b","c d"],"meta":[["k","v w"],["rows","0"]]}]}`,
+		`{"sections":[{"tool":"t","fields":["a","b"],"rows":[["x\ty","z"]]}]}`,
+	} {
+		var free bytes.Buffer
+		if err := wire.Encode(&free, strings.NewReader(view), spec.Unlimited); err != nil {
+			t.Fatalf("%s: %v", view, err)
+		}
+		longest := 0
+		for _, line := range strings.Split(strings.TrimSuffix(free.String(), "\n"), "\n") {
+			longest = max(longest, len(line))
+		}
+		if err := wire.Encode(new(bytes.Buffer), strings.NewReader(view), spec.Limits{MaxLineBytes: longest}); err != nil {
+			t.Errorf("%s under a line limit of %d, its longest line: %v", view, longest, err)
+		}
+		err := wire.Encode(new(bytes.Buffer), strings.NewReader(view), spec.Limits{MaxLineBytes: longest - 1})
+		if !errors.Is(err, spec.ErrLimit) {
+			t.Errorf("%s under a line limit of %d, one below its longest line: %v, want a limit error", view, longest-1, err)
 		}
 	}
 }

@@ -57,6 +57,10 @@ func TestPropertyMarshalIsTheView(t *testing.T) {
 					t.Fatalf("row %d: %q, want %q", r, v.Rows[r], row)
 				}
 			}
+			// WIRE-1: comments appear when the section has some, and only then.
+			if has := bytes.Contains(sectionText(out, i), []byte(`"comments":`)); has != (len(s.Comments) > 0) {
+				t.Fatalf("section %d with %d comments: the view has a comments key = %v:\n%s", i, len(s.Comments), has, out)
+			}
 			for c, cm := range s.Comments {
 				if v.Comments[c][0] != json.Number(itoa(cm.Row)) || v.Comments[c][1] != cm.Text {
 					t.Fatalf("comment %d: %v, want %+v", c, v.Comments[c], cm)
@@ -64,6 +68,51 @@ func TestPropertyMarshalIsTheView(t *testing.T) {
 			}
 		}
 	})
+}
+
+// sectionText returns the JSON text of section i of a view, found by
+// decoding the sections array one raw element at a time.
+func sectionText(view []byte, i int) []byte {
+	var v struct{ Sections []json.RawMessage }
+	if err := json.Unmarshal(view, &v); err != nil || i >= len(v.Sections) {
+		return nil
+	}
+	return v.Sections[i]
+}
+
+// The exact view of sections with and without comments: a section with
+// none has no comments key at all, not an empty array [WIRE-1].
+func TestWriterViewOfSectionsWithoutComments(t *testing.T) {
+	p := &spec.Payload{Sections: []spec.Section{
+		{Tool: "t", Fields: []string{"a"}, Meta: []spec.Meta{{Key: "rows", Value: "1"}}, Rows: [][]string{{"x"}}, Comments: []spec.Comment{{Row: 0, Text: "c"}}},
+		{Tool: "u", Fields: []string{"b"}, Rows: [][]string{{"y"}}},
+		{Tool: "v", Fields: []string{"c"}},
+	}}
+	want := `{"sections":[{"tool":"t","fields":["a"],"meta":[["rows","1"]],"rows":[["x"]],"comments":[[0,"c"]]},` +
+		`{"tool":"u","fields":["b"],"meta":[],"rows":[["y"]]},{"tool":"v","fields":["c"],"meta":[],"rows":[]}]}` + "\n"
+	if got := string(wire.Marshal(p)); got != want {
+		t.Errorf("Marshal:\n got %s\nwant %s", got, want)
+	}
+}
+
+// Comments past the memory bound go to a temporary file; when that file
+// cannot be made, the writer says so instead of dropping them.
+func TestWriterReportsSpillFailure(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir()+"/missing")
+	var out bytes.Buffer
+	w := wire.NewWriter(&out)
+	w.WriteHeader("t", []string{"a"}, nil)
+	text := strings.Repeat("c", 1000)
+	var err error
+	for i := 0; i < 3000 && err == nil; i++ { // 3 MB of comments
+		err = w.WriteComment(spec.Comment{Row: 0, Text: text})
+	}
+	if err == nil {
+		err = w.Close()
+	}
+	if err == nil {
+		t.Fatal("comments beyond memory with no temporary directory: no error")
+	}
 }
 
 func equalStrings(a, b []string) bool {
@@ -119,6 +168,31 @@ func (f *failingWriter) Write(p []byte) (int, error) {
 	}
 	f.after -= len(p)
 	return len(p), nil
+}
+
+// countingWriter counts the bytes written to it.
+type countingWriter struct{ n int }
+
+func (c *countingWriter) Write(p []byte) (int, error) { c.n += len(p); return len(p), nil }
+
+// The view streams: a section of many rows reaches the underlying writer
+// as its rows come, not at Close, so the Writer holds a bounded buffer.
+func TestWriterStreamsRows(t *testing.T) {
+	var out countingWriter
+	w := wire.NewWriter(&out)
+	w.WriteHeader("t", []string{"a"}, nil)
+	row := []string{strings.Repeat("v", 100)}
+	for range 100000 { // 10 MB of rows
+		if err := w.WriteRow(row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out.n < 9<<20 {
+		t.Errorf("%d bytes reached the writer before Close, of about 10 MB written", out.n)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // A write error is returned, and every call after it returns it too.

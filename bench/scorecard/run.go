@@ -271,6 +271,13 @@ func Command(args []string, codec Codec, stdout, stderr io.Writer) int {
 		// explanations.json explains GCX1's losses, not another codec's.
 		o.Explanations = ""
 	}
+	if !*check {
+		// Made, or found unmakeable, before minutes of measuring are spent.
+		if err := os.MkdirAll(o.Out, 0o755); err != nil {
+			fmt.Fprintf(stderr, "bench: -out: creating the directory for the scorecard: %v\n", err)
+			return exitWriteFailed
+		}
+	}
 	sc, expl, err := Run(o, codec, stderr, more...)
 	if err != nil {
 		fmt.Fprintln(stderr, err)

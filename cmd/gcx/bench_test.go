@@ -52,8 +52,9 @@ func TestBenchUsage(t *testing.T) {
 	}
 }
 
-// A scorecard file that cannot be written is a failed output: exit 4,
-// naming the file [WIRE-5].
+// A scorecard directory that cannot be made is a failed output, found
+// before measuring: exit 4, naming -out [WIRE-5]; one that does not exist
+// yet is made.
 func TestBenchOutFails(t *testing.T) {
 	cases := t.TempDir()
 	fixture := `{"tool":"t","description":"two rows","response":[{"a":1,"b":"x y"},{"a":2,"b":"z"}]}`
@@ -66,7 +67,18 @@ func TestBenchOutFails(t *testing.T) {
 	}
 	var stdout, stderr bytes.Buffer
 	args := []string{"bench", "-cases", cases, "-out", filepath.Join(notDir, "x"), "-toon", "", "-explanations", filepath.Join(cases, "none.json")}
-	if code := run(args, nil, &stdout, &stderr); code != exitIO || !strings.Contains(stderr.String(), "bench: writing the scorecard file scorecard.md: ") {
-		t.Errorf("gcx bench -out under a file: exit %d, want %d naming scorecard.md; stderr:\n%s", code, exitIO, stderr.String())
+	if code := run(args, nil, &stdout, &stderr); code != exitIO || !strings.Contains(stderr.String(), "bench: -out: creating the directory") || strings.Contains(stderr.String(), "case") {
+		t.Errorf("gcx bench -out under a file: exit %d, want %d naming -out before measuring; stderr:\n%s", code, exitIO, stderr.String())
+	}
+	// A directory that does not exist yet is made.
+	out := filepath.Join(t.TempDir(), "new", "dir")
+	stdout.Reset()
+	stderr.Reset()
+	args = []string{"bench", "-cases", cases, "-out", out, "-toon", "", "-explanations", filepath.Join(cases, "none.json")}
+	if code := run(args, nil, &stdout, &stderr); code != exitOK {
+		t.Fatalf("gcx bench -out NEW: exit %d; stderr:\n%s", code, stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(out, "scorecard.md")); err != nil {
+		t.Errorf("gcx bench -out NEW: %v", err)
 	}
 }

@@ -375,6 +375,11 @@ func (r *readmeRunner) command(file string, line int, command, comment string) {
 		if !strings.Contains(help.String(), "-codec-program") {
 			r.t.Errorf("%s: %s: the scorecard has no -codec-program flag:\n%s", where, command, help.String())
 		}
+	case command == "go run ./conformance/cmd/gcx-vectors -fmt":
+		// Run on a copy of the vectors: it must succeed and, the committed
+		// files being formatted, change nothing.
+		r.ran[command] = true
+		r.vectorFormatter(where)
 	case command == "npm ci --prefix bench/toon":
 		// It downloads, so it is not run here; it needs the lockfile.
 		r.ran[command] = true
@@ -384,6 +389,34 @@ func (r *readmeRunner) command(file string, line int, command, comment string) {
 	default:
 		r.t.Errorf("%s: no check for the command %q: teach TestReadmeCommandsWork how to run it", where, command)
 	}
+}
+
+// vectorFormatter runs the vector formatter on a copy of
+// conformance/vectors and checks that it leaves every file as committed.
+func (r *readmeRunner) vectorFormatter(where string) {
+	src := filepath.Join(repoRoot, "conformance", "vectors")
+	dir := filepath.Join(r.t.TempDir(), "vectors")
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+		r.t.Fatal(err)
+	}
+	cmd := exec.Command("go", "run", "./conformance/cmd/gcx-vectors", "-fmt", "-dir", dir)
+	cmd.Dir = repoRoot
+	if out, err := cmd.CombinedOutput(); err != nil {
+		r.t.Errorf("%s: go run ./conformance/cmd/gcx-vectors -fmt: %v\n%s", where, err, out)
+		return
+	}
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		formatted, _ := os.ReadFile(path)
+		committed, _ := os.ReadFile(filepath.Join(src, rel))
+		if !bytes.Equal(formatted, committed) {
+			r.t.Errorf("%s: the formatter changes conformance/vectors/%s, which is committed unformatted", where, rel)
+		}
+		return nil
+	})
 }
 
 // mainJob runs the main job as `-check`: it writes nothing and fails when
@@ -427,7 +460,10 @@ func (r *readmeRunner) goTestIsValid(where string, words []string) {
 			args = append(args, w)
 		}
 	}
-	list := pattern
+	// A pattern is shell-quoted in the text, and -list sees top-level tests
+	// only: a subtest pattern is checked by its first element.
+	pattern = strings.Trim(pattern, `'"`)
+	list, _, _ := strings.Cut(pattern, "/")
 	if list == "" {
 		list = "."
 	}

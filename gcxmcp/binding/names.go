@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"strconv"
 
 	"github.com/gcxwire/gcx/jsonmap"
@@ -153,12 +154,13 @@ func readCount(v any) (int64, bool) {
 		n = int64(x)
 	case json.Number:
 		// A count is a number whose value is an integer, however its
-		// literal is spelled (41.0, 4.1e1) [MCP-1].
-		f, err := strconv.ParseFloat(string(x), 64)
-		if err != nil || f != math.Trunc(f) || f < 0 || f > maxExactInt {
+		// literal is spelled (41.0, 4.1e1) [MCP-1]; the value is read
+		// exactly, so 2^53+1 is not taken for 2^53.
+		r, ok := new(big.Rat).SetString(string(x))
+		if !ok || !r.IsInt() || !r.Num().IsInt64() {
 			return 0, false
 		}
-		n = int64(f)
+		n = r.Num().Int64()
 	default:
 		return 0, false
 	}

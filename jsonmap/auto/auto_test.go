@@ -14,6 +14,7 @@ import (
 	"github.com/gcxwire/gcx/internal/jsongen"
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/jsonmap/auto"
+	"github.com/gcxwire/gcx/spec"
 	"github.com/gcxwire/gcx/tokens/tokenstest"
 )
 
@@ -283,5 +284,34 @@ func checkChoiceFull(t *testing.T, tool string, text []byte) {
 	}
 	if c.Format == jsonmap.FormatJSON && c.JSONTokens != full.JSONTokens || c.Format == jsonmap.FormatGCX && c.GCXTokens != full.GCXTokens {
 		t.Fatalf("Choose counted GCX1 %d, JSON %d; ChooseFull %d and %d", c.GCXTokens, c.JSONTokens, full.GCXTokens, full.JSONTokens)
+	}
+}
+
+// A value whose payload the limits refuse is written as its compact JSON
+// [AUTO-1] [LIM-4]; counted in full, its JSON tokens are counted, and
+// counted lazily they are not (nothing is chosen between).
+func TestAutoRefusedUnderLimits(t *testing.T) {
+	v, err := jsonmap.Parse([]byte(`[{"a":"one","b":"two"},{"a":"three","b":"four"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	limits := spec.Limits{MaxRows: 1}
+	full, err := auto.ChooseValueLimits("t", v, limits, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := string(v.AppendCompact(nil))
+	if full.Format != jsonmap.FormatJSON || string(full.Output) != want || full.Refused == nil || full.Payload != nil {
+		t.Fatalf("under MaxRows 1: %+v; want the compact JSON with the refusal", full)
+	}
+	if n, err := tokenstest.Count(auto.Encoding, want); err != nil || full.JSONTokens != n {
+		t.Errorf("counted in full: JSONTokens = %d, want %d (%v)", full.JSONTokens, n, err)
+	}
+	lazy, err := auto.ChooseValueLimits("t", v, limits, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lazy.Format != jsonmap.FormatJSON || string(lazy.Output) != want || lazy.Refused == nil || lazy.JSONTokens != 0 {
+		t.Errorf("counted lazily: %+v; want the compact JSON, the refusal and no count", lazy)
 	}
 }

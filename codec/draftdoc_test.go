@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -19,17 +20,34 @@ import (
 	"github.com/gcxwire/gcx/tokens"
 )
 
-// The draft's document cannot drift from its codec: TestDraft1Document
-// reads every example and every reading of docs/drafts/GCX2-draft.1.md,
-// checks it against the codec, and checks that the draft's vectors file
-// holds exactly them (-update rewrites the file from the document).
+// A draft's document cannot drift from its codec: TestDraftDocuments reads
+// every example and every reading of each docs/drafts/GCX2-draft.N.md,
+// checks it against the codec registered under that tag, and checks that
+// the draft's vectors file (conformance/vectors/json/gcx2-draft-n.json)
+// holds exactly them (-update rewrites the files from the documents).
 
-var updateDraft1Vectors = flag.Bool("update", false, "rewrite conformance/vectors/json/gcx2-draft-1.json from docs/drafts/GCX2-draft.1.md")
+var updateDraftVectors = flag.Bool("update", false, "rewrite each draft's vectors file, conformance/vectors/json/gcx2-draft-n.json, from its document in docs/drafts")
 
-const (
-	draft1Doc     = "../docs/drafts/GCX2-draft.1.md"
-	draft1Vectors = "../conformance/vectors/json/gcx2-draft-1.json"
-)
+// draftDocs returns the documents of drafts, docs/drafts/GCX2-draft.N.md,
+// with their tags.
+func draftDocs(t *testing.T) map[string]string {
+	paths, err := filepath.Glob(filepath.Join("..", "docs", "drafts", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, p := range paths {
+		if tag := strings.TrimSuffix(filepath.Base(p), ".md"); codec.IsDraft(tag) {
+			out[tag] = p
+		}
+	}
+	return out
+}
+
+// vectorsFile is where a draft's vectors are extracted to.
+func vectorsFile(tag string) string {
+	return filepath.Join("..", "conformance", "vectors", "json", strings.ToLower(strings.ReplaceAll(tag, ".", "-"))+".json")
+}
 
 // docExample is a JSON value and the payload the document says the codec
 // writes for it.
@@ -52,11 +70,11 @@ var (
 	outcome = regexp.MustCompile("^(?:value `(.*)`|([a-z-]+) \\[([A-Z][A-Z0-9]*(?:-[A-Z][A-Z0-9]*)*-[0-9]+)\\] at ([0-9]+):([0-9]+)(?:, tag `([^`]+)`)?)$")
 )
 
-// readDraft1Doc returns the document's examples, its readings and the
-// reader note.
-func readDraft1Doc(t *testing.T) ([]docExample, []docReading, string) {
+// readDraftDoc returns the examples of the document at path, its
+// readings and its reader note, if it has one.
+func readDraftDoc(t *testing.T, path string) ([]docExample, []docReading, string) {
 	t.Helper()
-	raw, err := os.ReadFile(draft1Doc)
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +90,7 @@ func readDraft1Doc(t *testing.T) ([]docExample, []docReading, string) {
 			}
 			body = append(body, lines[j])
 		}
-		t.Fatalf("%s:%d: a fenced block that never ends", draft1Doc, i+1)
+		t.Fatalf("%s:%d: a fenced block that never ends", path, i+1)
 		return "", 0
 	}
 	inReadings := false
@@ -96,13 +114,13 @@ func readDraft1Doc(t *testing.T) ([]docExample, []docReading, string) {
 			}
 			ex.value, i = block(i)
 			if i+1 >= len(lines) || lines[i+1] != "```gcx" {
-				t.Fatalf("%s:%d: example %s is not followed by its ```gcx payload", draft1Doc, i+2, ex.id)
+				t.Fatalf("%s:%d: example %s is not followed by its ```gcx payload", path, i+2, ex.id)
 			}
 			ex.payload, i = block(i + 1)
 			ex.payload += "\n"
 			examples = append(examples, ex)
 		case inReadings && strings.HasPrefix(line, "| ") && !strings.HasPrefix(line, "| vector") && !strings.HasPrefix(line, "| ---"):
-			readings = append(readings, parseReading(t, i+1, line))
+			readings = append(readings, parseReading(t, path, i+1, line))
 		}
 	}
 	return examples, readings, note
@@ -121,10 +139,10 @@ func paragraphBefore(lines []string, i int) string {
 	return strings.Join(lines[start:i], " ")
 }
 
-func parseReading(t *testing.T, n int, line string) docReading {
+func parseReading(t *testing.T, path string, n int, line string) docReading {
 	cells := strings.Split(strings.Trim(line, "|"), " | ")
 	if len(cells) != 4 {
-		t.Fatalf("%s:%d: a reading has four columns: %q", draft1Doc, n, line)
+		t.Fatalf("%s:%d: a reading has four columns: %q", path, n, line)
 	}
 	for i := range cells {
 		cells[i] = strings.TrimSpace(cells[i])
@@ -132,17 +150,17 @@ func parseReading(t *testing.T, n int, line string) docReading {
 	r := docReading{id: cells[0], description: cells[3]}
 	payload, err := strconv.Unquote(strings.Trim(cells[1], "`"))
 	if err != nil {
-		t.Fatalf("%s:%d: the payload is not a JSON string: %v", draft1Doc, n, err)
+		t.Fatalf("%s:%d: the payload is not a JSON string: %v", path, n, err)
 	}
 	r.payload = payload
 	m := outcome.FindStringSubmatch(cells[2])
 	if m == nil {
-		t.Fatalf("%s:%d: the outcome %q is neither value `JSON` nor CLASS [RULE] at LINE:COLUMN", draft1Doc, n, cells[2])
+		t.Fatalf("%s:%d: the outcome %q is neither value `JSON` nor CLASS [RULE] at LINE:COLUMN", path, n, cells[2])
 	}
 	if m[2] == "" {
 		v, err := jsonmap.Parse([]byte(m[1]))
 		if err != nil {
-			t.Fatalf("%s:%d: %v", draft1Doc, n, err)
+			t.Fatalf("%s:%d: %v", path, n, err)
 		}
 		r.value = string(v.AppendCompact(nil))
 		return r
@@ -153,12 +171,31 @@ func parseReading(t *testing.T, n int, line string) docReading {
 	return r
 }
 
-func TestDraft1Document(t *testing.T) {
-	examples, readings, note := readDraft1Doc(t)
-	if len(examples) == 0 || len(readings) == 0 || note == "" {
-		t.Fatalf("found %d examples, %d readings and a reader note of %d bytes", len(examples), len(readings), len(note))
+func TestDraftDocuments(t *testing.T) {
+	docs := draftDocs(t)
+	if len(docs) == 0 {
+		t.Fatal("no draft documents in docs/drafts")
 	}
-	d := codec.Draft1{}
+	for tag, path := range docs {
+		t.Run(tag, func(t *testing.T) {
+			c, ok := codec.Lookup(tag)
+			if !ok {
+				t.Fatalf("%s documents %s, which no codec registers", path, tag)
+			}
+			checkDraftDocument(t, c, path)
+		})
+	}
+}
+
+// checkDraftDocument checks the examples and readings of a draft's
+// document against its codec, and its vectors file against them. A
+// document holds at least one example and one reading: they are the
+// draft's own vectors.
+func checkDraftDocument(t *testing.T, d codec.Codec, path string) {
+	examples, readings, note := readDraftDoc(t, path)
+	if len(examples) == 0 || len(readings) == 0 {
+		t.Fatalf("%s: found %d examples (```json example=ID tool=T, then ```gcx) and %d readings (under ## Readings and refusals); a draft's document needs both, its vectors are made of them", path, len(examples), len(readings))
+	}
 	for _, ex := range examples {
 		v, err := jsonmap.Parse([]byte(ex.value))
 		if err != nil {
@@ -187,13 +224,15 @@ func TestDraft1Document(t *testing.T) {
 			t.Errorf("reading %s: got %v, the document says %s [%s] at %d:%d %s", r.id, err, r.class, r.rule, r.line, r.column, r.tag)
 		}
 	}
-	// The document gives the reader note's cost in both tokenizers.
-	text := strings.Join(strings.Fields(string(mustRead(t, draft1Doc))), " ")
-	claim := fmt.Sprintf("cost %d tokens in cl100k_base and %d in o200k_base", count(t, tokens.CL100K, note), count(t, tokens.O200K, note))
-	if !strings.Contains(text, claim) {
-		t.Errorf("the document does not say what the reader note costs: %q", claim)
+	if note != "" {
+		// The document gives the reader note's cost in both tokenizers.
+		text := strings.Join(strings.Fields(string(mustRead(t, path))), " ")
+		claim := fmt.Sprintf("cost %d tokens in cl100k_base and %d in o200k_base", count(t, tokens.CL100K, note), count(t, tokens.O200K, note))
+		if !strings.Contains(text, claim) {
+			t.Errorf("the document does not say what the reader note costs: %q", claim)
+		}
 	}
-	checkDraft1Vectors(t, examples, readings)
+	checkDraftVectors(t, d.Tag(), path, examples, readings)
 }
 
 func mustRead(t *testing.T, path string) []byte {
@@ -217,9 +256,11 @@ func rulesOf(id, description string) []string {
 	return rules
 }
 
-func checkDraft1Vectors(t *testing.T, examples []docExample, readings []docReading) {
-	file := conformance.File{Category: conformance.CategoryJSON, Group: "gcx2-draft-1", Tags: []string{codec.Draft1Tag},
-		Description: "GCX2-draft.1: the examples, readings and refusals of docs/drafts/GCX2-draft.1.md, extracted by TestDraft1Document."}
+func checkDraftVectors(t *testing.T, tag, doc string, examples []docExample, readings []docReading) {
+	out := vectorsFile(tag)
+	group := strings.TrimSuffix(filepath.Base(out), ".json")
+	file := conformance.File{Category: conformance.CategoryJSON, Group: group, Tags: []string{tag},
+		Description: fmt.Sprintf("%s: the examples, readings and refusals of docs/drafts/%s, extracted by TestDraftDocuments.", tag, filepath.Base(doc))}
 	for _, ex := range examples {
 		v, _ := jsonmap.Parse([]byte(ex.value))
 		value, payload := string(v.AppendCompact(nil)), ex.payload
@@ -245,13 +286,13 @@ func checkDraft1Vectors(t *testing.T, examples []docExample, readings []docReadi
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *updateDraft1Vectors {
-		if err := os.WriteFile(draft1Vectors, b, 0o644); err != nil {
+	if *updateDraftVectors {
+		if err := os.WriteFile(out, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	if got, err := os.ReadFile(draft1Vectors); err != nil || !bytes.Equal(got, b) {
-		t.Errorf("%s does not hold the document's examples (%v); run go test ./codec -run TestDraft1Document -update", draft1Vectors, err)
+	if got, err := os.ReadFile(out); err != nil || !bytes.Equal(got, b) {
+		t.Errorf("%s does not hold the document's examples and readings (%v); run go test ./codec -run TestDraftDocuments -update", out, err)
 	}
 }
