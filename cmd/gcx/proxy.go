@@ -36,7 +36,7 @@ that offers GCX1 itself is asked for it and its answer passed on. Error
 results, prose, images, batches and lines that are not JSON pass untouched
 (the last reported on stderr when the proxy notices them).
 A message longer than --max-message-bytes passes untouched, streamed.
-Section 15.9 of docs/wire-format.md states these rules (PRX-1 to PRX-7).
+Section 15.9 of docs/wire-format.md states these rules (PRX-1 to PRX-6).
 
 exit status: 0 the host closed the session (stdin or, with --listen, a
 signal) and the server's output reached it; 2 usage; 4 the server could
