@@ -29,15 +29,31 @@ func runBinding(op Op, input []byte) ([]byte, error) {
 	return nil, fmt.Errorf("%w: %s is no op of the MCP binding", ErrSkip, op)
 }
 
+// toolSettings are a binding vector's settings of single tools, by MCP
+// name: a mode and the name a payload carries (docs/conformance.md).
+type toolSettings map[string]struct {
+	Mode binding.Mode `json:"mode"`
+	Name string       `json:"name"`
+}
+
+// options returns the settings as the binding takes them, nil for none.
+func (t toolSettings) options() map[string]binding.ToolOptions {
+	if len(t) == 0 {
+		return nil
+	}
+	opts := make(map[string]binding.ToolOptions, len(t))
+	for name, tool := range t {
+		opts[name] = binding.ToolOptions{Mode: tool.Mode, Name: tool.Name}
+	}
+	return opts
+}
+
 // mcpServerInput is the input of an mcp-server vector (docs/conformance.md).
 type mcpServerInput struct {
 	Settings struct {
 		Mode  binding.Mode `json:"mode"`
 		Offer []string     `json:"offer"`
-		Tools map[string]struct {
-			Mode binding.Mode `json:"mode"`
-			Name string       `json:"name"`
-		} `json:"tools"`
+		Tools toolSettings `json:"tools"`
 	} `json:"settings"`
 	// Protocol is the version negotiated for the session; "" is
 	// DefaultProtocol.
@@ -80,14 +96,7 @@ func runMCPServer(input []byte) ([]byte, error) {
 	if err := strictJSON(input, &in); err != nil {
 		return nil, err
 	}
-	opts := binding.ServerOptions{Mode: in.Settings.Mode, Offer: in.Settings.Offer}
-	if len(in.Settings.Tools) > 0 {
-		opts.Tools = map[string]binding.ToolOptions{}
-		for name, tool := range in.Settings.Tools {
-			opts.Tools[name] = binding.ToolOptions{Mode: tool.Mode, Name: tool.Name}
-		}
-	}
-	s, err := binding.NewServer(opts)
+	s, err := binding.NewServer(binding.ServerOptions{Mode: in.Settings.Mode, Offer: in.Settings.Offer, Tools: in.Settings.Tools.options()})
 	if err != nil {
 		return nil, err
 	}

@@ -17,10 +17,7 @@ import (
 type mcpProxyInput struct {
 	Settings struct {
 		Mode  binding.Mode `json:"mode"`
-		Tools map[string]struct {
-			Mode binding.Mode `json:"mode"`
-			Name string       `json:"name"`
-		} `json:"tools"`
+		Tools toolSettings `json:"tools"`
 	} `json:"settings"`
 	Protocol     string          `json:"protocol"`
 	Capabilities json.RawMessage `json:"capabilities"`
@@ -43,14 +40,7 @@ func runMCPProxy(input []byte) ([]byte, error) {
 	if err := strictJSON(input, &in); err != nil {
 		return nil, err
 	}
-	opts := binding.ServerOptions{Mode: in.Settings.Mode}
-	if len(in.Settings.Tools) > 0 {
-		opts.Tools = map[string]binding.ToolOptions{}
-		for name, tool := range in.Settings.Tools {
-			opts.Tools[name] = binding.ToolOptions{Mode: tool.Mode, Name: tool.Name}
-		}
-	}
-	p, err := proxy.New(proxy.Options{Binding: opts})
+	p, err := proxy.New(proxy.Options{Binding: binding.ServerOptions{Mode: in.Settings.Mode, Tools: in.Settings.Tools.options()}})
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -195,12 +194,12 @@ func writeFinding(w io.Writer, rep *explore.Report, f *explore.Finding, level co
 	if v.Tool != "" {
 		fmt.Fprintf(w, "   tool %s, mode %s\n", v.Tool, v.Mode)
 	}
-	quotedLines(w, "input", v.Input)
+	conformance.WriteQuoted(w, "input", v.Input, 20)
 	e := &v.Expected
 	fmt.Fprintln(w, "   expected (the reference):")
 	switch {
 	case e.View != nil:
-		fmt.Fprintf(w, "      view %s\n", cutText(string(e.View)))
+		fmt.Fprintf(w, "      view %s\n", conformance.CutText(string(e.View)))
 		if v.IsCanonical() {
 			fmt.Fprintln(w, "      and the view encodes back to the input [CAN-1]")
 		}
@@ -214,42 +213,19 @@ func writeFinding(w io.Writer, rep *explore.Report, f *explore.Finding, level co
 		}
 		fmt.Fprintln(w)
 	case e.Outcome != nil:
-		fmt.Fprintf(w, "      outcome %s\n", cutText(string(e.Outcome)))
+		fmt.Fprintf(w, "      outcome %s\n", conformance.CutText(string(e.Outcome)))
 	}
 	if e.Output != nil {
-		quotedLines(w, "   output", e.Output)
+		conformance.WriteQuoted(w, "   output", e.Output, 20)
 	}
 	if e.Value != nil {
-		fmt.Fprintf(w, "      value %s\n", cutText(*e.Value))
+		fmt.Fprintf(w, "      value %s\n", conformance.CutText(*e.Value))
 	}
 	fmt.Fprintln(w, "   got (the program):")
 	for _, line := range strings.Split(strings.TrimRight(f.Result.Detail, "\n"), "\n") {
 		fmt.Fprintf(w, "      %s\n", line)
 	}
 	fmt.Fprintf(w, "   rules: %s\n", strings.Join(v.Rules, ", "))
-}
-
-func quotedLines(w io.Writer, what string, b []byte) {
-	lines := strings.SplitAfter(string(b), "\n")
-	if lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
-	fmt.Fprintf(w, "   %s, %d bytes:\n", what, len(b))
-	for i, line := range lines {
-		if i == 20 {
-			fmt.Fprintf(w, "      ... %d more lines\n", len(lines)-i)
-			break
-		}
-		fmt.Fprintf(w, "      %s\n", cutText(strconv.Quote(line)))
-	}
-}
-
-func cutText(s string) string {
-	const max = 300
-	if len(s) > max {
-		return s[:max] + fmt.Sprintf("... (%d bytes)", len(s))
-	}
-	return s
 }
 
 // writeVectorFile writes the finding as DIR/CATEGORY/explore-SEED.json, a
@@ -306,13 +282,13 @@ func runLaws(c codec.Limited, opt explore.Options, wantsOut bool, stdout, stderr
 		code = exitInvalid
 		fmt.Fprintf(w, "\nLAW BROKEN at value %d (seed %d), shrunk from %d to %d bytes of JSON in %d of %d tries:\n   %s\n",
 			f.Index, rep.Seed, len(f.Original.AppendCompact(nil)), len(f.Value.AppendCompact(nil)), f.Shrinks, f.Tries, f.Law)
-		fmt.Fprintf(w, "   tool %s\n   value %s\n", f.Tool, cutText(string(f.Value.AppendCompact(nil))))
+		fmt.Fprintf(w, "   tool %s\n   value %s\n", f.Tool, conformance.CutText(string(f.Value.AppendCompact(nil))))
 		if f.Limits != (spec.Limits{}) {
 			fmt.Fprintf(w, "   limits --max-line-bytes %d --max-fields %d --max-sections %d --max-rows %d\n",
 				f.Limits.MaxLineBytes, f.Limits.MaxFields, f.Limits.MaxSections, f.Limits.MaxRows)
 		}
 		for _, line := range strings.Split(f.Detail, "\n") {
-			fmt.Fprintf(w, "   %s\n", cutText(line))
+			fmt.Fprintf(w, "   %s\n", conformance.CutText(line))
 		}
 	} else {
 		if opt.Cases > 0 && rep.Cases < opt.Cases {

@@ -69,11 +69,10 @@ func (r Reference) Expect(c Case) (*conformance.File, error) {
 		}
 		p, err := r.Impl.Decode(c.Input, c.Limits)
 		if err != nil {
-			e, ok := expectedError(err, true)
+			e, ok := v.expectError(err, true)
 			if !ok {
 				return nil, errNoCase
 			}
-			v.Expected = map[string]any{"error": e}
 			category, rules = conformance.CategoryReject, []string{e.Rule}
 			if e.Class == "unsupported-version" {
 				category = conformance.CategoryVersion
@@ -97,11 +96,10 @@ func (r Reference) Expect(c Case) (*conformance.File, error) {
 		out, err := r.Impl.Encode(c.Input)
 		category = conformance.CategoryEncode
 		if err != nil {
-			e, ok := expectedError(err, false)
+			e, ok := v.expectError(err, false)
 			if !ok {
 				return nil, errNoCase
 			}
-			v.Expected = map[string]any{"error": e}
 			rules = []string{e.Rule}
 			break
 		}
@@ -114,11 +112,10 @@ func (r Reference) Expect(c Case) (*conformance.File, error) {
 		out, err := r.Impl.EncodeJSON(c.Input, c.Tool, c.Mode)
 		category = conformance.CategoryJSON
 		if err != nil {
-			e, ok := expectedError(err, true)
+			e, ok := v.expectError(err, true)
 			if !ok {
 				return nil, errNoCase
 			}
-			v.Expected = map[string]any{"error": e}
 			rules = []string{e.Rule}
 			break
 		}
@@ -142,11 +139,10 @@ func (r Reference) Expect(c Case) (*conformance.File, error) {
 			category = conformance.CategoryVersion
 		}
 		if err != nil {
-			e, ok := expectedError(err, true)
+			e, ok := v.expectError(err, true)
 			if !ok {
 				return nil, errNoCase
 			}
-			v.Expected = map[string]any{"error": e}
 			rules = []string{e.Rule}
 			if e.Class == "unsupported-version" {
 				category = conformance.CategoryVersion
@@ -246,9 +242,11 @@ func outputOf(b []byte) map[string]any {
 	return map[string]any{"output_base64": *b64}
 }
 
-// expectedError turns the reference's error into a vector's; withPosition
-// keeps the line and column (an encoder's model error has none).
-func expectedError(err error, withPosition bool) (*conformance.ExpectedError, bool) {
+// expectError makes the reference's error the vector's expected outcome
+// and returns it, or false when the error names no rule and so cannot be
+// a vector's; withPosition keeps the line and column (an encoder's model
+// error has none).
+func (v *vectorJSON) expectError(err error, withPosition bool) (*conformance.ExpectedError, bool) {
 	var e *spec.Error
 	if !errors.As(err, &e) || e.Rule == "" {
 		return nil, false
@@ -257,6 +255,7 @@ func expectedError(err error, withPosition bool) (*conformance.ExpectedError, bo
 	if withPosition && e.Line > 0 && out.Class != "model" {
 		out.Line, out.Column = e.Line, e.Column
 	}
+	v.Expected = map[string]any{"error": out}
 	return out, true
 }
 

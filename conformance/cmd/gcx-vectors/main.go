@@ -21,7 +21,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/gcxwire/gcx/conformance"
@@ -104,11 +103,11 @@ func showVectors(w io.Writer, dir, run string) error {
 		if v.Tool != "" {
 			fmt.Fprintf(w, "   tool %s, mode %s\n", v.Tool, v.Mode)
 		}
-		quoted(w, "input", v.Input)
+		conformance.WriteQuoted(w, "input", v.Input, 10)
 		e := &v.Expected
 		switch {
 		case e.View != nil:
-			fmt.Fprintf(w, "   view %s\n", cut(string(e.View)))
+			fmt.Fprintf(w, "   view %s\n", conformance.CutText(string(e.View)))
 			if e.OrError != nil {
 				fmt.Fprintf(w, "   or a %s error [%s] on line %d\n", e.OrError.Class, e.OrError.Rule, e.OrError.Line)
 			}
@@ -123,35 +122,11 @@ func showVectors(w io.Writer, dir, run string) error {
 			fmt.Fprintln(w)
 		}
 		if e.Output != nil {
-			quoted(w, "output", e.Output)
+			conformance.WriteQuoted(w, "output", e.Output, 10)
 		}
 		if e.Value != nil {
-			fmt.Fprintf(w, "   value %s\n", cut(*e.Value))
+			fmt.Fprintf(w, "   value %s\n", conformance.CutText(*e.Value))
 		}
 	}
 	return nil
-}
-
-// quoted prints b one quoted line at a time, cut after ten lines.
-func quoted(w io.Writer, what string, b []byte) {
-	lines := strings.SplitAfter(string(b), "\n")
-	if lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
-	fmt.Fprintf(w, "   %s, %d bytes:\n", what, len(b))
-	for i, line := range lines {
-		if i == 10 {
-			fmt.Fprintf(w, "      ... %d more lines\n", len(lines)-i)
-			break
-		}
-		fmt.Fprintf(w, "      %s\n", cut(strconv.Quote(line)))
-	}
-}
-
-func cut(s string) string {
-	const max = 200
-	if len(s) > max {
-		return s[:max] + fmt.Sprintf("... (%d bytes)", len(s))
-	}
-	return s
 }
