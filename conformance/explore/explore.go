@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gcxwire/gcx/conformance"
@@ -180,49 +181,31 @@ func Run(impl conformance.Implementation, opt Options) (*Report, error) {
 	var (
 		mu     sync.Mutex
 		failed []outcome
-		stop   bool
 	)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for i := range next {
-				c, f, err := generate(opt.Seed, i, categories, ref, declined)
-				if err != nil {
-					mu.Lock()
-					rep.Skipped[err.Error()]++
-					stop = true
-					mu.Unlock()
-					continue
-				}
-				res := conformance.CheckVector(&f.Vectors[0], impl)
-				mu.Lock()
-				rep.Cases++
-				rep.ByOp[c.Op]++
-				switch res.Status(level) {
-				case conformance.Pass:
-					rep.Agreed++
-				case conformance.Skip:
-					rep.Skipped[res.Detail]++
-				case conformance.Fail:
-					failed = append(failed, outcome{i, c, f, res})
-					stop = true
-				}
-				mu.Unlock()
-			}
-		})
-	}
-	for i := 0; opt.Cases <= 0 || i < opt.Cases; i++ {
-		mu.Lock()
-		done := stop || (opt.Time > 0 && time.Since(start) >= opt.Time)
-		mu.Unlock()
-		if done {
-			break
+	runIndexed(workers, opt.Cases, opt.Time, start, func(i int) (stop bool) {
+		c, f, err := generate(opt.Seed, i, categories, ref, declined)
+		if err != nil {
+			mu.Lock()
+			rep.Skipped[err.Error()]++
+			mu.Unlock()
+			return true
 		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+		res := conformance.CheckVector(&f.Vectors[0], impl)
+		mu.Lock()
+		defer mu.Unlock()
+		rep.Cases++
+		rep.ByOp[c.Op]++
+		switch res.Status(level) {
+		case conformance.Pass:
+			rep.Agreed++
+		case conformance.Skip:
+			rep.Skipped[res.Detail]++
+		case conformance.Fail:
+			failed = append(failed, outcome{i, c, f, res})
+			return true
+		}
+		return false
+	})
 	rep.Elapsed = time.Since(start)
 	if len(failed) == 0 {
 		return rep, nil
@@ -300,4 +283,30 @@ func declines(impl conformance.Implementation, ref Reference, op conformance.Op)
 	}
 	res := conformance.CheckVector(&f.Vectors[0], impl)
 	return res.Core == conformance.Skip
+}
+
+// runIndexed calls do with 0, 1, 2, ... on workers goroutines at once,
+// until cases have been handed out (none: no bound), limit has passed since
+// start (0: none), or a call returns true. Calls already begun finish.
+func runIndexed(workers, cases int, limit time.Duration, start time.Time, do func(i int) (stop bool)) {
+	var stopped atomic.Bool
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := range next {
+				if do(i) {
+					stopped.Store(true)
+				}
+			}
+		})
+	}
+	for i := 0; cases <= 0 || i < cases; i++ {
+		if stopped.Load() || (limit > 0 && time.Since(start) >= limit) {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }

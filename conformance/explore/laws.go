@@ -76,35 +76,19 @@ func Laws(c codec.Limited, opt Options) (*LawReport, error) {
 		broken = -1
 		laws   = map[int][2]string{}
 	)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for i := range next {
-				law, detail := breaks(c, draw(i))
-				mu.Lock()
-				rep.Cases++
-				if law != "" {
-					laws[i] = [2]string{law, detail}
-					if broken < 0 || i < broken {
-						broken = i
-					}
-				}
-				mu.Unlock()
-			}
-		})
-	}
-	for i := 0; opt.Cases <= 0 || i < opt.Cases; i++ {
+	runIndexed(workers, opt.Cases, opt.Time, start, func(i int) (stop bool) {
+		law, detail := breaks(c, draw(i))
 		mu.Lock()
-		done := broken >= 0 || (opt.Time > 0 && time.Since(start) >= opt.Time)
-		mu.Unlock()
-		if done {
-			break
+		defer mu.Unlock()
+		rep.Cases++
+		if law != "" {
+			laws[i] = [2]string{law, detail}
+			if broken < 0 || i < broken {
+				broken = i
+			}
 		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+		return broken >= 0
+	})
 	if broken >= 0 {
 		lc := draw(broken)
 		f := &LawFinding{Index: broken, Law: laws[broken][0], Tool: lc.tool, Limits: lc.limits, Value: lc.value,
