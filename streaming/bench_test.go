@@ -15,23 +15,25 @@ import (
 	"github.com/gcxwire/gcx/spec"
 )
 
-// benchRows is the size of every benchmark payload: a large search result.
+// benchRows is the size of the row-sized benchmark payloads: a large
+// search result. Shapes with long values have fewer rows (benchData.rows).
 const benchRows = 10000
 
 // benchData is one payload in every form the benchmarks need.
 type benchData struct {
 	name  string
+	rows  int
 	model *spec.Payload
 	gcx   []byte
 	json  []byte           // the same rows as a JSON array of objects
 	maps  []map[string]any // what encoding/json marshals
 }
 
-func newBenchData(name string, fields []string, row func(i int) []string) *benchData {
+func newBenchData(name string, n int, fields []string, row func(i int) []string) *benchData {
 	s := spec.Section{Tool: "search_symbols", Fields: fields,
-		Meta: []spec.Meta{{Key: "rows", Value: strconv.Itoa(benchRows)}, {Key: "total", Value: strconv.Itoa(benchRows)}, {Key: "truncated", Value: "false"}}}
-	maps := make([]map[string]any, benchRows)
-	for i := range benchRows {
+		Meta: []spec.Meta{{Key: "rows", Value: strconv.Itoa(n)}, {Key: "total", Value: strconv.Itoa(n)}, {Key: "truncated", Value: "false"}}}
+	maps := make([]map[string]any, n)
+	for i := range n {
 		values := row(i)
 		s.Rows = append(s.Rows, values)
 		m := make(map[string]any, len(fields))
@@ -49,7 +51,14 @@ func newBenchData(name string, fields []string, row func(i int) []string) *bench
 	if err != nil {
 		panic(err)
 	}
-	return &benchData{name: name, model: model, gcx: gcx, json: js, maps: maps}
+	return &benchData{name: name, rows: n, model: model, gcx: gcx, json: js, maps: maps}
+}
+
+// benchSet is every shape the benchmarks and the side-by-side comparison
+// with the published package run on: the cases issue 23 names, each built
+// so that one thing dominates a row's cost.
+func benchSet() []*benchData {
+	return []*benchData{symbolRows(), wideRows(), escapeRows(), nonASCIIRows(), longValueRows(), sourceRows()}
 }
 
 var (
@@ -61,7 +70,7 @@ var (
 // symbolRows are shaped like the announcement's search_symbols example:
 // plain ASCII, six fields, about 150 bytes a row.
 func symbolRows() *benchData {
-	return newBenchData("symbols", []string{"id", "kind", "name", "path", "line", "sig"}, func(i int) []string {
+	return newBenchData("symbols", benchRows, []string{"id", "kind", "name", "path", "line", "sig"}, func(i int) []string {
 		pkg, sym := pkgs[i%len(pkgs)], symbols[i%len(symbols)]
 		path := fmt.Sprintf("%s/file_%d.go", pkg, i%97)
 		name := fmt.Sprintf("%s%d", sym, i)
@@ -76,10 +85,35 @@ func symbolRows() *benchData {
 	})
 }
 
+// wideRows have 40 short plain values each, like a list_pods or
+// list_issues table with every column kept: the cost is per value.
+func wideRows() *benchData {
+	fields := make([]string, 40)
+	for k := range fields {
+		fields[k] = "c" + strconv.Itoa(k)
+	}
+	return newBenchData("wide40", benchRows, fields, func(i int) []string {
+		row := make([]string, len(fields))
+		for k := range row {
+			switch k % 4 {
+			case 0:
+				row[k] = strconv.Itoa(i*40 + k)
+			case 1:
+				row[k] = kinds[(i+k)%len(kinds)]
+			case 2:
+				row[k] = ""
+			default:
+				row[k] = symbols[(i+k)%len(symbols)]
+			}
+		}
+		return row
+	})
+}
+
 // escapeRows carry code snippets, Windows paths and notes: TABs, LFs,
 // backslashes, CR and non-ASCII in every row, and a guard [ROW-4] in some.
 func escapeRows() *benchData {
-	return newBenchData("escapes", []string{"id", "snippet", "path", "note"}, func(i int) []string {
+	return newBenchData("escapes", benchRows, []string{"id", "snippet", "path", "note"}, func(i int) []string {
 		id := fmt.Sprintf("sym%d", i)
 		if i%5 == 0 {
 			id = "#" + id
@@ -93,8 +127,65 @@ func escapeRows() *benchData {
 	})
 }
 
+// nonASCIIRows hold text in several scripts and no escapes: every value
+// needs UTF-8 validation and nothing else.
+func nonASCIIRows() *benchData {
+	words := []string{"résumé", "Привет", "мир", "東京都", "渋谷区", "naïve", "Ελληνικά", "日本語のテキスト", "çalışma", "🙂", "κόσμε", "données"}
+	pick := func(i, n int) string {
+		var b strings.Builder
+		for k := range n {
+			if k > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(words[(i*7+k*3)%len(words)])
+		}
+		return b.String()
+	}
+	return newBenchData("nonascii", benchRows, []string{"id", "title", "author", "summary"}, func(i int) []string {
+		return []string{strconv.Itoa(i), pick(i, 3), pick(i+1, 2), pick(i+2, 12)}
+	})
+}
+
+// longValueRows hold one 10 KB ASCII value each, like a file's contents
+// or a long log excerpt on one line: the cost is per byte.
+func longValueRows() *benchData {
+	const size = 10 << 10
+	return newBenchData("value10k", 500, []string{"path", "size", "text"}, func(i int) []string {
+		var b strings.Builder
+		for b.Len() < size {
+			fmt.Fprintf(&b, "[%06d] %s handled %s in %d ms; ", i, symbols[(i+b.Len())%len(symbols)], pkgs[b.Len()%len(pkgs)], b.Len()%977)
+		}
+		return []string{fmt.Sprintf("logs/run_%d.log", i), strconv.Itoa(size), b.String()[:size]}
+	})
+}
+
+// sourceRows hold a function's source each, as get_symbol_source returns
+// it: about 1.5 KB with a LF escaped at every line and TABs indenting most.
+func sourceRows() *benchData {
+	return newBenchData("source", 1000, []string{"id", "path", "start", "end", "source"}, func(i int) []string {
+		var b strings.Builder
+		name := symbols[i%len(symbols)] + strconv.Itoa(i)
+		fmt.Fprintf(&b, "// %s handles one request of kind %d.\nfunc %s(ctx context.Context, req *Request) (*Response, error) {\n", name, i%13, name)
+		for k := range 24 {
+			switch k % 4 {
+			case 0:
+				fmt.Fprintf(&b, "\tif err := step%d(ctx, req); err != nil {\n\t\treturn nil, fmt.Errorf(\"step %d: %%w\", err)\n\t}\n", k, k)
+			case 1:
+				fmt.Fprintf(&b, "\tv%d := req.Items[%d] // the %d-th item\n", k, k, k)
+			case 2:
+				fmt.Fprintf(&b, "\tlog.Printf(\"%%s: %%d\", req.Name, v%d)\n", k-1)
+			default:
+				b.WriteString("\n")
+			}
+		}
+		b.WriteString("\treturn &Response{OK: true}, nil\n}\n")
+		path := fmt.Sprintf("%s/file_%d.go", pkgs[i%len(pkgs)], i%97)
+		return []string{path + "::" + name, path, strconv.Itoa(10 + i), strconv.Itoa(40 + i), b.String()}
+	})
+}
+
 // reportPerRow adds ns/row and allocs/row to a benchmark's results.
-func reportPerRow(b *testing.B, run func()) {
+func reportPerRow(b *testing.B, rowsOf int, run func()) {
 	b.ReportAllocs()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
@@ -104,13 +195,13 @@ func reportPerRow(b *testing.B, run func()) {
 	}
 	b.StopTimer()
 	runtime.ReadMemStats(&after)
-	rows := float64(b.N) * benchRows
+	rows := float64(b.N) * float64(rowsOf)
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/rows, "ns/row")
 	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/rows, "allocs/row")
 }
 
 func BenchmarkDecode(b *testing.B) {
-	for _, data := range []*benchData{symbolRows(), escapeRows()} {
+	for _, data := range benchSet() {
 		streaming := func(reuse bool) func() {
 			return func() {
 				d := NewDecoder(bytes.NewReader(data.gcx))
@@ -162,14 +253,14 @@ func BenchmarkDecode(b *testing.B) {
 		for _, c := range cases {
 			b.Run(data.name+"/"+c.name, func(b *testing.B) {
 				b.SetBytes(int64(len(c.input)))
-				reportPerRow(b, c.run)
+				reportPerRow(b, data.rows, c.run)
 			})
 		}
 	}
 }
 
 func BenchmarkEncode(b *testing.B) {
-	for _, data := range []*benchData{symbolRows(), escapeRows()} {
+	for _, data := range benchSet() {
 		s := &data.model.Sections[0]
 		cases := []struct {
 			name   string
@@ -209,7 +300,7 @@ func BenchmarkEncode(b *testing.B) {
 		for _, c := range cases {
 			b.Run(data.name+"/"+c.name, func(b *testing.B) {
 				b.SetBytes(int64(c.output))
-				reportPerRow(b, c.run)
+				reportPerRow(b, data.rows, c.run)
 			})
 		}
 	}
@@ -309,10 +400,10 @@ func baselineEncode(w io.Writer, s *spec.Section) error {
 // The baselines are yardsticks, but they must at least read and write the
 // benchmark payloads right, or the comparison means nothing.
 func TestBaselinesAgree(t *testing.T) {
-	for _, data := range []*benchData{symbolRows(), escapeRows()} {
+	for _, data := range benchSet() {
 		s := &data.model.Sections[0]
 		rows, err := baselineDecode(bytes.NewReader(data.gcx))
-		if err != nil || len(rows) != benchRows {
+		if err != nil || len(rows) != data.rows {
 			t.Fatalf("%s: baseline decoded %d rows, %v", data.name, len(rows), err)
 		}
 		for i, row := range rows {
