@@ -25,41 +25,51 @@ type benchData struct {
 	rows  int
 	model *spec.Payload
 	gcx   []byte
-	json  []byte           // the same rows as a JSON array of objects
-	maps  []map[string]any // what encoding/json marshals
+	json  []byte // the same rows as a JSON array of objects
+}
+
+// maps returns the rows as encoding/json marshals them. They are made
+// when a benchmark needs them, not kept with the data: every garbage
+// collection during a benchmark marks what is live, and a fixture full of
+// pointers would make collections dearer for every contender.
+func (data *benchData) maps() []map[string]any {
+	s := &data.model.Sections[0]
+	maps := make([]map[string]any, len(s.Rows))
+	for i, values := range s.Rows {
+		m := make(map[string]any, len(s.Fields))
+		for k, f := range s.Fields {
+			m[f] = values[k]
+		}
+		maps[i] = m
+	}
+	return maps
 }
 
 func newBenchData(name string, n int, fields []string, row func(i int) []string) *benchData {
 	s := spec.Section{Tool: "search_symbols", Fields: fields,
 		Meta: []spec.Meta{{Key: "rows", Value: strconv.Itoa(n)}, {Key: "total", Value: strconv.Itoa(n)}, {Key: "truncated", Value: "false"}}}
-	maps := make([]map[string]any, n)
 	for i := range n {
-		values := row(i)
-		s.Rows = append(s.Rows, values)
-		m := make(map[string]any, len(fields))
-		for k, f := range fields {
-			m[f] = values[k]
-		}
-		maps[i] = m
+		s.Rows = append(s.Rows, row(i))
 	}
 	model := &spec.Payload{Sections: []spec.Section{s}}
 	gcx, err := reference.Encode(model)
 	if err != nil {
 		panic(err)
 	}
-	js, err := json.Marshal(maps)
-	if err != nil {
+	data := &benchData{name: name, rows: n, model: model, gcx: gcx}
+	if data.json, err = json.Marshal(data.maps()); err != nil {
 		panic(err)
 	}
-	return &benchData{name: name, rows: n, model: model, gcx: gcx, json: js, maps: maps}
+	return data
 }
 
 // benchSet is every shape the benchmarks and the side-by-side comparison
 // with the published package run on: the cases issue 23 names, each built
-// so that one thing dominates a row's cost.
-func benchSet() []*benchData {
-	return []*benchData{symbolRows(), wideRows(), escapeRows(), nonASCIIRows(), longValueRows(), sourceRows()}
-}
+// so that one thing dominates a row's cost. Each is built when it is run,
+// so that the fixtures of the others are not live while it runs: every
+// garbage collection marks what is live, and a fixture full of pointers
+// makes collections dearer for every contender that allocates.
+var benchSet = []func() *benchData{symbolRows, wideRows, escapeRows, nonASCIIRows, longValueRows, sourceRows}
 
 var (
 	kinds   = []string{"function", "method", "type", "const", "var", "interface"}
@@ -201,7 +211,9 @@ func reportPerRow(b *testing.B, rowsOf int, run func()) {
 }
 
 func BenchmarkDecode(b *testing.B) {
-	for _, data := range benchSet() {
+	for _, build := range benchSet {
+		data := build()
+		data.model = nil // the decoders do not need it, and it is full of pointers
 		streaming := func(reuse bool) func() {
 			return func() {
 				d := NewDecoder(bytes.NewReader(data.gcx))
@@ -260,8 +272,10 @@ func BenchmarkDecode(b *testing.B) {
 }
 
 func BenchmarkEncode(b *testing.B) {
-	for _, data := range benchSet() {
+	for _, build := range benchSet {
+		data := build()
 		s := &data.model.Sections[0]
+		maps := data.maps()
 		cases := []struct {
 			name   string
 			output int
@@ -292,7 +306,7 @@ func BenchmarkEncode(b *testing.B) {
 				}
 			}},
 			{"json", len(data.json), func() {
-				if _, err := json.Marshal(data.maps); err != nil {
+				if _, err := json.Marshal(maps); err != nil {
 					b.Fatal(err)
 				}
 			}},
@@ -400,7 +414,8 @@ func baselineEncode(w io.Writer, s *spec.Section) error {
 // The baselines are yardsticks, but they must at least read and write the
 // benchmark payloads right, or the comparison means nothing.
 func TestBaselinesAgree(t *testing.T) {
-	for _, data := range benchSet() {
+	for _, build := range benchSet {
+		data := build()
 		s := &data.model.Sections[0]
 		rows, err := baselineDecode(bytes.NewReader(data.gcx))
 		if err != nil || len(rows) != data.rows {

@@ -114,6 +114,14 @@ type Decoder struct {
 	// no allocation at all. Copy what you keep (strings.Clone,
 	// slices.Clone) before calling Next again, and never use such a string
 	// as a map key that outlives the call. Headers are never shared.
+	//
+	// Without ReuseRecord the rows and comments are the caller's to keep,
+	// and cost no allocation each either: their text is copied into
+	// blocks of 16 KiB (twice the row, for a longer row) and their slices
+	// are cut from shared slabs, capped at the row's width. A row kept
+	// alive therefore keeps its block and its slab alive, about 64 KiB of
+	// other rows' text at most; a caller that keeps a few rows of a long
+	// stream and drops the rest should strings.Clone the few.
 	ReuseRecord bool
 
 	r    io.Reader
@@ -151,6 +159,7 @@ type Decoder struct {
 	metaCols  []int
 
 	record  []string
+	kept    arena  // where rows and comments are copied without ReuseRecord
 	ends    []int  // where each value of the row being read ends, in rowText
 	rowText []byte // the row's values once escapes are decoded
 	comment spec.Comment
@@ -508,7 +517,7 @@ func (d *Decoder) readComment(line []byte, hasLF bool) error {
 	if d.ReuseRecord {
 		text = sharedString(line[1:])
 	} else {
-		text = string(line[1:])
+		text = d.kept.text(line[1:])
 	}
 	d.comment = spec.Comment{Row: d.rows, Text: text}
 	return nil
@@ -574,14 +583,12 @@ func (d *Decoder) extendClean() {
 func (d *Decoder) splitRow(line []byte) error {
 	width := len(d.header.Fields)
 	record := d.record[:0]
-	if !d.ReuseRecord {
-		record = make([]string, 0, width)
-	}
 	var all string
 	if d.ReuseRecord {
 		all = sharedString(line)
 	} else {
-		all = string(line)
+		record = d.kept.cells(width, len(line))[:0]
+		all = d.kept.text(line)
 	}
 	// bytes.IndexByte goes 16 or 32 bytes a step: per value it beats
 	// any loop over the bytes or their words.
@@ -711,8 +718,8 @@ func (d *Decoder) decodeRow(line []byte, hasLF bool) error {
 		}
 		d.record = record
 	} else {
-		all := string(src)
-		record := make([]string, len(ends))
+		all := d.kept.text(src)
+		record := d.kept.cells(len(ends), len(src))
 		from := 0
 		for k, to := range ends {
 			record[k] = all[from:to]

@@ -1,6 +1,7 @@
 package streaming
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"strconv"
@@ -230,3 +231,60 @@ func TestReaderBadCount(t *testing.T) {
 type liar struct{}
 
 func (liar) Read(p []byte) (int, error) { return len(p) + 1, nil }
+
+// Without ReuseRecord a row costs at most one allocation: its text and its
+// cells are carved from blocks [issue 23]. Every shape of the benchmark
+// set is held to it, long values and escapes included, and so is a
+// payload of rows longer than a block.
+func TestFreshRowsAllocateAtMostOnce(t *testing.T) {
+	shapes := append(benchSet[:len(benchSet):len(benchSet)], func() *benchData {
+		return newBenchData("value100k", 60, []string{"a", "b"}, func(i int) []string {
+			return []string{strings.Repeat("x", 100<<10+i), strconv.Itoa(i)}
+		})
+	})
+	for _, build := range shapes {
+		data := build()
+		t.Run(data.name, func(t *testing.T) {
+			allocs := testing.AllocsPerRun(3, func() {
+				d := NewDecoder(bytes.NewReader(data.gcx))
+				for {
+					if _, err := d.Next(); err == io.EOF {
+						return
+					} else if err != nil {
+						t.Fatal(err)
+					}
+				}
+			})
+			// A decoder's own set-up: itself, its buffers, the header.
+			const setup = 40
+			if perRow := (allocs - setup) / float64(data.rows); perRow > 1 {
+				t.Errorf("%.0f allocations for %d rows: %.3f a row, want at most 1", allocs, data.rows, perRow)
+			}
+		})
+	}
+}
+
+// A row's slice is capped at its width: appending to it moves it, and the
+// next row's values stay as they were.
+func TestFreshRowAppendLeavesNextRow(t *testing.T) {
+	d := NewDecoder(strings.NewReader("GCX1 tool=t fields=a,b\nx1\ty1\nx2\ty2\n"))
+	var rows [][]string
+	for {
+		kind, err := d.Next()
+		if err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if kind == KindRow {
+			rows = append(rows, d.Row())
+		}
+	}
+	if len(rows) != 2 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	grown := append(rows[0], "extra")
+	if got := strings.Join(rows[1], "|"); got != "x2|y2" {
+		t.Errorf("after appending to row 1 (%q), row 2 is %q", grown, got)
+	}
+}

@@ -45,16 +45,17 @@ func (d *Decoder) readPlainRow() bool {
 		return false
 	}
 	var all string
-	record := d.record
-	if d.ReuseRecord && cap(record) >= width {
-		record = record[:width]
-	} else {
-		record = make([]string, width)
-	}
-	if d.ReuseRecord {
+	var record []string
+	switch {
+	case !d.ReuseRecord:
+		record = d.kept.cells(width, lf)
+		all = d.kept.text(line)
+	case cap(d.record) >= width:
+		record = d.record[:width]
 		all = sharedString(line)
-	} else {
-		all = string(line)
+	default:
+		record = make([]string, width)
+		all = sharedString(line)
 	}
 	from := 0
 	for k, tab := range d.tabs[:tabs] {

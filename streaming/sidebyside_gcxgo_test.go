@@ -22,6 +22,7 @@ import (
 	"time"
 
 	gcxgo "github.com/gcxwire/gcx/internal/gcxgo"
+	"github.com/gcxwire/gcx/spec"
 )
 
 var (
@@ -30,10 +31,13 @@ var (
 	vsShapes = flag.String("vs.shapes", "", "regexp selecting the shapes (default all)")
 )
 
-// contender is one way to decode or encode a payload: run does it once.
+// contender is one way to decode or encode a payload: the function
+// prepare returns does it once. What prepare builds lives only while the
+// contender runs, so that no contender's fixture weighs on another's
+// garbage collections.
 type contender struct {
-	name string
-	run  func(tb testing.TB)
+	name    string
+	prepare func() func(tb testing.TB)
 }
 
 // measured is one contender's time per payload and allocations per
@@ -45,14 +49,15 @@ type measured struct {
 // measure runs c until at least d has passed, after one warm-up run, and
 // returns its time and allocations per run.
 func measure(tb testing.TB, c contender, d time.Duration) measured {
-	c.run(tb)
+	run := c.prepare()
+	run(tb)
 	runtime.GC()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	n := 0
 	start := time.Now()
 	for time.Since(start) < d || n < 3 {
-		c.run(tb)
+		run(tb)
 		n++
 	}
 	elapsed := time.Since(start)
@@ -60,97 +65,118 @@ func measure(tb testing.TB, c contender, d time.Duration) measured {
 	return measured{ns: float64(elapsed.Nanoseconds()) / float64(n), allocs: float64(after.Mallocs-before.Mallocs) / float64(n)}
 }
 
-func gcxgoDecode(data *benchData) func(testing.TB) {
-	return func(tb testing.TB) {
-		d := gcxgo.NewDecoder(bytes.NewReader(data.gcx))
-		rows := 0
-		for {
-			_, err := d.NextRow()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				tb.Fatal(err)
-			}
-			rows++
-		}
-		if rows != data.rows {
-			tb.Fatalf("gcx-go read %d rows, want %d", rows, data.rows)
-		}
-	}
-}
-
-func streamingDecode(data *benchData, reuse bool) func(testing.TB) {
-	return func(tb testing.TB) {
-		d := NewDecoder(bytes.NewReader(data.gcx))
-		d.ReuseRecord = reuse
-		for {
-			if _, err := d.Next(); err != nil {
-				if err != io.EOF {
+func gcxgoDecode(data *benchData) func() func(testing.TB) {
+	return func() func(testing.TB) {
+		return func(tb testing.TB) {
+			d := gcxgo.NewDecoder(bytes.NewReader(data.gcx))
+			rows := 0
+			for {
+				_, err := d.NextRow()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
 					tb.Fatal(err)
 				}
-				return
+				rows++
+			}
+			if rows != data.rows {
+				tb.Fatalf("gcx-go read %d rows, want %d", rows, data.rows)
 			}
 		}
 	}
 }
 
-func floorCount(data *benchData) func(testing.TB) {
-	return func(tb testing.TB) {
-		if bytes.Count(data.gcx, []byte{'\t'})+bytes.Count(data.gcx, []byte{'\n'}) == 0 {
-			tb.Fatal("nothing counted")
+func streamingDecode(data *benchData, reuse bool) func() func(testing.TB) {
+	return func() func(testing.TB) {
+		return func(tb testing.TB) {
+			d := NewDecoder(bytes.NewReader(data.gcx))
+			d.ReuseRecord = reuse
+			for {
+				if _, err := d.Next(); err != nil {
+					if err != io.EOF {
+						tb.Fatal(err)
+					}
+					return
+				}
+			}
 		}
 	}
 }
 
-func gcxgoEncode(data *benchData) func(testing.TB) {
-	s := &data.model.Sections[0]
-	rows := make([][]any, len(s.Rows))
-	for i, row := range s.Rows {
-		rows[i] = make([]any, len(row))
-		for k, v := range row {
-			rows[i][k] = v
+func floorCount(data *benchData) func() func(testing.TB) {
+	return func() func(testing.TB) {
+		return func(tb testing.TB) {
+			if bytes.Count(data.gcx, []byte{'\t'})+bytes.Count(data.gcx, []byte{'\n'}) == 0 {
+				tb.Fatal("nothing counted")
+			}
 		}
 	}
-	meta := map[string]string{}
-	for _, m := range s.Meta {
-		meta[m.Key] = m.Value
+}
+
+// model decodes the payload again, for an encoder to write: the fixture
+// keeps only the payload's bytes.
+func model(data *benchData) *spec.Section {
+	p, err := Decode(bytes.NewReader(data.gcx), spec.DefaultLimits)
+	if err != nil {
+		panic(err)
 	}
-	return func(tb testing.TB) {
-		e := gcxgo.NewEncoder(io.Discard, gcxgo.Header{Tool: s.Tool, Fields: s.Fields, Meta: meta})
-		for _, row := range rows {
-			if err := e.WriteRow(row...); err != nil {
+	return &p.Sections[0]
+}
+
+func gcxgoEncode(data *benchData) func() func(testing.TB) {
+	return func() func(testing.TB) {
+		s := model(data)
+		rows := make([][]any, len(s.Rows))
+		for i, row := range s.Rows {
+			rows[i] = make([]any, len(row))
+			for k, v := range row {
+				rows[i][k] = v
+			}
+		}
+		meta := map[string]string{}
+		for _, m := range s.Meta {
+			meta[m.Key] = m.Value
+		}
+		return func(tb testing.TB) {
+			e := gcxgo.NewEncoder(io.Discard, gcxgo.Header{Tool: s.Tool, Fields: s.Fields, Meta: meta})
+			for _, row := range rows {
+				if err := e.WriteRow(row...); err != nil {
+					tb.Fatal(err)
+				}
+			}
+			if err := e.Close(); err != nil {
 				tb.Fatal(err)
 			}
 		}
-		if err := e.Close(); err != nil {
-			tb.Fatal(err)
-		}
 	}
 }
 
-func streamingEncode(data *benchData) func(testing.TB) {
-	s := &data.model.Sections[0]
-	return func(tb testing.TB) {
-		e := NewEncoder(io.Discard)
-		if err := e.WriteHeader(&Header{Tool: s.Tool, Fields: s.Fields, Meta: s.Meta}); err != nil {
-			tb.Fatal(err)
-		}
-		for _, row := range s.Rows {
-			if err := e.WriteRow(row); err != nil {
+func streamingEncode(data *benchData) func() func(testing.TB) {
+	return func() func(testing.TB) {
+		s := model(data)
+		return func(tb testing.TB) {
+			e := NewEncoder(io.Discard)
+			if err := e.WriteHeader(&Header{Tool: s.Tool, Fields: s.Fields, Meta: s.Meta}); err != nil {
 				tb.Fatal(err)
 			}
-		}
-		if err := e.Close(); err != nil {
-			tb.Fatal(err)
+			for _, row := range s.Rows {
+				if err := e.WriteRow(row); err != nil {
+					tb.Fatal(err)
+				}
+			}
+			if err := e.Close(); err != nil {
+				tb.Fatal(err)
+			}
 		}
 	}
 }
 
 // TestSideBySide measures every contender on every shape in interleaved
-// rounds — round r runs each contender once, in turn — and reports per
-// shape the median over rounds of each ratio taken within a round, so
-// that load which comes and goes weighs on both sides of a ratio alike.
+// rounds — round r runs each contender of a shape once, in turn — and
+// reports per shape the median over rounds of each ratio taken within a
+// round, so that load which comes and goes weighs on both sides of a ratio
+// alike. One shape's fixture is live at a time.
 func TestSideBySide(t *testing.T) {
 	selected := regexp.MustCompile(*vsShapes)
 	type shape struct {
@@ -158,10 +184,12 @@ func TestSideBySide(t *testing.T) {
 		contender []contender
 	}
 	var shapes []shape
-	for _, data := range benchSet() {
+	for _, build := range benchSet {
+		data := build()
 		if !selected.MatchString(data.name) {
 			continue
 		}
+		data.model, data.json = nil, nil
 		shapes = append(shapes, shape{data: data, contender: []contender{
 			{"gcx-go decode", gcxgoDecode(data)},
 			{"reuse", streamingDecode(data, true)},
@@ -175,8 +203,8 @@ func TestSideBySide(t *testing.T) {
 	for i := range shapes {
 		results[i] = make([][]measured, len(shapes[i].contender))
 	}
-	for range *vsRounds {
-		for i, s := range shapes {
+	for i, s := range shapes {
+		for range *vsRounds {
 			for k, c := range s.contender {
 				results[i][k] = append(results[i][k], measure(t, c, *vsTime))
 			}
