@@ -139,7 +139,8 @@ type Decoder struct {
 	// the buffer holds no backslash, no CR and only valid UTF-8.
 	clean int
 
-	tabs [maxPlainTabs]int32 // where readPlainRow found the row's TABs
+	marks    [maxMarks]int32 // where readPlainRow found the row's TABs and backslashes
+	textTabs []int32         // where readPlainRow's unescaped row has its TABs
 	// portable makes the decoder read every row the portable way, as it
 	// does where there is no row scanner, so tests cover that path too.
 	portable bool
@@ -317,9 +318,9 @@ const (
 	// bufferSlack is kept free at the end of the buffer, never read into,
 	// so the row scanner may load 16 bytes at a time past the data.
 	bufferSlack = 16
-	// maxPlainTabs bounds the values of a row readPlainRow takes; wider
-	// rows take the general path.
-	maxPlainTabs = 256
+	// maxMarks bounds the TABs and backslashes of a row readPlainRow
+	// takes; a row with more takes the general path.
+	maxMarks = 1024
 	// maxEmptyReads is how many reads in a row may return nothing before
 	// the decoder gives up with io.ErrNoProgress, as bufio does.
 	maxEmptyReads = 100

@@ -169,7 +169,7 @@ func (b repeatByte) Read(p []byte) (int, error) {
 // A row wider than the row scanner keeps TABs for takes the general path
 // and reads the same [ROW-1] [ROW-2].
 func TestWideRow(t *testing.T) {
-	for _, width := range []int{maxPlainTabs, maxPlainTabs + 1, maxPlainTabs + 2, 3 * maxPlainTabs} {
+	for _, width := range []int{maxMarks, maxMarks + 1, maxMarks + 2, 3 * maxMarks} {
 		fields := make([]string, width)
 		values := make([]string, width)
 		for i := range fields {

@@ -3,7 +3,7 @@
 package streaming
 
 import (
-	"unicode/utf8"
+	"bytes"
 
 	"github.com/gcxwire/gcx/spec"
 )
@@ -17,69 +17,142 @@ const (
 	rowHigh   = 2 // a byte that is not ASCII before the LF
 )
 
-// readPlainRow reads the next line in one step if it is a plain row: a row
-// of the current section, complete in the buffer, within the limits, with
-// one value per field, no backslash, no CR and valid UTF-8 — most rows. A
-// single pass of scanRowSSE2 finds its LF and TABs and looks for the rest.
-// For any other line it returns false and changes nothing, and the line
-// takes the general path, which reports what is wrong with it in the
-// reference's order.
+// readPlainRow reads the next line in one step if it is a well-formed row
+// of the current section, complete in the buffer and within the limits —
+// most rows, escapes and guards included. A single pass of scanRowSSE2
+// finds its LF and the TABs and backslashes before it, and tells whether
+// it holds a CR or a byte that is not ASCII; the row is then split and its
+// escapes decoded [VAL-1] from those marks alone, and its UTF-8 checked
+// only when it is not all ASCII. For any other line — a header, a comment,
+// a row with a fault, or one with more marks than d.marks holds — it
+// returns false having changed nothing, and the line takes the general
+// path, which reports what is wrong with it in the reference's order.
 func (d *Decoder) readPlainRow() bool {
 	width := len(d.header.Fields)
-	if width-1 > len(d.tabs) {
-		// Too wide for d.tabs: every row of the section takes the general
-		// path, so scanning one here first would be wasted.
+	if width-1 > len(d.marks) {
+		// Too wide for d.marks: every row of the section takes the
+		// general path, so scanning one here first would be wasted.
 		return false
 	}
 	b := d.buf[d.start:d.end]
-	if len(b) < len(spec.TagPrefix) || b[0] == '#' || b[0] == spec.GuardByte || spec.IsHeaderLine(b) {
+	if len(b) < len(spec.TagPrefix) || b[0] == '#' || spec.IsHeaderLine(b) {
 		return false
 	}
-	lf, tabs, flags := scanRowSSE2(&b[0], len(b), &d.tabs[0], len(d.tabs))
-	if lf < 0 || flags&rowEscape != 0 || tabs != width-1 ||
+	lf, marks, flags := scanRowSSE2(&b[0], len(b), &d.marks[0], len(d.marks))
+	if lf < 0 || marks > len(d.marks) || marks < width-1 ||
 		d.Limits.LineFault(lf) != nil || d.Limits.RowFault(d.rows) != nil {
 		return false
 	}
 	line := b[:lf]
-	if flags&rowHigh != 0 && !utf8.Valid(line) {
+	if flags&rowHigh != 0 && !validUTF8(line) {
 		return false
 	}
-	var all string
-	var record []string
-	switch {
-	case !d.ReuseRecord:
-		record = d.kept.cells(width, lf)
-		all = d.kept.text(line)
-	case cap(d.record) >= width:
-		record = d.record[:width]
-		all = sharedString(line)
-	default:
-		record = make([]string, width)
-		all = sharedString(line)
+	if flags&rowEscape == 0 {
+		// Every mark is a TAB.
+		if marks != width-1 {
+			return false
+		}
+		d.record = d.split(line, d.marks[:marks], width)
+	} else {
+		if bytes.IndexByte(line, '\r') >= 0 {
+			return false
+		}
+		text, ok := d.unescape(line, d.marks[:marks], width)
+		if !ok {
+			return false
+		}
+		d.record = d.split(text, d.textTabs, width)
 	}
-	from := 0
-	for k, tab := range d.tabs[:tabs] {
-		record[k] = all[from:tab]
-		from = int(tab) + 1
-	}
-	record[tabs] = all[from:]
-	d.record = record
 	d.rows++
 	d.start += lf + 1
 	d.line++
 	return true
 }
 
+// unescape decodes the escapes of a row line [VAL-1], given the places of
+// its TABs and backslashes, into d.rowText, and leaves in d.ends where its
+// width-1 separating TABs stand in that text. A guard at its start decodes
+// to nothing [ROW-4]. It reports false, for the general path to explain,
+// for a backslash that begins no escape, a guard cut short, or a count of
+// values other than width.
+func (d *Decoder) unescape(line []byte, marks []int32, width int) ([]byte, bool) {
+	text := d.rowText[:0]
+	ends := d.textTabs[:0]
+	copied, skip := 0, 0 // line[:copied] is decoded into text; marks before skip are spent
+	if line[0] == spec.GuardByte && len(line) > 1 {
+		switch {
+		case line[1] == '#':
+			copied, skip = 1, 1
+		case line[1] == 'G':
+			if !bytes.HasPrefix(line[1:], []byte(spec.TagPrefix)) {
+				return nil, false
+			}
+			copied, skip = 1, 1
+		}
+	}
+	for _, m := range marks {
+		at := int(m)
+		if at < skip {
+			continue
+		}
+		if line[at] == '\t' {
+			ends = append(ends, int32(len(text)+at-copied))
+			continue
+		}
+		if at+1 == len(line) {
+			return nil, false
+		}
+		c, ok := spec.ValueEscapes.Decode(line[at+1])
+		if !ok {
+			return nil, false
+		}
+		text = append(text, line[copied:at]...)
+		text = append(text, c)
+		copied, skip = at+2, at+2
+	}
+	text = append(text, line[copied:]...)
+	d.rowText, d.textTabs = text, ends
+	if len(ends) != width-1 {
+		return nil, false
+	}
+	return text, true
+}
+
+// split cuts a row's text into its values at the given TABs: shared with
+// the buffer with ReuseRecord, carved from d.kept without.
+func (d *Decoder) split(text []byte, tabs []int32, width int) []string {
+	var all string
+	var record []string
+	switch {
+	case !d.ReuseRecord:
+		record = d.kept.cells(width, len(text))
+		all = d.kept.text(text)
+	case cap(d.record) >= width:
+		record = d.record[:width]
+		all = sharedString(text)
+	default:
+		record = make([]string, width)
+		all = sharedString(text)
+	}
+	from := 0
+	for k, tab := range tabs {
+		record[k] = all[from:tab]
+		from = int(tab) + 1
+	}
+	record[len(tabs)] = all[from:]
+	return record
+}
+
 // scanRowSSE2 looks at the n bytes at p, from the first to the first LF.
 // It returns the index of that LF, or -1 if there is none; it stores the
-// index of each TAB before it at tabs while fewer than maxTabs are stored,
-// and returns how many there were; and it reports in flags whether any byte
-// before the LF (or of all n, without one) is a backslash or CR (rowEscape)
-// or is not ASCII (rowHigh).
+// index of each TAB and each backslash before it at marks while fewer than
+// maxMarks are stored, and returns how many there were; and it reports in
+// flags whether any byte before the LF (or of all n, without one) is a
+// backslash or CR (rowEscape) or is not ASCII (rowHigh).
 //
 // It is SSE2, which every amd64 processor has. It reads 32 or 16 bytes a
 // step and may read up to 15 bytes past the n, which must lie within the
 // same allocation: the decoder keeps that slack at the end of its buffer.
 //
 //go:noescape
-func scanRowSSE2(p *byte, n int, tabs *int32, maxTabs int) (lf int, ntabs int, flags int)
+func scanRowSSE2(p *byte, n int, marks *int32, maxMarks int) (lf int, nmarks int, flags int)

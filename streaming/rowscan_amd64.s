@@ -2,7 +2,7 @@
 
 #include "textflag.h"
 
-// func scanRowSSE2(p *byte, n int, tabs *int32, maxTabs int) (lf int, ntabs int, flags int)
+// func scanRowSSE2(p *byte, n int, marks *int32, maxMarks int) (lf int, nmarks int, flags int)
 //
 // See scanRowSSE2 in rowscan_amd64.go. It loads 32 bytes a step while no
 // LF turns up and 32 are left, then 16 a step, the last load reaching up to
@@ -12,8 +12,8 @@
 TEXT ·scanRowSSE2(SB), NOSPLIT, $0-56
 	MOVQ p+0(FP), SI
 	MOVQ n+8(FP), DX
-	MOVQ tabs+16(FP), DI
-	MOVQ maxTabs+24(FP), R8
+	MOVQ marks+16(FP), DI
+	MOVQ maxMarks+24(FP), R8
 
 	MOVQ $0x0a0a0a0a0a0a0a0a, BX
 	MOVQ BX, X10
@@ -31,7 +31,7 @@ TEXT ·scanRowSSE2(SB), NOSPLIT, $0-56
 	PXOR X15, X15       // high bytes seen in whole blocks
 
 	XORQ AX, AX   // offset of the block
-	XORQ R9, R9   // TABs seen
+	XORQ R9, R9   // TABs and backslashes seen
 	XORQ R10, R10 // backslash and CR bits of the last block
 	XORQ R11, R11 // high bits of the last block
 
@@ -52,23 +52,25 @@ pair:
 	PMOVMSKB X6, R13
 	ORQ  R13, R12
 	JNZ  block // an LF in one of the halves
+	MOVOU X0, X3
+	PCMPEQB X12, X3 // backslash
+	POR  X3, X14
 	MOVOU X0, X2
 	PCMPEQB X11, X2
+	POR  X3, X2     // TAB or backslash
 	PMOVMSKB X2, BX
+	MOVOU X5, X6
+	PCMPEQB X12, X6
+	POR  X6, X14
 	MOVOU X5, X7
 	PCMPEQB X11, X7
+	POR  X6, X7
 	PMOVMSKB X7, R13
 	SHLQ $16, R13
 	ORQ  R13, BX
-	MOVOU X0, X3
-	PCMPEQB X12, X3
-	POR  X3, X14
 	MOVOU X0, X4
 	PCMPEQB X13, X4
 	POR  X4, X14
-	MOVOU X5, X3
-	PCMPEQB X12, X3
-	POR  X3, X14
 	MOVOU X5, X4
 	PCMPEQB X13, X4
 	POR  X4, X14
@@ -99,11 +101,12 @@ block:
 	MOVOU X0, X1
 	PCMPEQB X10, X1
 	PMOVMSKB X1, R12 // LF
+	MOVOU X0, X3
+	PCMPEQB X12, X3  // backslash
 	MOVOU X0, X2
 	PCMPEQB X11, X2
-	PMOVMSKB X2, BX  // TAB
-	MOVOU X0, X3
-	PCMPEQB X12, X3
+	POR X3, X2
+	PMOVMSKB X2, BX  // TAB or backslash
 	MOVOU X0, X4
 	PCMPEQB X13, X4
 	POR X4, X3       // backslash or CR
@@ -185,7 +188,7 @@ nolf:
 	MOVQ $-1, lf+32(FP)
 
 done:
-	MOVQ R9, ntabs+40(FP)
+	MOVQ R9, nmarks+40(FP)
 	PMOVMSKB X14, R12
 	ORQ  R12, R10
 	PMOVMSKB X15, R13
