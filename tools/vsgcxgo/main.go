@@ -8,7 +8,7 @@
 // and streaming's TestSideBySide (build tag gcxgo) runs every contender in
 // interleaved rounds and prints medians of per-round ratios.
 //
-//	go run ./tools/vsgcxgo -src ../gcx-go [-rounds 7] [-time 150ms] [-shapes REGEXP] [-cpu 1]
+//	go run ./tools/vsgcxgo -src ../gcx-go [-rounds 7] [-time 150ms] [-shapes REGEXP] [-cpu 1] [-clock cpu|wall]
 package main
 
 import (
@@ -28,11 +28,12 @@ func main() {
 	shapes := flag.String("shapes", "", "regexp selecting the shapes")
 	cpu := flag.String("cpu", "", "GOMAXPROCS for the run, passed to go test -cpu")
 	tags := flag.String("tags", "", "extra build tags, such as purego")
+	clock := flag.String("clock", "cpu", "cpu: the process's CPU time, steadier on a shared machine; wall: elapsed time")
 	flag.Parse()
 	if *src == "" {
 		fail("no -src: clone github.com/gortexhq/gcx-go and name its directory")
 	}
-	if err := run(*src, *rounds, *each, *shapes, *cpu, *tags); err != nil {
+	if err := run(*src, *rounds, *each, *shapes, *cpu, *tags, *clock); err != nil {
 		fail(err.Error())
 	}
 }
@@ -42,7 +43,7 @@ func fail(msg string) {
 	os.Exit(1)
 }
 
-func run(src string, rounds int, each fmt.Stringer, shapes, cpu, tags string) error {
+func run(src string, rounds int, each fmt.Stringer, shapes, cpu, tags, clock string) error {
 	root, err := moduleRoot()
 	if err != nil {
 		return err
@@ -85,7 +86,7 @@ func run(src string, rounds int, each fmt.Stringer, shapes, cpu, tags string) er
 	if cpu != "" {
 		args = append(args, "-cpu", cpu)
 	}
-	args = append(args, "./streaming", "-args", fmt.Sprintf("-vs.rounds=%d", rounds))
+	args = append(args, "./streaming", "-args", fmt.Sprintf("-vs.rounds=%d", rounds), "-vs.clock="+clock)
 	if s := each.String(); s != "0s" {
 		args = append(args, "-vs.time="+s)
 	}
