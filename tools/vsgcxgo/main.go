@@ -5,7 +5,8 @@
 // The published package is not part of this module and is not fetched:
 // give it a checkout of it (git clone https://github.com/gortexhq/gcx-go).
 // Its non-test files are laid over internal/gcxgo with `go test -overlay`,
-// and streaming's TestSideBySide (build tag gcxgo) runs every contender in
+// with the side-by-side test beside them in streaming
+// (sidebyside_test.go.txt here), whose TestSideBySide runs every contender in
 // interleaved rounds and prints medians of per-round ratios.
 //
 //	go run ./tools/vsgcxgo -src ../gcx-go [-rounds 7] [-time 150ms] [-shapes REGEXP] [-cpu 1] [-clock cpu|wall]
@@ -66,6 +67,7 @@ func run(src string, rounds int, each fmt.Stringer, shapes, cpu, tags, clock str
 	if len(replace) == 0 {
 		return fmt.Errorf("%s holds no Go files of the package", src)
 	}
+	replace[filepath.Join(root, "streaming", "sidebyside_gcxgo_test.go")] = filepath.Join(root, "tools", "vsgcxgo", "sidebyside_test.go.txt")
 	overlay, err := os.CreateTemp("", "vsgcxgo-*.json")
 	if err != nil {
 		return err
@@ -77,12 +79,8 @@ func run(src string, rounds int, each fmt.Stringer, shapes, cpu, tags, clock str
 	if err := overlay.Close(); err != nil {
 		return err
 	}
-	buildTags := "gcxgo"
-	if tags != "" {
-		buildTags += "," + tags
-	}
 	// vet would look for internal/gcxgo on disk, where the overlay alone has it.
-	args := []string{"test", "-vet=off", "-tags", buildTags, "-overlay", overlay.Name(), "-run", "^TestSideBySide$", "-count", "1", "-v", "-timeout", "60m"}
+	args := []string{"test", "-vet=off", "-tags", tags, "-overlay", overlay.Name(), "-run", "^TestSideBySide$", "-count", "1", "-v", "-timeout", "60m"}
 	if cpu != "" {
 		args = append(args, "-cpu", cpu)
 	}
