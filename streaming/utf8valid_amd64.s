@@ -116,13 +116,32 @@ pair:
 	PMOVMSKB X2, AX
 	TESTL AX, AX
 	JNZ   pairnotascii
-	// 32 bytes of ASCII: right unless the block before needed more.
+	// ASCII: right unless the block before needed more. After ASCII the
+	// block before counts as zero bytes, which read as ASCII too.
 	POR   X13, X14
 	PXOR  X13, X13
-	MOVOU X1, X15
+	PXOR  X15, X15
 	ADDQ  $32, SI
 	SUBQ  $32, CX
-	JMP   pair
+
+	// If there is one run of ASCII there are likely more: look for the
+	// end of it 64 bytes at a time, then go back to 32.
+ascii:
+	CMPQ CX, $64
+	JLT  pair
+	MOVOU (SI), X0
+	MOVOU 16(SI), X1
+	MOVOU 32(SI), X2
+	MOVOU 48(SI), X3
+	POR   X1, X0
+	POR   X3, X2
+	POR   X2, X0
+	PMOVMSKB X0, AX
+	TESTL AX, AX
+	JNZ   pair
+	ADDQ  $64, SI
+	SUBQ  $64, CX
+	JMP   ascii
 
 pairnotascii:
 	CHECK
