@@ -2,8 +2,15 @@ package streaming
 
 import (
 	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
+	"text/tabwriter"
+	"time"
 	"unicode/utf8"
 
 	"pgregory.net/rapid"
@@ -305,4 +312,89 @@ func BenchmarkValidUTF8(b *testing.B) {
 			})
 		}
 	}
+}
+
+var (
+	utf8Rounds = flag.Int("utf8.rounds", 0, "interleaved rounds of TestValidUTF8SideBySide (0: skip it)")
+	utf8Time   = flag.Duration("utf8.time", 100*time.Millisecond, "time each validator runs per round")
+)
+
+// TestValidUTF8SideBySide times validUTF8, validUTF8Portable and
+// utf8.Valid on each benchmark input and on the rows of the benchmark set's
+// nonascii shape, in interleaved rounds — each round runs every validator
+// once, in turn — and prints per input the median over rounds of the ratio
+// of utf8.Valid's time to each one's, taken within a round, so that load
+// which comes and goes on a shared machine weighs on both sides alike. It
+// runs only when asked: go test -run ValidUTF8SideBySide -utf8.rounds 7.
+func TestValidUTF8SideBySide(t *testing.T) {
+	if *utf8Rounds <= 0 {
+		t.Skip("a measurement, not a test: give -utf8.rounds N to run it")
+	}
+	type input struct {
+		name  string
+		texts [][]byte
+	}
+	var inputs []input
+	for _, in := range utf8BenchInputs() {
+		inputs = append(inputs, input{in.name, [][]byte{in.text}})
+	}
+	rows := bytes.Split(bytes.TrimSuffix(nonASCIIRows().gcx, []byte("\n")), []byte("\n"))[1:]
+	inputs = append(inputs, input{fmt.Sprintf("nonascii rows (%d B avg)", (len(nonASCIIRows().gcx))/len(rows)), rows})
+	validators := []struct {
+		name  string
+		valid func([]byte) bool
+	}{{"utf8.Valid", utf8.Valid}, {"validUTF8", validUTF8}, {"portable", validUTF8Portable}}
+	// measure returns the time one validator takes over all of texts.
+	measure := func(valid func([]byte) bool, texts [][]byte) float64 {
+		n := 0
+		start := time.Now()
+		for time.Since(start) < *utf8Time {
+			for range 64 {
+				for _, text := range texts {
+					if !valid(text) {
+						t.Fatalf("%q: not valid", text)
+					}
+				}
+			}
+			n += 64
+		}
+		return float64(time.Since(start).Nanoseconds()) / float64(n)
+	}
+	ns := make([][][]float64, len(inputs)) // input, validator, round
+	for i := range inputs {
+		ns[i] = make([][]float64, len(validators))
+	}
+	for range *utf8Rounds {
+		for i, in := range inputs {
+			for k, v := range validators {
+				ns[i][k] = append(ns[i][k], measure(v.valid, in.texts))
+			}
+		}
+	}
+	median := func(xs []float64) float64 {
+		xs = slices.Clone(xs)
+		slices.Sort(xs)
+		if n := len(xs); n%2 == 1 {
+			return xs[n/2]
+		}
+		return (xs[len(xs)/2-1] + xs[len(xs)/2]) / 2
+	}
+	// speedup is the median over rounds of utf8.Valid's time over k's.
+	speedup := func(i, k int) float64 {
+		r := make([]float64, *utf8Rounds)
+		for round := range r {
+			r[round] = ns[i][0][round] / ns[i][k][round]
+		}
+		return median(r)
+	}
+	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(w, "input\tutf8.Valid ns\tvalidUTF8 ns\tportable ns\tvalidUTF8 vs utf8.Valid\tportable vs utf8.Valid\t\n")
+	for i, in := range inputs {
+		per := float64(len(in.texts))
+		fmt.Fprintf(w, "%s\t%.1f\t%.1f\t%.1f\t%.2f×\t%.2f×\t\n", in.name,
+			median(ns[i][0])/per, median(ns[i][1])/per, median(ns[i][2])/per, speedup(i, 1), speedup(i, 2))
+	}
+	w.Flush()
+	fmt.Printf("\n%d interleaved rounds of %v per validator; ns per input (per row for the rows), medians; \"X vs utf8.Valid\" is the median of per-round ratios of utf8.Valid's time to X's; vector path in use: %v; %s %s/%s\n",
+		*utf8Rounds, *utf8Time, haveUTF8Vector, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
