@@ -27,7 +27,9 @@ func validUTF8Portable(b []byte) bool {
 	state := uint64(utf8Accept)
 	for len(b) > 0 {
 		if state == utf8Accept {
-			for len(b) >= 32 && (binary.LittleEndian.Uint64(b)|binary.LittleEndian.Uint64(b[8:])|
+			// Comparing with > rather than >= keeps b from pointing past
+			// its end, which would cost the loop a fix-up at each step.
+			for len(b) > 32 && (binary.LittleEndian.Uint64(b)|binary.LittleEndian.Uint64(b[8:])|
 				binary.LittleEndian.Uint64(b[16:])|binary.LittleEndian.Uint64(b[24:]))&0x8080808080808080 == 0 {
 				b = b[32:]
 			}
