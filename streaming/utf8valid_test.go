@@ -292,8 +292,26 @@ func utf8BenchInputs() []struct {
 	return inputs
 }
 
-// BenchmarkValidUTF8 sets validUTF8 beside utf8.Valid on each input.
+// BenchmarkValidUTF8 sets validUTF8 beside utf8.Valid on each input, and
+// on the rows of the benchmark set's nonascii shape, one call per row as
+// the decoder makes them (ns/row).
 func BenchmarkValidUTF8(b *testing.B) {
+	rows := nonASCIILines()
+	for _, v := range []struct {
+		name  string
+		valid func([]byte) bool
+	}{{"validUTF8", validUTF8}, {"utf8.Valid", utf8.Valid}} {
+		b.Run("nonascii-rows/"+v.name, func(b *testing.B) {
+			for b.Loop() {
+				for _, row := range rows {
+					if !v.valid(row) {
+						b.Fatal("invalid")
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(rows)), "ns/row")
+		})
+	}
 	for _, in := range utf8BenchInputs() {
 		if !utf8.Valid(in.text) {
 			b.Fatalf("%s: the input is not valid UTF-8", in.name)
@@ -312,6 +330,13 @@ func BenchmarkValidUTF8(b *testing.B) {
 			})
 		}
 	}
+}
+
+// nonASCIILines are the rows of the benchmark set's nonascii shape, each
+// without its LF.
+func nonASCIILines() [][]byte {
+	lines := bytes.Split(bytes.TrimSuffix(nonASCIIRows().gcx, []byte("\n")), []byte("\n"))
+	return lines[1:] // after the header
 }
 
 var (
@@ -338,8 +363,8 @@ func TestValidUTF8SideBySide(t *testing.T) {
 	for _, in := range utf8BenchInputs() {
 		inputs = append(inputs, input{in.name, [][]byte{in.text}})
 	}
-	rows := bytes.Split(bytes.TrimSuffix(nonASCIIRows().gcx, []byte("\n")), []byte("\n"))[1:]
-	inputs = append(inputs, input{fmt.Sprintf("nonascii rows (%d B avg)", (len(nonASCIIRows().gcx))/len(rows)), rows})
+	rows := nonASCIILines()
+	inputs = append(inputs, input{fmt.Sprintf("nonascii rows (%d B avg)", len(bytes.Join(rows, nil))/len(rows)), rows})
 	validators := []struct {
 		name  string
 		valid func([]byte) bool
