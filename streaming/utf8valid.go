@@ -39,8 +39,8 @@ func validUTF8Portable(b []byte) bool {
 			}
 		}
 		if len(b) >= 16 {
-			// Four bytes a step spare the loop's counting a quarter of its
-			// cost; the shifts chain through the state either way.
+			// Unrolled four bytes a step, so the loop's own counting
+			// costs less; the shifts chain through the state either way.
 			for chunk := b[:16]; len(chunk) >= 4; chunk = chunk[4:] {
 				state = utf8Next[chunk[0]] >> (state & 63)
 				state = utf8Next[chunk[1]] >> (state & 63)
