@@ -34,7 +34,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/gcxwire/gcx/spec"
@@ -572,7 +571,7 @@ func (d *Decoder) extendClean() {
 		ahead = ahead[:i]
 	}
 	n := len(ahead)
-	if !utf8.Valid(ahead) {
+	if !validUTF8(ahead) {
 		n = validPrefix(ahead)
 	}
 	d.clean = from + n
@@ -749,7 +748,7 @@ func firstBad(line []byte) int {
 	if i := bytes.IndexByte(line, '\r'); i >= 0 {
 		bad = i
 	}
-	if !utf8.Valid(line[:bad]) {
+	if !validUTF8(line[:bad]) {
 		bad = validPrefix(line[:bad])
 	}
 	return bad
