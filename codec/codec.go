@@ -188,6 +188,11 @@ type Needs struct {
 	// Fragments are pieces of the texts the ideas work on, such as path
 	// parts, separators and timestamps: a generated text joins a few.
 	Fragments []string `json:"fragments,omitempty"`
+	// Wrappers are member names under which the properties also draw a
+	// list that fits a declared tool's layout, wrapped in an object with
+	// other members before and after it, as servers of MCP 2025-11-25
+	// return lists ({"result":[...],"total":3}).
+	Wrappers []string `json:"wrappers,omitempty"`
 }
 
 // An Exercised codec says what its ideas need [Needs].

@@ -27,6 +27,12 @@ type ClientOptions struct {
 	// JSON-only request of a re-issued call [MCP-3] [MCP-9].
 	UseCapability bool
 
+	// Accept lists the tags the client reads on each call, most preferred
+	// first: GCX1 and tags registered in package codec, such as a draft on
+	// trial, which a server writes only when it offers it too [MCP-4].
+	// nil means GCX1.
+	Accept []string
+
 	// Annotations returns a tool's annotations, for the fallback rule
 	// [MCP-9]. nil means: list the session's tools (only when a fallback
 	// needs them). A tool it cannot find is neither read-only nor
@@ -154,6 +160,7 @@ func call(ctx context.Context, cs *mcp.ClientSession, params *mcp.CallToolParams
 	var last *mcp.CallToolResult
 	r, err := binding.Call(binding.Caller{
 		Tool:          params.Name,
+		Accept:        opts.Accept,
 		UseCapability: opts.UseCapability,
 		Send: func(req binding.Request) (*binding.Result, error) {
 			res, err := send(ctx, withAccept(params, req))

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gcxwire/gcx/bench/scorecard"
+	"github.com/gcxwire/gcx/codec"
 	"github.com/gcxwire/gcx/gcxmcp"
 	"github.com/gcxwire/gcx/spec"
 	"github.com/gcxwire/gcx/tokens"
@@ -51,6 +52,13 @@ func wrapped(c scorecard.Case) []byte {
 // corpusServerOf is corpusServer answering each case with value(case).
 func corpusServerOf(t testing.TB, cases []scorecard.Case, mode gcxmcp.Mode, value func(scorecard.Case) []byte) *mcp.Server {
 	t.Helper()
+	return corpusServerOffering(t, cases, mode, nil, value)
+}
+
+// corpusServerOffering is corpusServerOf offering the tags of offer (nil:
+// GCX1).
+func corpusServerOffering(t testing.TB, cases []scorecard.Case, mode gcxmcp.Mode, offer []string, value func(scorecard.Case) []byte) *mcp.Server {
+	t.Helper()
 	server := mcp.NewServer(&mcp.Implementation{Name: "corpus", Version: "v0"}, nil)
 	names := map[string]gcxmcp.ToolOptions{}
 	for _, c := range cases {
@@ -58,7 +66,7 @@ func corpusServerOf(t testing.TB, cases []scorecard.Case, mode gcxmcp.Mode, valu
 		server.AddTool(&mcp.Tool{Name: c.Name, InputSchema: objectSchema, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
 			jsonHandler(value(c)))
 	}
-	mw, err := gcxmcp.ServerMiddleware(gcxmcp.ServerOptions{Mode: mode, Tools: names})
+	mw, err := gcxmcp.ServerMiddleware(gcxmcp.ServerOptions{Mode: mode, Offer: offer, Tools: names})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,4 +212,95 @@ func median(xs []float64) float64 {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// TestDraft2CorpusThroughMiddleware measures GCX2-draft.2 (member layouts,
+// docs/drafts/GCX2-draft.2.md) where it is meant to help: the corpus
+// wrapped as protocol 2025-11-25 needs it, through the middleware in auto
+// mode, with the draft negotiated (the server offers it before GCX1, the
+// client accepts both), beside GCX1 on the same wrapped values and GCX1 on
+// the bare values, in one run. Every answer decodes to its case's value
+// [MCP-8] and auto mode never costs more than the JSON block [AUTO-2];
+// with -v it prints the table of docs/performance.md ("MCP binding").
+func TestDraft2CorpusThroughMiddleware(t *testing.T) {
+	cases := loadCorpus(t)
+	ctx := context.Background()
+	bare := func(c scorecard.Case) []byte { return c.Response }
+	type run struct {
+		name    string
+		session *mcp.ClientSession
+		value   func(scorecard.Case) []byte
+		accept  []string
+		format  string // the tag a GCX answer must carry
+	}
+	draft := []string{codec.Draft2Tag, spec.Version}
+	runs := []run{
+		{"GCX1, bare values", connectServerAt(t, corpusServerOf(t, cases, gcxmcp.ModeAuto, bare), ""), bare, nil, spec.Version},
+		{"GCX1, wrapped values", connectServerAt(t, corpusServerOf(t, cases, gcxmcp.ModeAuto, wrapped), "2025-11-25"), wrapped, nil, spec.Version},
+		{"GCX2-draft.2, wrapped values", connectServerAt(t, corpusServerOffering(t, cases, gcxmcp.ModeAuto, draft, wrapped), "2025-11-25"), wrapped, draft, codec.Draft2Tag},
+		{"GCX2-draft.2, wrapped values, gcx mode", connectServerAt(t, corpusServerOffering(t, cases, gcxmcp.ModeGCX, draft, wrapped), "2025-11-25"), wrapped, draft, codec.Draft2Tag},
+	}
+	encodings := []string{tokens.CL100K, tokens.O200K}
+	var b strings.Builder
+	b.WriteString("| case | JSON, bare | GCX1 bare, auto | JSON, wrapped | GCX1 wrapped, auto | draft.2 wrapped, auto | draft.2 wrapped, gcx mode |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|\n")
+	// sums[e][k]: the JSON block and the text shown, per run and tokenizer.
+	var json, shown [2][4]int
+	var retagged [2]int // the draft's payloads with a four-byte tag, as a release would spell them, or the JSON when cheaper
+	for _, c := range cases {
+		params := &mcp.CallToolParams{Name: c.Name, Arguments: map[string]any{}}
+		var row [6]int
+		for k, r := range runs {
+			plain, err := r.session.CallTool(ctx, params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			jsonText := plain.Content[0].(*mcp.TextContent).Text
+			got, err := gcxmcp.CallTool(ctx, r.session, params, &gcxmcp.ClientOptions{Accept: r.accept})
+			if err != nil {
+				t.Fatalf("%s, %s: %v", c.Name, r.name, err)
+			}
+			if !sameJSON(t, got.Value, r.value(c)) {
+				t.Errorf("[MCP-8] %s, %s: the value read is not the case's", c.Name, r.name)
+			}
+			if got.Format != r.format && got.Format != "json" {
+				t.Errorf("[MCP-4] %s, %s: format %q, want %s or json", c.Name, r.name, got.Format, r.format)
+			}
+			text := got.CallToolResult.Content[0].(*mcp.TextContent).Text
+			for e, enc := range encodings {
+				nj, ns := count(t, enc, jsonText), count(t, enc, text)
+				if e == 0 && k < 3 && ns > nj {
+					t.Errorf("[AUTO-2] %s, %s: the model sees %d cl100k_base tokens, the JSON block %d", c.Name, r.name, ns, nj)
+				}
+				json[e][k] += nj
+				shown[e][k] += ns
+				if k == 3 {
+					// Auto mode's choice [AUTO-1], had the payload the tag's
+					// length a release will have.
+					retagged[e] += min(nj, count(t, enc, "GCX2"+strings.TrimPrefix(text, codec.Draft2Tag)))
+				}
+				if e == 0 {
+					switch k {
+					case 0:
+						row[0], row[1] = nj, ns
+					case 1:
+						row[2], row[3] = nj, ns
+					default:
+						row[k+2] = ns
+					}
+				}
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d |\n", c.Name, row[0], row[1], row[2], row[3], row[4], row[5])
+	}
+	fmt.Fprintf(&b, "\n| all %d calls | tokenizer | JSON block | shown | saved | saving |\n|---|---|---:|---:|---:|---:|\n", len(cases))
+	for k, r := range runs {
+		for e, enc := range encodings {
+			fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %.2f%% |\n", r.name, enc, json[e][k], shown[e][k], json[e][k]-shown[e][k], 100*float64(json[e][k]-shown[e][k])/float64(json[e][k]))
+		}
+	}
+	for e, enc := range encodings {
+		fmt.Fprintf(&b, "| GCX2-draft.2, wrapped values, tagged GCX2 as a release would be (auto mode's choice) | %s | %d | %d | %d | %.2f%% |\n", enc, json[e][3], retagged[e], json[e][3]-retagged[e], 100*float64(json[e][3]-retagged[e])/float64(json[e][3]))
+	}
+	t.Logf("tokens of the text block the model sees, per call (cl100k_base), and the totals:\n%s", b.String())
 }

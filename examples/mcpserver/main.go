@@ -33,12 +33,15 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gcxwire/gcx/codec"
 	"github.com/gcxwire/gcx/gcxmcp"
+	"github.com/gcxwire/gcx/spec"
 )
 
 // defaultLimit is how many results a tool returns when the call says not.
@@ -76,21 +79,22 @@ func main() {
 	root := flag.String("root", ".", "the directory of Go source to index")
 	mode := flag.String("mode", string(gcxmcp.ModeAuto), "when to answer in GCX1: auto, gcx or off")
 	addr := flag.String("http", "", "serve Streamable HTTP at `ADDR` (host:port; port 0 picks one) on path "+httpPath+", instead of stdio")
+	offer := flag.String("offer", spec.Version, "the version `TAGS` the server writes, most preferred first, comma-separated: GCX1 and drafts on trial such as "+codec.Draft2Tag+", each written only to a client that accepts it")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("mcpserver: ")
-	if err := run(context.Background(), *root, gcxmcp.Mode(*mode), *addr); err != nil {
+	if err := run(context.Background(), *root, gcxmcp.Mode(*mode), *addr, strings.Split(*offer, ",")); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(ctx context.Context, root string, mode gcxmcp.Mode, addr string) error {
+func run(ctx context.Context, root string, mode gcxmcp.Mode, addr string, offer []string) error {
 	idx, err := buildIndex(root)
 	if err != nil {
 		return err
 	}
 	log.Printf("indexed %s: %s", root, idx)
-	server, err := newServer(idx, mode)
+	server, err := newServer(idx, mode, offer...)
 	if err != nil {
 		return err
 	}
@@ -116,17 +120,19 @@ func serveHTTP(addr string, server *mcp.Server) error {
 	return srv.Serve(ln)
 }
 
-// newServer builds the MCP server: two tools and the binding's middleware.
-// It offers GCX1 in its capabilities only when it may write it: in mode
+// newServer builds the MCP server: two tools and the binding's middleware,
+// writing the tags of offer (none: GCX1) to the clients that accept them.
+// It offers them in its capabilities only when it may write them: in mode
 // off it answers every call in JSON, and offers nothing [MCP-2].
-func newServer(idx *index, mode gcxmcp.Mode) (*mcp.Server, error) {
-	mw, err := gcxmcp.ServerMiddleware(gcxmcp.ServerOptions{Mode: mode})
+func newServer(idx *index, mode gcxmcp.Mode, offer ...string) (*mcp.Server, error) {
+	opts := gcxmcp.ServerOptions{Mode: mode, Offer: offer}
+	mw, err := gcxmcp.ServerMiddleware(opts)
 	if err != nil {
 		return nil, err
 	}
 	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}
-	if mode != gcxmcp.ModeOff {
-		gcxmcp.AdvertiseServer(caps)
+	if err := gcxmcp.Advertise(caps, opts); err != nil {
+		return nil, err
 	}
 	server := mcp.NewServer(&mcp.Implementation{Name: "gcx-mcp-example", Version: "v1"},
 		&mcp.ServerOptions{Capabilities: caps})

@@ -17,6 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gcxwire/gcx/codec"
 	"github.com/gcxwire/gcx/gcxmcp"
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/spec"
@@ -429,5 +430,41 @@ func TestResultsFitLayouts(t *testing.T) {
 		if err := layout.Fit(value); err != nil {
 			t.Errorf("%s: %v", tool, err)
 		}
+	}
+}
+
+// With -offer the server writes a draft on trial to the clients that
+// accept it, and GCX1 to those that accept only GCX1 [MCP-4]: a wrapped
+// search_symbols result in GCX2-draft.2 carries the layout's fields
+// (docs/drafts/GCX2-draft.2.md), and reads back as structuredContent
+// [MCP-8].
+func TestOfferDraft(t *testing.T) {
+	bin := buildServer(t)
+	ctx := context.Background()
+	cs := connectProcess(t, bin, "2025-11-25", nil, "-mode", "gcx", "-offer", codec.Draft2Tag+","+spec.Version)
+	settings, _ := cs.InitializeResult().Capabilities.Extensions[gcxmcp.Extension].(map[string]any)
+	if got := fmt.Sprint(settings[gcxmcp.SettingOffer]); got != "["+codec.Draft2Tag+" GCX1]" {
+		t.Errorf("[MCP-2] offers %s", got)
+	}
+	params := &mcp.CallToolParams{Name: "search_symbols", Arguments: map[string]any{"query": "Decode", "limit": 3}}
+	for _, c := range []struct {
+		accept []string
+		format string
+		header string
+	}{
+		{[]string{codec.Draft2Tag, spec.Version}, codec.Draft2Tag, codec.Draft2Tag + " tool=search_symbols fields=id,kind,name,path,line,sig rows=3 symbols=@ total="},
+		{nil, spec.Version, "GCX1 tool=search_symbols fields=id,kind,name,file_path,start_line,signature json=object rows=3 symbols=@ total="},
+	} {
+		r, err := gcxmcp.CallTool(ctx, cs, params, &gcxmcp.ClientOptions{Accept: c.accept})
+		if err != nil {
+			t.Fatalf("accepting %v: %v", c.accept, err)
+		}
+		text := r.CallToolResult.Content[0].(*mcp.TextContent).Text
+		if r.Format != c.format || !strings.HasPrefix(text, c.header) {
+			t.Errorf("[MCP-4] accepting %v: format %q, payload %q", c.accept, r.Format, text)
+		}
+	}
+	if _, err := newServer(nil, gcxmcp.ModeGCX, "GCX2"); err == nil {
+		t.Error("a server offered GCX2, which no codec writes")
 	}
 }

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/gcxwire/gcx/codec"
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/spec"
 )
@@ -42,7 +44,13 @@ type Read struct {
 // spec.ErrUnsupportedVersion naming the tag, the cue of the fallback rule
 // [VER-5] [MCP-9]. Other errors wrap ErrInvalidResult or ErrMismatch, or
 // are the payload's own *spec.Error.
-func ReadResult(res *Result) (*Read, error) {
+func ReadResult(res *Result) (*Read, error) { return ReadResultAccepting(res, Readable) }
+
+// ReadResultAccepting is ReadResult for a client that reads the tags of
+// accept: a payload whose tag it lists and package codec registers is
+// decoded by that codec, and a payload of any other version is
+// unsupported-version, naming its tag [VER-2] [MCP-8].
+func ReadResultAccepting(res *Result, accept []string) (*Read, error) {
 	r := &Read{Total: -1}
 	format, err := readFormat(res.Meta)
 	if err != nil {
@@ -61,13 +69,21 @@ func ReadResult(res *Result) (*Read, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: _meta names %s but no text block begins with %q [MCP-8]", ErrInvalidResult, format, spec.TagPrefix)
 	}
-	// The payload begins with "GCX", so it is read as GCX1 [AUTO-3].
-	value, err := jsonmap.DecodeValue(payload)
+	// The payload begins with "GCX", so it is read as GCX1 [AUTO-3],
+	// unless its own tag is another version the client reads [VER-2].
+	tag := spec.Version
+	decode := jsonmap.DecodeValue
+	if t, kind, _ := spec.ReadTag(payload); kind == spec.TagOther && slices.Contains(accept, t) {
+		if c, ok := codec.Lookup(t); ok {
+			tag, decode = t, c.Decode
+		}
+	}
+	value, err := decode(payload)
 	if err != nil {
 		return nil, err
 	}
-	if format != spec.Version {
-		return nil, fmt.Errorf("%w: _meta names %s but the payload is %s [MCP-8]", ErrInvalidResult, format, spec.Version)
+	if format != tag {
+		return nil, fmt.Errorf("%w: _meta names %s but the payload is %s [MCP-8]", ErrInvalidResult, format, tag)
 	}
 	if res.Structured != nil {
 		same, err := sameValue(value, res.Structured)
@@ -78,9 +94,13 @@ func ReadResult(res *Result) (*Read, error) {
 			return nil, fmt.Errorf("%w: the payload decodes to a value other than structuredContent [MCP-8]", ErrMismatch)
 		}
 	}
-	head, err := headerCounts(payload)
-	if err != nil {
-		return nil, err
+	// Only a GCX1 root header carries the pairs of [MCP-7] for this
+	// binding; another version's pairs mean what it says.
+	head := truncation{total: -1}
+	if tag == spec.Version {
+		if head, err = headerCounts(payload); err != nil {
+			return nil, err
+		}
 	}
 	if head.total >= 0 {
 		if cut.total >= 0 && cut.total != head.total {
@@ -234,6 +254,9 @@ type Request struct {
 type Caller struct {
 	// Tool is the tool's name, for the messages of errors.
 	Tool string
+	// Accept lists the tags the client reads, most preferred first: GCX1
+	// and tags package codec registers. nil means Readable.
+	Accept []string
 	// UseCapability leaves the opt-in to the client's capabilities: the
 	// first call carries no key of the binding [MCP-2].
 	UseCapability bool
@@ -250,7 +273,11 @@ type Caller struct {
 // is read-only or idempotent, and otherwise returns the *spec.Error naming
 // the tag [MCP-9]. An error of Send is returned as it is.
 func Call(c Caller) (*Read, error) {
-	first := Request{Accept: Readable}
+	accept := c.Accept
+	if accept == nil {
+		accept = Readable
+	}
+	first := Request{Accept: accept}
 	if c.UseCapability {
 		first.Accept = nil
 	}
@@ -258,7 +285,7 @@ func Call(c Caller) (*Read, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := ReadResult(res)
+	r, err := ReadResultAccepting(res, accept)
 	if err == nil || !errors.Is(err, spec.ErrUnsupportedVersion) {
 		return r, err
 	}

@@ -33,7 +33,9 @@ type ServerOptions struct {
 	// Mode applies to every tool without its own; "" is ModeAuto.
 	Mode Mode
 	// Offer lists the tags the server writes, most preferred first
-	// [MCP-4]. Empty means GCX1, the only tag this package writes.
+	// [MCP-4]: GCX1 or a tag registered in package codec, such as a draft
+	// on trial (VERSIONING.md), which is written only to a client that
+	// lists it. Empty means GCX1.
 	Offer []string
 	// Tools configures single tools by their MCP name.
 	Tools map[string]ToolOptions
@@ -89,8 +91,8 @@ func NewServer(opts ServerOptions) (*Server, error) {
 		s.offer = []string{spec.Version}
 	}
 	for _, tag := range s.offer {
-		if tag != spec.Version {
-			return nil, fmt.Errorf("gcxmcp: cannot offer %q: this package writes %s only", tag, spec.Version)
+		if _, ok := codec.Lookup(tag); !ok {
+			return nil, fmt.Errorf("gcxmcp: cannot offer %q: no codec is registered for it (package codec)", tag)
 		}
 	}
 	for name, t := range s.tools {
@@ -209,7 +211,7 @@ func (s *Server) Answer(name string, accept []string, r *Result) (a Answer, ok b
 	// A key of the wrong type stays out of the header; the client will
 	// find it in _meta and report it [MCP-7].
 	cut, _ := readTruncation(r.Meta)
-	payload := encode(cmp.Or(t.Name, name), value, cut)
+	payload := encode(tag, cmp.Or(t.Name, name), value, cut)
 	if payload != nil && mode == ModeAuto && !cheaper(payload, s.baseline(value, r.Content[at].Text)) {
 		payload = nil
 	}
@@ -235,10 +237,20 @@ func (s *Server) Offers() []string {
 	return nil
 }
 
-// encode returns the payload of the value for the tool, with total= and
-// truncated= in its root header where [MCP-7] puts them, or nil when the
-// mapping cannot write the value under this name [MAP-1] [HDR-3] [MCP-6].
-func encode(tool string, value jsonmap.Value, cut truncation) []byte {
+// encode returns the payload of the value for the tool in the version
+// tag, with total= and truncated= in a GCX1 root header where [MCP-7]
+// puts them, or nil when the mapping cannot write the value under this
+// name [MAP-1] [HDR-3] [MCP-6]. Another version's header pairs mean what
+// that version says, so its payload gets none; _meta carries them.
+func encode(tag, tool string, value jsonmap.Value, cut truncation) []byte {
+	if tag != spec.Version {
+		c, _ := codec.Lookup(tag) // NewServer offers registered tags only
+		payload, err := c.Encode(tool, value)
+		if err != nil {
+			return nil
+		}
+		return payload
+	}
 	payload, err := jsonmap.EncodeValue(tool, value)
 	if err != nil {
 		return nil

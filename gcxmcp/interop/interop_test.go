@@ -217,8 +217,10 @@ func tail(s string) string {
 
 // The TypeScript SDK's stock Client drives the server over stdio
 // (stock-client.test.mjs): tools/list, every tool, with and without the
-// opt-in, by capability and by _meta, in the three modes; every GCX1 text
-// block decodes, by gcx decode, to exactly structuredContent.
+// opt-in, by capability and by _meta, in the three modes, and with
+// GCX2-draft.2 offered and accepted; every GCX1 text block decodes, by gcx
+// decode, to exactly structuredContent, and every draft one by gcx decode
+// --accept GCX2-draft.2.
 func TestStockTypeScriptClient(t *testing.T) {
 	node := needNode(t)
 	mcpserver, gcx := binaries(t)
@@ -227,7 +229,7 @@ func TestStockTypeScriptClient(t *testing.T) {
 	out := string(run(t, cmd))
 	// node --test exits non-zero on a failure; the counts guard against a
 	// file that ran fewer tests than it holds.
-	const tests = 7
+	const tests = 8
 	if !strings.Contains(out, fmt.Sprintf("\n# pass %d\n", tests)) || !strings.Contains(out, "\n# fail 0\n") {
 		t.Errorf("want %d tests passed and none failed:\n%s", tests, tail(out))
 	}

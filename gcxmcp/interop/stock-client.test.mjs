@@ -1,8 +1,9 @@
 // The official TypeScript SDK's stock Client, with its own result schemas,
 // drives examples/mcpserver over stdio: tools/list, every tool, with and
 // without the GCX1 opt-in, by capability and by per-call _meta, in the
-// server's three modes. Where a result says GCX1, its text block must
-// decode (by the gcx binary) to exactly structuredContent.
+// server's three modes, and with a draft of the next version offered.
+// Where a result names a tag, its text block must decode (by the gcx
+// binary) to exactly structuredContent.
 //
 // Run by gcxmcp/interop/interop_test.go, or by hand:
 //
@@ -25,6 +26,10 @@ const ACCEPT = 'io.github.gcxwire/accept';
 const FORMAT = 'io.github.gcxwire/format';
 const TOTAL = 'io.github.gcxwire/total';
 const TRUNCATED = 'io.github.gcxwire/truncated';
+
+// A draft of the next version on trial, which the server writes only with
+// -offer and only to a client that accepts it (docs/drafts/GCX2-draft.2.md).
+const DRAFT = 'GCX2-draft.2';
 
 // The protocol version this project's results are shaped for: objects
 // only. The SDK asks for its latest, which must be this one.
@@ -51,10 +56,10 @@ function mustEnv(name) {
 // connect starts the server in a mode and connects a stock Client, with
 // the given capabilities. It records every message the client sends and
 // receives, to check what went over the wire.
-async function connect(mode, capabilities = {}) {
+async function connect(mode, capabilities = {}, flags = []) {
 	const transport = new StdioClientTransport({
 		command: server,
-		args: ['-root', root, '-mode', mode],
+		args: ['-root', root, '-mode', mode, ...flags],
 		stderr: 'ignore',
 	});
 	const wire = { sent: [], received: [] };
@@ -94,9 +99,10 @@ const callTool = (client, params) => sdk(`tools/call ${params.name}`, client.cal
 const listTools = (client) => sdk('tools/list', client.listTools());
 
 // gcxDecode pipes a GCX1 payload through `gcx decode` and returns the JSON
-// value it writes.
-function gcxDecode(payload) {
-	const r = spawnSync(gcx, ['decode'], { input: payload, encoding: 'utf8' });
+// value it writes; with a tag, a payload of that version, through `gcx
+// decode --accept TAG`.
+function gcxDecode(payload, tag = undefined) {
+	const r = spawnSync(gcx, tag ? ['decode', '--accept', tag] : ['decode'], { input: payload, encoding: 'utf8' });
 	assert.equal(r.status, 0, `gcx decode exited ${r.status}: ${r.stderr}`);
 	return JSON.parse(r.stdout);
 }
@@ -279,6 +285,31 @@ test('a tool error stays as the tool wrote it, opted in or not', async () => {
 			assert.equal(r.isError, true);
 			assert.equal(r.content[0].text, 'query is empty');
 			assert.equal(r._meta?.[FORMAT], undefined);
+		}
+	} finally {
+		await client.close();
+	}
+});
+
+test('a server that offers GCX2-draft.2 writes it to a client that accepts it, and GCX1 to one that does not', async () => {
+	const { client } = await connect('gcx', {}, ['-offer', `${DRAFT},GCX1`]);
+	try {
+		assert.deepEqual(client.getServerCapabilities().extensions?.[EXTENSION], { offer: [DRAFT, 'GCX1'] });
+		await checkTools(client);
+		for (const call of bigCalls) {
+			const r = await callTool(client, { name: call.name, arguments: call.arguments, _meta: { [ACCEPT]: [DRAFT, 'GCX1'] } });
+			checkShape(call, r);
+			assert.equal(r._meta?.[FORMAT], DRAFT, `${call.name}: format`);
+			const text = r.content[0].text;
+			assert.ok(text.startsWith(`${DRAFT} tool=${call.name} `), `${call.name}: ${text.slice(0, 60)}`);
+			// The wrapped list under the tool's layout: no json=, the list's
+			// member marked @, the other members as pairs [D2-LAY-2].
+			const pairs = headerPairs(text);
+			assert.equal(pairs.json, undefined, `${call.name}: json= in ${text.slice(0, 120)}`);
+			assert.equal(pairs[call.list], '@', `${call.name}: ${call.list}=`);
+			assert.equal(pairs.total, String(r.structuredContent.total), `${call.name}: the member total`);
+			sameValue(gcxDecode(text, DRAFT), r.structuredContent, `${call.name}: gcx decode --accept ${DRAFT} against structuredContent`);
+			checkGCX(call, await callTool(client, { name: call.name, arguments: call.arguments, _meta: { [ACCEPT]: ['GCX1'] } }));
 		}
 	} finally {
 		await client.close();

@@ -128,8 +128,14 @@ func str(s string) jsonmap.Value { return jsonmap.Value{Kind: jsonmap.String, Te
 // with a tool to encode it for.
 func Value(n codec.Needs) *rapid.Generator[Drawn] {
 	table := Table(n)
+	shapes := 3
+	if len(n.Wrappers) > 0 {
+		shapes = 4 // and the wrapped lists; other codecs draw as before
+	}
 	return rapid.Custom(func(t *rapid.T) Drawn {
-		switch rapid.IntRange(0, 3).Draw(t, "shape") {
+		switch rapid.IntRange(0, shapes).Draw(t, "shape") {
+		case 4:
+			return wrapped(t, n, table)
 		case 0:
 			l := rapid.SampledFrom(jsonmap.Layouts()).Draw(t, "layout")
 			return Drawn{l.Tool, jsongen.Fitting(l).Draw(t, "fitting")}
@@ -146,6 +152,47 @@ func Value(n codec.Needs) *rapid.Generator[Drawn] {
 		}
 		return Drawn{rapid.SampledFrom([]string{"t", "search_symbols", "get_callers"}).Draw(t, "tool"), table.Draw(t, "table")}
 	})
+}
+
+// wrapped draws a list wrapped in an object, as a server of MCP
+// 2025-11-25 returns one: a list that fits (or, now and then, just fails
+// to fit) a declared tool's layout of one rows part, or a table, under one
+// of n's Wrappers, with scalar members before and after it and now and
+// then a second table. The tool is the layout's, or one that claims none.
+func wrapped(t *rapid.T, n codec.Needs, table *rapid.Generator[jsonmap.Value]) Drawn {
+	var single []jsonmap.Layout
+	for _, l := range jsonmap.Layouts() {
+		if len(l.Parts) == 1 && l.Parts[0].Shape == jsonmap.ShapeRows {
+			single = append(single, l)
+		}
+	}
+	l := rapid.SampledFrom(single).Draw(t, "layout")
+	list := jsongen.Fitting(l).Draw(t, "list")
+	tool := l.Tool
+	switch rapid.IntRange(0, 3).Draw(t, "tool and list") {
+	case 0:
+		tool = rapid.SampledFrom([]string{"t", "get_callers", "graph_stats", "get_callers.nodes"}).Draw(t, "other tool")
+	case 1:
+		list = table.Draw(t, "table")
+	}
+	scalar := func(label string) jsonmap.Value {
+		return rapid.SampledFrom([]jsonmap.Value{{Kind: jsonmap.Number, Text: "41"}, {Kind: jsonmap.True}, {Kind: jsonmap.False},
+			{Kind: jsonmap.Null}, str("@"), str("x"), str("has space"), str(""), {Kind: jsonmap.Array, Elems: []jsonmap.Value{}}}).Draw(t, label)
+	}
+	var before, after []jsonmap.Member
+	for _, name := range rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"total", "truncated", "next", "a b"}), 0, 2, rapid.ID).Draw(t, "before") {
+		before = append(before, jsonmap.Member{Key: name, Value: scalar(name)})
+	}
+	for _, name := range rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"cursor", "more", "note"}), 0, 2, rapid.ID).Draw(t, "after") {
+		v := scalar(name)
+		if name == "more" {
+			v = table.Draw(t, "second table")
+		}
+		after = append(after, jsonmap.Member{Key: name, Value: v})
+	}
+	key := rapid.SampledFrom(n.Wrappers).Draw(t, "wrapper")
+	obj := jsonmap.Value{Kind: jsonmap.Object, Members: slices.Concat(before, []jsonmap.Member{{Key: key, Value: list}}, after)}
+	return Drawn{tool, obj}
 }
 
 // NeedsOf returns what c's ideas need, or nothing for a codec that does
