@@ -15,7 +15,7 @@ import (
 // the apostrophe, letters and digits in runs, non-ASCII letters, spaces
 // and numbers, and bytes that are no UTF-8 or only part of a character.
 var counterFragments = []string{
-	" ", "  ", "\t", "\n", "\r\n", "\n\n", " \n ", "\u00a0", "\u2003", "\u0085", "'", "'s", "'ll", "'LL", "'re",
+	" ", "  ", "      ", "\t\t\t\t\t", "\t", "\n", "\r\n", "\n\n", " \n ", "\u00a0", "\u2003", "\u0085", "'", "'s", "'ll", "'LL", "'re",
 	"a", "word", "Word", "x1", "123", "4567", "é", "日本", "٣", "!", "?!", "{\"", "\":", "},", "\\t", "GCX1 ",
 	"\xff", "\xe6\x97", "\xe6", "\x97",
 }
