@@ -129,12 +129,20 @@ func (p *FilePlan) valueAt(from, to int64) (Value, error) {
 }
 
 // streamReader parses the values of one text in turn, each whole.
+//
+// The elements of an array are read into arenas that the next element
+// reuses — their strings, members and elements — so that an element costs
+// no allocation once the arenas have grown to the largest; names are
+// interned. A value read otherwise is the caller's to keep.
 type streamReader struct {
-	r *jsontext.Reader
-	p parser
+	r     *jsontext.Reader
+	p     parser
+	texts []byte
+	arena valueArena
 }
 
 func newStreamReader(r *jsontext.Reader) *streamReader {
+	r.InternNames = true
 	return &streamReader{r: r, p: parser{r: r}}
 }
 
@@ -156,10 +164,14 @@ func (s *streamReader) value(tok jsontext.Token) (Value, error) {
 }
 
 // elements calls f with each element of the array whose '[' was read
-// last, in order.
+// last, in order. The element is valid only during the call.
 func (s *streamReader) elements(f func(i int, v *Value) error) (int, error) {
+	s.r.Arena, s.p.arena = &s.texts, &s.arena
+	defer func() { s.r.Arena, s.p.arena = nil, nil }()
 	n := 0
 	for {
+		s.texts = s.texts[:0]
+		s.arena.reset()
 		tok, err := s.next()
 		if err != nil {
 			return n, err
