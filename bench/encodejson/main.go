@@ -11,7 +11,10 @@
 // figure is the median over rounds, since the machine may be shared. Peak
 // RSS and wall time come from /usr/bin/time -v.
 //
-//	go run ./bench/encodejson -old /tmp/gcx-old -new /tmp/gcx-new -rounds 5
+//	go build -o /tmp/gcx-new ./cmd/gcx
+//	git worktree add /tmp/gcx-base <base commit> && (cd /tmp/gcx-base && go build -o /tmp/gcx-old ./cmd/gcx)
+//	go build -o /tmp/encodejson ./bench/encodejson
+//	/tmp/encodejson -old /tmp/gcx-old -new /tmp/gcx-new -rounds 3 -old-tiny-modes gcx
 //	go run ./bench/encodejson unmarshal FILE
 package main
 
@@ -44,13 +47,13 @@ func main() {
 	rounds := flag.Int("rounds", 5, "interleaved `rounds`")
 	dir := flag.String("dir", os.TempDir(), "where the inputs are made, and kept for the next run")
 	tinySize := flag.Int64("tiny-size", 200_000_000, "`bytes` of the array of tiny objects")
-	skipOldTiny := flag.Bool("skip-old-tiny", false, "do not run the old binary on the tiny objects (it may need gigabytes)")
+	oldTinyModes := flag.String("old-tiny-modes", "gcx,auto", "comma-separated `modes` the old binary runs on the tiny objects (it may need gigabytes and minutes)")
 	flag.Parse()
 	if *newBin == "" {
 		fmt.Fprintln(os.Stderr, "encodejson: -new is required")
 		os.Exit(2)
 	}
-	if err := run(*oldBin, *newBin, *rounds, *dir, *tinySize, *skipOldTiny); err != nil {
+	if err := run(*oldBin, *newBin, *rounds, *dir, *tinySize, *oldTinyModes); err != nil {
 		fmt.Fprintln(os.Stderr, "encodejson:", err)
 		os.Exit(1)
 	}
@@ -73,9 +76,9 @@ type command struct {
 	input string
 }
 
-type sample struct{ wall, rssMiB float64 }
+type sample struct{ wall, cpu, rssMiB float64 }
 
-func run(oldBin, newBin string, rounds int, dir string, tinySize int64, skipOldTiny bool) error {
+func run(oldBin, newBin string, rounds int, dir string, tinySize int64, oldTinyModes string) error {
 	tiny := filepath.Join(dir, fmt.Sprintf("gcx-bench-tiny-%d.json", tinySize))
 	table := filepath.Join(dir, "gcx-bench-table25.json")
 	if err := makeTiny(tiny, tinySize); err != nil {
@@ -93,7 +96,7 @@ func run(oldBin, newBin string, rounds int, dir string, tinySize int64, skipOldT
 		cmds = append(cmds, command{name: name, args: append([]string{bin}, args...), input: input})
 	}
 	for _, mode := range []string{"gcx", "auto"} {
-		if oldBin != "" && !skipOldTiny {
+		if oldBin != "" && slices.Contains(strings.Split(oldTinyModes, ","), mode) {
 			add("tiny, old, mode "+mode, oldBin, tiny, "encode", "--mode", mode)
 		}
 		add("tiny, new, mode "+mode, newBin, tiny, "encode", "--mode", mode)
@@ -115,15 +118,16 @@ func run(oldBin, newBin string, rounds int, dir string, tinySize int64, skipOldT
 				return fmt.Errorf("%s: %w", c.name, err)
 			}
 			samples[i] = append(samples[i], s)
-			fmt.Fprintf(os.Stderr, "round %d: %-36s %6.2f s %8.1f MiB\n", r+1, c.name, s.wall, s.rssMiB)
+			fmt.Fprintf(os.Stderr, "round %d: %-36s %6.2f s wall %6.2f s CPU %8.1f MiB\n", r+1, c.name, s.wall, s.cpu, s.rssMiB)
 		}
 	}
-	fmt.Printf("| command | wall (median of %d) | peak RSS (median) |\n|---|---:|---:|\n", rounds)
+	fmt.Printf("| command | wall (median of %d) | CPU, user + sys (median) | peak RSS (median) |\n|---|---:|---:|---:|\n", rounds)
 	for i, c := range cmds {
-		fmt.Printf("| %s | %.2f s | %.0f MiB |\n", c.name, median(samples[i], func(s sample) float64 { return s.wall }), median(samples[i], func(s sample) float64 { return s.rssMiB }))
+		fmt.Printf("| %s | %.2f s | %.2f s | %.0f MiB |\n", c.name, median(samples[i], func(s sample) float64 { return s.wall }),
+			median(samples[i], func(s sample) float64 { return s.cpu }), median(samples[i], func(s sample) float64 { return s.rssMiB }))
 	}
 	// Per-round ratios against the unmarshal baseline of the same input.
-	fmt.Printf("\n| command | wall ÷ Unmarshal's, same round (median) |\n|---|---:|\n")
+	fmt.Printf("\n| command | wall ÷ Unmarshal's, same round (median) | CPU ÷ Unmarshal's, same round (median) |\n|---|---:|---:|\n")
 	for i, c := range cmds {
 		base := -1
 		for j, b := range cmds {
@@ -134,11 +138,13 @@ func run(oldBin, newBin string, rounds int, dir string, tinySize int64, skipOldT
 		if base < 0 || base == i {
 			continue
 		}
-		var ratios []float64
+		var wall, cpu []float64
 		for r := range samples[i] {
-			ratios = append(ratios, samples[i][r].wall/samples[base][r].wall)
+			wall = append(wall, samples[i][r].wall/samples[base][r].wall)
+			cpu = append(cpu, samples[i][r].cpu/samples[base][r].cpu)
 		}
-		fmt.Printf("| %s | %.2f× |\n", c.name, median(ratios, func(x float64) float64 { return x }))
+		id := func(x float64) float64 { return x }
+		fmt.Printf("| %s | %.2f× | %.2f× |\n", c.name, median(wall, id), median(cpu, id))
 	}
 	return nil
 }
@@ -146,6 +152,8 @@ func run(oldBin, newBin string, rounds int, dir string, tinySize int64, skipOldT
 var (
 	wallRE = regexp.MustCompile(`Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)`)
 	rssRE  = regexp.MustCompile(`Maximum resident set size \(kbytes\): (\d+)`)
+	userRE = regexp.MustCompile(`User time \(seconds\): ([\d.]+)`)
+	sysRE  = regexp.MustCompile(`System time \(seconds\): ([\d.]+)`)
 )
 
 // measure runs c under /usr/bin/time -v, its output discarded.
@@ -167,14 +175,18 @@ func measure(c command) (sample, error) {
 	}
 	w := wallRE.FindStringSubmatch(stderr.String())
 	m := rssRE.FindStringSubmatch(stderr.String())
-	if w == nil || m == nil {
+	u := userRE.FindStringSubmatch(stderr.String())
+	sy := sysRE.FindStringSubmatch(stderr.String())
+	if w == nil || m == nil || u == nil || sy == nil {
 		return sample{}, fmt.Errorf("no figures in /usr/bin/time's output: %s", tail(stderr.String()))
 	}
 	h, _ := strconv.ParseFloat("0"+w[1], 64)
 	mins, _ := strconv.ParseFloat(w[2], 64)
 	secs, _ := strconv.ParseFloat(w[3], 64)
 	kb, _ := strconv.ParseFloat(m[1], 64)
-	return sample{wall: h*3600 + mins*60 + secs, rssMiB: kb / 1024}, nil
+	user, _ := strconv.ParseFloat(u[1], 64)
+	sys, _ := strconv.ParseFloat(sy[1], 64)
+	return sample{wall: h*3600 + mins*60 + secs, cpu: user + sys, rssMiB: kb / 1024}, nil
 }
 
 func tail(s string) string {
@@ -190,6 +202,9 @@ func median[T any](xs []T, f func(T) float64) float64 {
 		v[i] = f(x)
 	}
 	slices.Sort(v)
+	if len(v) == 0 {
+		return 0
+	}
 	if len(v)%2 == 1 {
 		return v[len(v)/2]
 	}
