@@ -20,7 +20,11 @@
 // whole JSON text behind an error [MAP-21]. Mapping errors take their
 // positions from the decoder [MAP-14]. Encoding needs the whole value, so
 // Encode parses it first; every step after that is linear in the members,
-// rows, cells, string lengths and depth of the value.
+// rows, cells, string lengths and depth of the value. A value in a file
+// need not be held: PlanFile reads it once and keeps only what the
+// headers say, and FilePlan.Encode reads it again and writes each row as
+// its element arrives, in memory bounded by the payload's longest line
+// (file.go says exactly what is held).
 //
 // The package reads JSON with internal/jsontext, because the mapping must
 // see what encoding/json hides: the literal text of numbers, the order of

@@ -169,9 +169,8 @@ type encoder struct {
 }
 
 func encodeValue(out sink, tool string, v Value) error {
-	if !spec.IsName(tool) {
-		return &spec.Error{Class: spec.ErrModel, Rule: "HDR-3",
-			Msg: fmt.Sprintf("tool name %s must be one or more of A-Z a-z 0-9 _ - .", quote(tool))}
+	if err := checkTool(tool); err != nil {
+		return err
 	}
 	e := &encoder{out: out}
 	if l, ok := layoutOf(tool); ok {
@@ -196,6 +195,15 @@ func encodeValue(out sink, tool string, v Value) error {
 		return err
 	}
 	return e.out.row([]string{spell(v)})
+}
+
+// checkTool refuses a tool name GCX1 cannot carry [HDR-3].
+func checkTool(tool string) error {
+	if !spec.IsName(tool) {
+		return &spec.Error{Class: spec.ErrModel, Rule: "HDR-3",
+			Msg: fmt.Sprintf("tool name %s must be one or more of A-Z a-z 0-9 _ - .", quote(tool))}
+	}
+	return nil
 }
 
 // rowCount is the rows= pair every section with rows carries, so that a
@@ -283,7 +291,11 @@ func (e *encoder) object(tool string, v Value) error {
 			tables[i], _ = planTable(m.Elems)
 		}
 	}
-	if meta, ok := headerMembers(v, tables); ok {
+	isTable := make([]bool, len(tables))
+	for i, t := range tables {
+		isTable[i] = t != nil
+	}
+	if meta, ok := headerMembers(v, isTable); ok {
 		return e.headerObject(tool, v, tables, meta)
 	}
 	return e.rowObject(tool, v, tables)
@@ -295,7 +307,8 @@ func (e *encoder) object(tool string, v Value) error {
 // fields [HDR-8]), or has a value a reserved key refuses [META-1]
 // [META-3]; or a member value whose spelling holds SP, TAB, LF, CR or a
 // backslash, which cost more in a header than in a row.
-func headerMembers(v Value, tables []*table) ([]spec.Meta, bool) {
+// isTable[i] says whether member i is a table.
+func headerMembers(v Value, isTable []bool) ([]spec.Meta, bool) {
 	meta := make([]spec.Meta, 0, len(v.Members))
 	for i, m := range v.Members {
 		switch m.Key {
@@ -306,7 +319,7 @@ func headerMembers(v Value, tables []*table) ([]spec.Meta, bool) {
 			return nil, false
 		}
 		text := tableMark
-		if tables[i] == nil {
+		if !isTable[i] {
 			text = spellMember(m.Value)
 			if strings.ContainsAny(text, " \t\n\r\\") {
 				return nil, false

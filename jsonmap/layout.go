@@ -207,6 +207,21 @@ func layoutOf(tool string) (Layout, bool) {
 // fit checks v against the layout and returns the value of each part: v
 // itself for a single part, else its members in order.
 func (l Layout) fit(v Value) ([]Value, error) {
+	values, err := l.partValues(v)
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range l.Parts {
+		if err := p.fit(values[i]); err != nil {
+			return nil, err
+		}
+	}
+	return values, nil
+}
+
+// partValues returns the value of each part: v itself for a single part,
+// else its members, which must be the parts' keys in order.
+func (l Layout) partValues(v Value) ([]Value, error) {
 	values := []Value{v}
 	if len(l.Parts) > 1 {
 		if v.Kind != Object {
@@ -221,11 +236,6 @@ func (l Layout) fit(v Value) ([]Value, error) {
 				return nil, fmt.Errorf("%s: member %d is %s where the layout needs %q", l.Tool, i+1, quote(m.Key), l.Parts[i].Key)
 			}
 			values = append(values, m.Value)
-		}
-	}
-	for i, p := range l.Parts {
-		if err := p.fit(values[i]); err != nil {
-			return nil, err
 		}
 	}
 	return values, nil

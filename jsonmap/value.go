@@ -144,6 +144,47 @@ func parseText(text string, checkCompact bool) (Value, bool, error) {
 type parser struct {
 	r     *jsontext.Reader
 	hints []int // per depth: the size of the last container read there
+
+	// arena, when set, holds the members and elements of the values read,
+	// for a caller that reads one value at a time and resets it between
+	// them; scratch gathers each depth's members and elements meanwhile.
+	arena   *valueArena
+	members [][]Member
+	elems   [][]Value
+}
+
+// valueArena holds the members and elements of a value read while the
+// caller uses it; reset makes their room free for the next value.
+type valueArena struct {
+	members []Member
+	elems   []Value
+}
+
+func (a *valueArena) reset() {
+	a.members = a.members[:0]
+	a.elems = a.elems[:0]
+}
+
+// keep returns a copy of items in *room, taking a new room, twice as
+// large, when they do not fit: the values that share the old one keep it.
+func keep[T any](room *[]T, items []T) []T {
+	if len(items) == 0 {
+		return nil
+	}
+	if cap(*room)-len(*room) < len(items) {
+		*room = make([]T, 0, max(2*cap(*room), len(items), 256))
+	}
+	start := len(*room)
+	*room = append(*room, items...)
+	return (*room)[start:len(*room):len(*room)]
+}
+
+// scratch returns the depth's scratch slice, empty.
+func scratch[T any](s *[][]T, depth int) []T {
+	for len(*s) <= depth {
+		*s = append(*s, nil)
+	}
+	return (*s)[depth][:0]
 }
 
 func (p *parser) hint(depth int) int {
@@ -157,7 +198,9 @@ func (p *parser) value(tok jsontext.Token, depth int) (Value, error) {
 	switch tok.Kind {
 	case jsontext.ObjectStart:
 		var members []Member
-		if n := p.hint(depth); n > 0 {
+		if p.arena != nil {
+			members = scratch(&p.members, depth)
+		} else if n := p.hint(depth); n > 0 {
 			members = make([]Member, 0, n)
 		}
 		for {
@@ -178,10 +221,19 @@ func (p *parser) value(tok jsontext.Token, depth int) (Value, error) {
 			}
 			members = append(members, Member{Key: name.Text, Value: v})
 		}
+		if p.arena != nil {
+			p.members[depth] = members
+			return Value{Kind: Object, Members: keep(&p.arena.members, members)}, nil
+		}
 		p.hints[depth] = len(members)
 		return Value{Kind: Object, Members: members}, nil
 	case jsontext.ArrayStart:
-		elems := make([]Value, 0, p.hint(depth))
+		var elems []Value
+		if p.arena != nil {
+			elems = scratch(&p.elems, depth)
+		} else {
+			elems = make([]Value, 0, p.hint(depth))
+		}
 		for {
 			tok, err := p.r.NextToken()
 			if err != nil {
@@ -195,6 +247,10 @@ func (p *parser) value(tok jsontext.Token, depth int) (Value, error) {
 				return Value{}, err
 			}
 			elems = append(elems, v)
+		}
+		if p.arena != nil {
+			p.elems[depth] = elems
+			return Value{Kind: Array, Elems: keep(&p.arena.elems, elems)}, nil
 		}
 		p.hints[depth] = len(elems)
 		return Value{Kind: Array, Elems: elems}, nil

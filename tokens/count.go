@@ -118,25 +118,29 @@ func (c *counter) count(text []byte, limit int) int {
 	n := 0
 	for i := 0; i < len(text); {
 		end := c.piece(text, i)
-		if size := end - i; size <= 8 && len(text)-i >= 8 {
-			// A piece of at most eight bytes is its word of text, masked
-			// to its length: one load, one multiply and one compare find
-			// it in the small cache, with no call.
-			word := binary.LittleEndian.Uint64(text[i:]) & wordMask[size]
-			slot := &c.cache.small[(word^uint64(size))*0x9e3779b97f4a7c15>>(64-smallBits)]
-			if slot.word != word || slot.size != uint32(size) {
-				slot.word, slot.size, slot.count = word, uint32(size), uint32(c.pieceTokens(text[i:end]))
-			}
-			n += int(slot.count)
-		} else {
-			n += c.pieceTokens(text[i:end])
-		}
+		n += c.tokens(text, i, end)
 		if n > limit {
 			return n
 		}
 		i = end
 	}
 	return n
+}
+
+// tokens returns the tokens of the piece text[i:end].
+func (c *counter) tokens(text []byte, i, end int) int {
+	if size := end - i; size <= 8 && len(text)-i >= 8 {
+		// A piece of at most eight bytes is its word of text, masked to
+		// its length: one load, one multiply and one compare find it in
+		// the small cache, with no call.
+		word := binary.LittleEndian.Uint64(text[i:]) & wordMask[size]
+		slot := &c.cache.small[(word^uint64(size))*0x9e3779b97f4a7c15>>(64-smallBits)]
+		if slot.word != word || slot.size != uint32(size) {
+			slot.word, slot.size, slot.count = word, uint32(size), uint32(c.pieceTokens(text[i:end]))
+		}
+		return int(slot.count)
+	}
+	return c.pieceTokens(text[i:end])
 }
 
 // wordMask[n] keeps the low n bytes of a word.

@@ -92,6 +92,10 @@ func runEncode(c *subcommand, args []string, s streams) int {
 		fmt.Fprintf(s.stderr, "gcx encode: --mode must be auto or gcx, not %q\n", *o.mode)
 		return exitUsage
 	}
+	if version.Tag() == spec.Version {
+		return encodeJSON(o, s.input(c.name), s)
+	}
+	// A draft's encoder takes a parsed value.
 	in, err := io.ReadAll(input{s.input(c.name)})
 	if err != nil {
 		return fail(s.stderr, err)
@@ -108,48 +112,7 @@ func runEncode(c *subcommand, args []string, s streams) int {
 			}
 		}
 	}
-	if version.Tag() != spec.Version {
-		return encodeOther(version, *o.tool, v, *o.mode, *o.stats, *o.limits, s)
-	}
-	out := newResult(s.stdout)
-	if *o.mode == modeGCX && !*o.stats {
-		// The payload goes out a line at a time as it is made.
-		if err := jsonmap.EncodeTo(out, *o.tool, v, *o.limits); err != nil {
-			out.Abandon(abandonedGCX)
-			return fail(s.stderr, err)
-		}
-		if err := out.Commit(); err != nil {
-			return fail(s.stderr, err)
-		}
-		return exitOK
-	}
-	// Auto mode needs both texts to count them; --stats prints both
-	// counts, so neither may stop early.
-	choice, err := auto.ChooseValueLimits(*o.tool, v, *o.limits, *o.stats)
-	if err != nil {
-		return fail(s.stderr, err)
-	}
-	payload, format := choice.Output, choice.Format
-	if *o.mode == modeGCX {
-		if choice.Refused != nil {
-			return fail(s.stderr, choice.Refused)
-		}
-		payload, format = choice.Payload, jsonmap.FormatGCX
-	}
-	out.Write(payload)
-	if format == jsonmap.FormatJSON {
-		io.WriteString(out, "\n")
-	}
-	if err := out.Commit(); err != nil {
-		return fail(s.stderr, err)
-	}
-	if *o.stats {
-		if choice.Refused != nil {
-			return report(s.stderr, "gcx encode: wrote %s; compact JSON %s (%s); no GCX1: %v\n", format, plural.Count(choice.JSONTokens, "token"), auto.Encoding, choice.Refused)
-		}
-		return report(s.stderr, "gcx encode: wrote %s; GCX1 %s, compact JSON %s (%s)\n", format, plural.Count(choice.GCXTokens, "token"), plural.Count(choice.JSONTokens, "token"), auto.Encoding)
-	}
-	return exitOK
+	return encodeOther(version, *o.tool, v, *o.mode, *o.stats, *o.limits, s)
 }
 
 // encodeOther is gcx encode for a version other than GCX1: its own

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/bits"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -41,6 +42,17 @@ type Reader struct {
 	// form, for Compact: it checks the escapes of every string that has
 	// some a second time.
 	CheckCompact bool
+	// InternNames makes Name tokens of equal text share one string, kept
+	// for the reader's life (up to maxInterned of them): the member names
+	// of a table's rows repeat, and each would be a new string.
+	InternNames bool
+	// Arena, when not nil, takes the bytes of the Text of String and
+	// Number tokens read from a stream, which then share them instead of
+	// each being a new string. A caller that reads values one at a time
+	// empties it (keeping its capacity) once it no longer uses their
+	// texts: until then they stay as they were. Unlike the other options
+	// it may be changed between calls. Names never share it.
+	Arena *[]byte
 
 	r     io.Reader // nil when the input is held whole
 	rerr  error     // the reader's error once it returned one, io.EOF included
@@ -68,6 +80,8 @@ type Reader struct {
 	peekEnd int64
 	peekErr error
 	err     error
+
+	interned map[string]string
 
 	loose       bool // whitespace or an escape compact form does not write was read
 	limitNext   bool // LimitString applies to the next string scanned
@@ -451,11 +465,44 @@ func (r *Reader) name() (Token, error) {
 	if err != nil {
 		return Token{}, err
 	}
+	if r.Arena != nil || r.InternNames {
+		s = r.keepName(s)
+	}
 	if r.RejectDuplicateNames && !r.addName(s) {
 		return Token{}, r.fail(p, "member name "+QuotePrefix(s)+" appears twice in one object")
 	}
 	r.state = stColon
 	return Token{Kind: Name, Text: s, Pos: p}, nil
+}
+
+// maxInterned bounds the names InternNames keeps: past it, names are
+// strings of their own, as without the option.
+const maxInterned = 4096
+
+// keepName returns a string equal to s that the Arena does not share: the
+// interned one, or a copy.
+func (r *Reader) keepName(s string) string {
+	if t, ok := r.interned[s]; ok {
+		return t
+	}
+	t := strings.Clone(s)
+	if r.InternNames && len(r.interned) < maxInterned {
+		if r.interned == nil {
+			r.interned = make(map[string]string)
+		}
+		r.interned[t] = t
+	}
+	return t
+}
+
+// own returns a string of b's bytes: in the Arena when there is one.
+func (r *Reader) own(b []byte) string {
+	if r.Arena == nil || len(b) == 0 {
+		return string(b)
+	}
+	start := len(*r.Arena)
+	*r.Arena = append(*r.Arena, b...)
+	return unsafe.String(&(*r.Arena)[start], len(b))
 }
 
 // addName records a name of the innermost object and reports whether it
@@ -568,11 +615,11 @@ func (r *Reader) strEnd(start, end int, escaped bool) string {
 			_, _, f, _ := scanString(r.buf[:r.end], start, true, nil)
 			r.loose = f != faultNone
 		}
-		return string(r.scratch)
+		return r.own(r.scratch)
 	case r.whole:
 		return r.text[start+1 : end-1]
 	}
-	return string(r.buf[start+1 : end-1])
+	return r.own(r.buf[start+1 : end-1])
 }
 
 // checkToken turns what a scan of the token at start found into the error
@@ -842,7 +889,7 @@ func (r *Reader) number() (Token, error) {
 	if r.whole {
 		return Token{Kind: Number, Text: r.text[start:end], Pos: p}, nil
 	}
-	return Token{Kind: Number, Text: string(r.buf[start:end]), Pos: p}, nil
+	return Token{Kind: Number, Text: r.own(r.buf[start:end]), Pos: p}, nil
 }
 
 func isNumberByte(c byte) bool {

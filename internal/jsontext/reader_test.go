@@ -688,3 +688,63 @@ func TestPropertyLimitStringCountsEscapes(t *testing.T) {
 		}
 	})
 }
+
+// TestPropertyArenaKeepsTexts: with InternNames and an Arena, a stream
+// gives the tokens it gives without them, each text intact until the
+// arena is emptied, which the reader does not do itself; the arena is
+// emptied at random points, and every token read since is still intact.
+func TestPropertyArenaKeepsTexts(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		in := jsonish().Draw(t, "in")
+		if rapid.Bool().Draw(t, "valid") {
+			in = validJSON().Draw(t, "valid in")
+		}
+		dup := rapid.Bool().Draw(t, "dup")
+		chunk := rapid.IntRange(1, 7).Draw(t, "chunk")
+		plain := NewReader(&chunker{s: in, n: chunk})
+		plain.RejectDuplicateNames = dup
+		want, wantErr := tokens(plain)
+
+		var arena []byte
+		r := NewReader(&chunker{s: in, n: chunk})
+		r.RejectDuplicateNames, r.InternNames, r.Arena = dup, true, &arena
+		var since []Token // read since the arena was last emptied
+		for i := 0; ; i++ {
+			tok, err := r.NextToken()
+			if err == io.EOF {
+				if wantErr != nil || i != len(want) {
+					t.Fatalf("ended after %d tokens; without an arena %d tokens, error %v", i, len(want), wantErr)
+				}
+				break
+			}
+			if err != nil {
+				if wantErr == nil || err.Error() != wantErr.Error() || i != len(want) {
+					t.Fatalf("error %v after %d tokens; without an arena %v after %d", err, i, wantErr, len(want))
+				}
+				break
+			}
+			if i >= len(want) {
+				t.Fatalf("token %d %+v beyond the %d read without an arena", i, tok, len(want))
+			}
+			since = append(since, tok)
+			for k, s := range since {
+				if s != want[i-len(since)+1+k] {
+					t.Fatalf("token %d became %+v, want %+v", i-len(since)+1+k, s, want[i-len(since)+1+k])
+				}
+			}
+			if rapid.IntRange(0, 3).Draw(t, "empty the arena") == 0 {
+				arena, since = arena[:0], nil
+			}
+		}
+	})
+}
+
+// validJSON draws arrays of strings, numbers and small objects whose names
+// repeat: many tokens with texts.
+func validJSON() *rapid.Generator[string] {
+	texts := []string{`"a"`, `"word"`, `"\u00e9t\u00e9"`, `"x\ny"`, `12`, `-3.5e2`, `{"k":"v","n":1}`, `{"k":"w"}`, `[]`, `true`}
+	return rapid.Custom(func(t *rapid.T) string {
+		elems := rapid.SliceOfN(rapid.SampledFrom(texts), 0, 30).Draw(t, "elements")
+		return "[" + strings.Join(elems, ",") + "]"
+	})
+}
