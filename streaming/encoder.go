@@ -143,6 +143,10 @@ func (e *Encoder) WriteRow(values []string) error {
 		} else if spec.NeedsGuard(v) {
 			b = append(b, spec.GuardByte)
 		}
+		if plainFirst && plainASCII(v) {
+			b = append(b, v...)
+			continue
+		}
 		var valid bool
 		if b, valid = appendValue(b, v); !valid {
 			return e.fail(spec.CheckRow(e.sections-1, e.rows, e.width, values))

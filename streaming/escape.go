@@ -127,10 +127,6 @@ func appendValue(b []byte, s string) ([]byte, bool) {
 // escapeASCIIWords is escapeASCII eight bytes a step in portable Go; see
 // escapeASCII for what it does.
 func escapeASCIIWords(dst *byte, room int, src *byte, n int) (read, written int) {
-	if plainASCII(unsafe.String(src, n)) {
-		copy(unsafe.Slice(dst, n), unsafe.String(src, n)) // most values: one test, one copy
-		return n, n
-	}
 	i, j := 0, 0
 	for i < n {
 		var w, flagged uint64
