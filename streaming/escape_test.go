@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 
 	"pgregory.net/rapid"
 
@@ -93,4 +94,19 @@ func FuzzAppendValue(f *testing.F) {
 	f.Add("C:\\src\\x\r\n")
 	f.Add("\xed\xa0\x80 broken")
 	f.Fuzz(func(t *testing.T, s string) { checkValue(t, s) })
+}
+
+// TestAppendValueNearPageEnd places values so that their last bytes lie in
+// the last 16 of a 4 KiB page, where the SSE2 scanner takes the tail a byte
+// at a time rather than load past the value.
+func TestAppendValueNearPageEnd(t *testing.T) {
+	mem := make([]byte, 3<<12)
+	base := int(uintptr(unsafe.Pointer(&mem[0])) & 0xfff)
+	pageEnd := 2<<12 - base // an index of mem at a page boundary
+	for _, v := range []string{"abc", "a\tb\\c", "0123456789abcde", "x\ny", "é\r", "\xc3", "ab\xe2\x82"} {
+		for end := pageEnd - 16; end <= pageEnd; end++ {
+			copy(mem[end-len(v):], v)
+			checkValue(t, unsafe.String(&mem[end-len(v)], len(v)))
+		}
+	}
 }
