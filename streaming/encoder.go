@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/gcxwire/gcx/spec"
 )
@@ -144,14 +143,14 @@ func (e *Encoder) WriteRow(values []string) error {
 		} else if spec.NeedsGuard(v) {
 			b = append(b, spec.GuardByte)
 		}
-		if plainASCII(v) {
+		if plainFirst && plainASCII(v) {
 			b = append(b, v...)
 			continue
 		}
-		if !utf8.ValidString(v) {
+		var valid bool
+		if b, valid = appendValue(b, v); !valid {
 			return e.fail(spec.CheckRow(e.sections-1, e.rows, e.width, values))
 		}
-		b = spec.ValueEscapes.Append(b, v)
 	}
 	if e.declared >= 0 && int64(e.rows) == e.declared {
 		return e.fail(&spec.Error{Class: spec.ErrModel, Rule: "META-4",
