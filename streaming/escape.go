@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"slices"
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -17,6 +18,21 @@ import (
 // and holds the scanners to stop at every byte with a letter.
 var valueLetter [256]byte
 
+// letterBytes are the bytes that have a letter in valueLetter.
+var letterBytes []byte
+
+// hasLetter reports whether s holds a byte that is written escaped.
+// strings.IndexByte goes a vector at a time, so a few of them beat a loop
+// over the bytes.
+func hasLetter(s string) bool {
+	for _, c := range letterBytes {
+		if strings.IndexByte(s, c) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // utf8Lead describes, for each byte that may begin a UTF-8 sequence of two
 // to four bytes, how long the sequence is and the range its second byte
 // must lie in, which is narrower than 0x80–0xBF after E0, ED, F0 and F4 so
@@ -29,6 +45,9 @@ var utf8Leads [256]utf8Lead
 func init() {
 	for c := range 256 {
 		valueLetter[c] = spec.ValueEscapes.Letter(byte(c))
+		if valueLetter[c] != 0 {
+			letterBytes = append(letterBytes, byte(c))
+		}
 	}
 	set := func(from, to int, lead utf8Lead) {
 		for c := from; c <= to; c++ {
@@ -82,6 +101,16 @@ func appendValue(b []byte, s string) ([]byte, bool) {
 			b = slices.Grow(b[:j], n-i+1+valueSlack+(n-i)/4)
 			dst, room = unsafe.SliceData(b), cap(b)
 			continue
+		}
+		if rest := s[i:]; !hasLetter(rest) {
+			// Text in another script, as most non-ASCII values are:
+			// nothing in the rest to escape, so it only needs checking,
+			// which validUTF8 does a vector at a time, and copying.
+			if !validUTF8(unsafe.Slice(unsafe.StringData(rest), len(rest))) {
+				return b[:j], false
+			}
+			copy(unsafe.Slice(at(dst, j), len(rest)), rest)
+			return b[:j+len(rest)], true
 		}
 		for {
 			if c := s[i]; c >= utf8.RuneSelf {
