@@ -14,11 +14,14 @@
 // reported in the same order [ERR-3]. It holds one line at a time, so memory
 // stays flat however long the payload.
 //
-// Most rows are plain: no escape, no CR, one value per field. On amd64 such a
-// row is found, split and checked in one SSE2 pass over its bytes; elsewhere
-// (and with -tags purego) the buffered input is checked for backslashes, CRs
-// and UTF-8 once per buffer and rows are split with bytes.IndexByte. Every
-// other line takes a general path that walks the grammar and reports the
+// Most rows are well formed. On amd64 such a row is found, split and
+// unescaped from one vector pass over its bytes (SSE2, with an AVX2 loop for
+// long values where the processor has it) that marks its LF, TABs and
+// backslashes, and its UTF-8 is checked by a vectorised validator only when
+// it is not all ASCII; elsewhere (and with -tags purego) the buffered input
+// is checked for backslashes, CRs and UTF-8 once per buffer and rows are
+// split with bytes.IndexByte. Every other line — headers, comments, rows
+// with faults — takes a general path that walks the grammar and reports the
 // first error exactly where the reference does. docs/performance.md has the
 // figures.
 //
