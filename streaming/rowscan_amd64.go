@@ -10,10 +10,10 @@ import (
 	"github.com/gcxwire/gcx/spec"
 )
 
-// haveRowScanner: rows are read by readPlainRow with scanRowSSE2 where it can.
+// haveRowScanner: rows are read by readPlainRow with scanRowVector where it can.
 const haveRowScanner = true
 
-// Flags scanRowSSE2 reports.
+// Flags scanRowVector reports.
 const (
 	rowEscape = 1 // a backslash or CR before the LF
 	rowHigh   = 2 // a byte that is not ASCII before the LF
@@ -21,7 +21,7 @@ const (
 
 // readPlainRow reads the next line in one step if it is a well-formed row
 // of the current section, complete in the buffer and within the limits —
-// most rows, escapes and guards included. A single pass of scanRowSSE2
+// most rows, escapes and guards included. A single pass of scanRowVector
 // finds its LF and the TABs and backslashes before it, and tells whether
 // it holds a CR or a byte that is not ASCII; the row is then split and its
 // escapes decoded [VAL-1] from those marks alone, and its UTF-8 checked
@@ -40,7 +40,7 @@ func (d *Decoder) readPlainRow() bool {
 	if len(b) < len(spec.TagPrefix) || b[0] == '#' || spec.IsHeaderLine(b) {
 		return false
 	}
-	lf, marks, flags := rowScanner(&b[0], len(b), &d.marks[0], len(d.marks))
+	lf, marks, flags := scanRowVector(&b[0], len(b), &d.marks[0], len(d.marks), wideScan)
 	if lf < 0 || marks > len(d.marks) || marks < width-1 ||
 		d.Limits.LineFault(lf) != nil || d.Limits.RowFault(d.rows) != nil {
 		return false
@@ -145,31 +145,21 @@ func (d *Decoder) split(text []byte, tabs []int32, width int) []string {
 	return record
 }
 
-// scanRowSSE2 looks at the n bytes at p, from the first to the first LF.
+// scanRowVector looks at the n bytes at p, from the first to the first LF.
 // It returns the index of that LF, or -1 if there is none; it stores the
 // index of each TAB and each backslash before it at marks while fewer than
 // maxMarks are stored, and returns how many there were; and it reports in
 // flags whether any byte before the LF (or of all n, without one) is a
 // backslash or CR (rowEscape) or is not ASCII (rowHigh).
 //
-// It is SSE2, which every amd64 processor has. It reads 32 or 16 bytes a
-// step and may read up to 15 bytes past the n, which must lie within the
-// same allocation: the decoder keeps that slack at the end of its buffer.
+// It is SSE2, which every amd64 processor has, reading 32 or 16 bytes a
+// step; with wide, on a processor with AVX2 and BMI1, it takes 64 bytes a
+// step first, until the LF is near, for long values. It may read up to 15
+// bytes past the n, which must lie within the same allocation: the decoder
+// keeps that slack at the end of its buffer.
 //
 //go:noescape
-func scanRowSSE2(p *byte, n int, marks *int32, maxMarks int) (lf int, nmarks int, flags int)
+func scanRowVector(p *byte, n int, marks *int32, maxMarks int, wide bool) (lf int, nmarks int, flags int)
 
-// scanRowAVX2 is scanRowSSE2 that takes 64 bytes a step in AVX2 registers
-// until the LF is near, for long values.
-//
-//go:noescape
-func scanRowAVX2(p *byte, n int, marks *int32, maxMarks int) (lf int, nmarks int, flags int)
-
-// rowScanner is the scanner for this processor.
-var rowScanner = scanRowSSE2
-
-func init() {
-	if cpu.X86.HasAVX2 && cpu.X86.HasBMI1 {
-		rowScanner = scanRowAVX2
-	}
-}
+// wideScan: this processor runs scanRowVector's 64-byte steps.
+var wideScan = cpu.X86.HasAVX2 && cpu.X86.HasBMI1

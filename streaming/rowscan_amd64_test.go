@@ -5,8 +5,6 @@ package streaming
 import (
 	"testing"
 
-	"golang.org/x/sys/cpu"
-
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
@@ -15,14 +13,19 @@ import (
 
 // scanners are the row scanners this processor can run.
 func scanners() map[string]func(p *byte, n int, marks *int32, maxMarks int) (int, int, int) {
-	all := map[string]func(p *byte, n int, marks *int32, maxMarks int) (int, int, int){"sse2": scanRowSSE2}
-	if cpu.X86.HasAVX2 && cpu.X86.HasBMI1 {
-		all["avx2"] = scanRowAVX2
+	sse2 := func(p *byte, n int, marks *int32, maxMarks int) (int, int, int) {
+		return scanRowVector(p, n, marks, maxMarks, false)
+	}
+	all := map[string]func(p *byte, n int, marks *int32, maxMarks int) (int, int, int){"sse2": sse2}
+	if wideScan {
+		all["avx2"] = func(p *byte, n int, marks *int32, maxMarks int) (int, int, int) {
+			return scanRowVector(p, n, marks, maxMarks, true)
+		}
 	}
 	return all
 }
 
-// scanRowByBytes is scanRowSSE2 written the plain way, the yardstick for
+// scanRowByBytes is scanRowVector written the plain way, the yardstick for
 // the assembly.
 func scanRowByBytes(b []byte, marks []int32) (lf, n int, flags int) {
 	for i, c := range b {
