@@ -82,6 +82,14 @@ func NeedsGuard(first string) bool {
 	return strings.HasPrefix(first, "#") || strings.HasPrefix(first, TagPrefix)
 }
 
+// StartsGuard reports whether a row line begins with the guard [ROW-4]: a
+// backslash before "#" or "G". Behind a guard before "G" the rest of
+// TagPrefix must follow, which the reader checks where it can say where
+// the guard is cut short.
+func StartsGuard(line []byte) bool {
+	return len(line) >= 2 && line[0] == GuardByte && (line[1] == '#' || line[1] == 'G')
+}
+
 // IsHeaderLine reports whether a line (or an input) begins with "GCX",
 // which makes it a section header of some version and never a row [LINE-2].
 func IsHeaderLine(line []byte) bool {

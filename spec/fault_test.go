@@ -90,6 +90,17 @@ func TestNeedsGuard(t *testing.T) {
 	}
 }
 
+// A row line begins with the guard when a backslash stands before "#" or
+// "G" [ROW-4]; any other escape at the start is no guard.
+func TestStartsGuard(t *testing.T) {
+	for line, want := range map[string]bool{`\#x`: true, `\#`: true, `\GCX1`: true, `\G`: true,
+		`\t`: false, `\\#`: false, `#`: false, `\`: false, ``: false, `x\#`: false} {
+		if got := spec.StartsGuard([]byte(line)); got != want {
+			t.Errorf("StartsGuard(%q) = %v", line, got)
+		}
+	}
+}
+
 // Which rule a byte breaks where the grammar did not expect it [ERR-2].
 func TestUnexpected(t *testing.T) {
 	cases := []struct {

@@ -251,7 +251,7 @@ func (d *Decoder) lineStart() int {
 func (d *Decoder) ValueColumn(i int) int {
 	line := d.buf[d.lineStart() : d.start-1]
 	at := 0
-	if len(line) >= 2 && line[0] == '\\' && (line[1] == '#' || line[1] == 'G') {
+	if spec.StartsGuard(line) {
 		at = 1
 	}
 	for ; i > 0; i-- {
@@ -643,7 +643,7 @@ func (d *Decoder) decodeRow(line []byte, hasLF bool) error {
 	decoding := false // text holds line[:copied], decoded
 	copied := 0
 	i := 0
-	if len(line) >= 2 && line[0] == spec.GuardByte && (line[1] == '#' || line[1] == 'G') {
+	if spec.StartsGuard(line) {
 		// The guard is a lone backslash that decodes to nothing [ROW-4].
 		i = 2
 		if line[1] == 'G' {

@@ -81,16 +81,11 @@ func (d *Decoder) unescape(line []byte, marks []int32, width int) ([]byte, bool)
 	text := d.rowText[:0]
 	ends := d.textTabs[:0]
 	copied, skip := 0, 0 // line[:copied] is decoded into text; marks before skip are spent
-	if line[0] == spec.GuardByte && len(line) > 1 {
-		switch {
-		case line[1] == '#':
-			copied, skip = 1, 1
-		case line[1] == 'G':
-			if !bytes.HasPrefix(line[1:], []byte(spec.TagPrefix)) {
-				return nil, false
-			}
-			copied, skip = 1, 1
+	if spec.StartsGuard(line) {
+		if line[1] == 'G' && !bytes.HasPrefix(line[1:], []byte(spec.TagPrefix)) {
+			return nil, false
 		}
+		copied, skip = 1, 1
 	}
 	for _, m := range marks {
 		at := int(m)
