@@ -58,7 +58,8 @@ func CheckMeta(key, value string) (rule, msg string) {
 }
 
 // Check reports whether p has a GCX1 spelling and, if not, returns an
-// *Error of class ErrModel naming the first rule it breaks [CAN-3]. Every
+// *Error of class ErrModel naming the first rule it breaks, in the order
+// [CAN-3] settles: section by section, each as Section.Check says. Every
 // encoder of this module calls it (or checks the same rules piece by piece)
 // before writing, so no encoder emits what a decoder rejects.
 func (p *Payload) Check() error {
@@ -74,32 +75,46 @@ func (p *Payload) Check() error {
 }
 
 // Check reports whether the section, the index-th of its payload (0-based,
-// used only in messages), has a GCX1 spelling. It checks the header with
-// CheckHeader, every row with CheckRow, rows= against the row count and the
-// comments with CheckComment.
+// used only in messages), has a GCX1 spelling, and names the first defect
+// met in writing it from front to back [CAN-3]: the header (CheckHeader);
+// then the comments and rows in payload order, a comment before the row it
+// precedes (CheckCommentPlace, then CheckComment) and each row with
+// CheckRow, a row beyond the count rows= gives failing [META-4] after its
+// own checks; then the comments placed beyond the last row; and last a
+// rows= larger than the rows. It is the order an encoder that writes as it
+// goes meets them in.
 func (s *Section) Check(index int) error {
 	if err := CheckHeader(index, s.Tool, s.Fields, s.Meta); err != nil {
 		return err
 	}
-	for r, row := range s.Rows {
-		if err := CheckRow(index, r, len(s.Fields), row); err != nil {
+	declared, hasRows := RowCountValue(s.Meta)
+	prev, c := 0, 0
+	for r := 0; r <= len(s.Rows); r++ {
+		for ; c < len(s.Comments) && s.Comments[c].Row <= r; c++ {
+			cm := s.Comments[c]
+			if err := CheckCommentPlace(index, c, cm.Row, prev, len(s.Rows)); err != nil {
+				return err
+			}
+			prev = cm.Row
+			if err := CheckComment(index, cm.Text); err != nil {
+				return err
+			}
+		}
+		if r == len(s.Rows) {
+			break
+		}
+		if err := CheckRow(index, r, len(s.Fields), s.Rows[r]); err != nil {
 			return err
 		}
-	}
-	if err := CheckRowCount(index, s.Meta, len(s.Rows)); err != nil {
-		return err
-	}
-	prev := 0
-	for c, cm := range s.Comments {
-		if err := CheckCommentPlace(index, c, cm.Row, prev, len(s.Rows)); err != nil {
-			return err
-		}
-		prev = cm.Row
-		if err := CheckComment(index, cm.Text); err != nil {
-			return err
+		if hasRows && declared == strconv.Itoa(r) {
+			// Row r+1 of a section that declares r rows.
+			return CheckRowCount(index, s.Meta, len(s.Rows))
 		}
 	}
-	return nil
+	if c < len(s.Comments) {
+		return CheckCommentPlace(index, c, s.Comments[c].Row, prev, len(s.Rows))
+	}
+	return CheckRowCount(index, s.Meta, len(s.Rows))
 }
 
 // CheckHeader checks the parts of a section header: tool name [HDR-3], at

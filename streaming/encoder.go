@@ -233,10 +233,9 @@ func (e *Encoder) Close() error {
 // spec.ErrModel [CAN-3]. Comments out of order, or placed beyond the last
 // row, are refused with spec.CheckCommentPlace's error, not reordered: the
 // Encoder writes a comment after the rows written so far, so no sequence
-// of calls spells such a model. A model with a single defect gets the
-// class and rule reference.Encode gives; with several, Encode reports the
-// first it meets in wire order, where reference.Encode checks a section's
-// header, then its rows, then rows=, then its comments.
+// of calls spells such a model. A model with several defects is refused
+// for the first it meets in wire order, which is the order [CAN-3] settles
+// and spec.Payload.Check, and so reference.Encode, follows.
 //
 // Encode does not check the whole model before it writes. On error w may
 // already hold the start of the payload — whole lines before the defect,

@@ -249,7 +249,11 @@ func TestPropertyEncodeMatchesReference(t *testing.T) {
 // without a spelling.
 func breakModel(t *rapid.T, p *spec.Payload) {
 	s := &p.Sections[rapid.IntRange(0, len(p.Sections)-1).Draw(t, "section")]
-	switch rapid.IntRange(0, 14).Draw(t, "defect") {
+	defect := rapid.IntRange(0, 14).Draw(t, "defect")
+	if len(s.Fields) == 0 && (defect == 3 || defect == 4 || defect == 11) {
+		return // an earlier defect took the fields these need
+	}
+	switch defect {
 	case 0:
 		p.Sections = nil
 	case 1:
@@ -323,13 +327,18 @@ func setRows(meta []spec.Meta, n int) []spec.Meta {
 	return append(out, spec.Meta{Key: spec.KeyRows, Value: strconv.Itoa(n)})
 }
 
-// TestPropertyEncodeRefusesLikeReference: given a model with one defect,
-// the stream encoder refuses it with a model error naming the rule
-// reference.Encode names [CAN-3], and accepts what reference.Encode accepts.
+// TestPropertyEncodeRefusesLikeReference: given a model with one to three
+// defects, the stream encoder refuses it with a model error naming the rule
+// reference.Encode names, the first in the order [CAN-3] settles, and
+// accepts what reference.Encode accepts.
 func TestPropertyEncodeRefusesLikeReference(t *testing.T) {
 	gen.Check(t, 1000, func(t *rapid.T) {
 		p := gen.Payload().Draw(t, "payload")
-		breakModel(t, p)
+		for range rapid.IntRange(1, 3).Draw(t, "defects") {
+			if len(p.Sections) > 0 {
+				breakModel(t, p)
+			}
+		}
 		_, want := reference.Encode(p)
 		got := Encode(io.Discard, p)
 		if want == nil {

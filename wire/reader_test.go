@@ -3,6 +3,8 @@ package wire_test
 import (
 	"bytes"
 	"errors"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -31,13 +33,17 @@ func TestPropertyRoundTrip(t *testing.T) {
 
 // Encode streams what the reference encoder writes for the model the view
 // describes, and refuses what it refuses with the same rule [CAN-2]
-// [CAN-3]: on valid payloads, and on models broken in one place.
+// [CAN-3]: on valid payloads, and on models broken in up to three places,
+// where the first defect in the order of [CAN-3] decides.
 func TestPropertyEncodeIsTheReference(t *testing.T) {
 	gen.Check(t, 1000, func(t *rapid.T) {
 		p := gen.Payload().Draw(t, "payload")
-		if rapid.Bool().Draw(t, "break") && len(p.Sections) > 0 {
+		for range rapid.IntRange(0, 3).Draw(t, "defects") {
+			if len(p.Sections) == 0 {
+				break
+			}
 			s := &p.Sections[rapid.IntRange(0, len(p.Sections)-1).Draw(t, "section")]
-			switch rapid.IntRange(0, 3).Draw(t, "how") {
+			switch rapid.IntRange(0, 6).Draw(t, "how") {
 			case 0:
 				s.Tool = "my tool"
 			case 1:
@@ -46,6 +52,17 @@ func TestPropertyEncodeIsTheReference(t *testing.T) {
 				s.Rows = append(s.Rows, []string{})
 			case 3:
 				s.Comments = append(s.Comments, spec.Comment{Row: len(s.Rows) + 1, Text: "beyond"})
+			case 4:
+				s.Comments = append(s.Comments, spec.Comment{Row: len(s.Rows), Text: "two\nlines"})
+			case 5:
+				s.Comments = append(s.Comments, spec.Comment{Row: -1, Text: "before"})
+			case 6:
+				// rows= one more or one fewer than the rows [META-4].
+				n := len(s.Rows) + rapid.SampledFrom([]int{-1, 1}).Draw(t, "off-by")
+				s.Meta = slices.DeleteFunc(slices.Clone(s.Meta), func(m spec.Meta) bool { return m.Key == spec.KeyRows })
+				if n >= 0 {
+					s.Meta = append(s.Meta, spec.Meta{Key: spec.KeyRows, Value: strconv.Itoa(n)})
+				}
 			}
 		}
 		want, wantErr := reference.Encode(p)

@@ -330,17 +330,32 @@ def _check(s, where):
         rule = reserved_value_rule(key, value)
         if rule:
             raise _refuse(rule, f"{where}: {key}={value!r} is not allowed")
-    if any(len(row) != len(s.fields) for row in s.rows):
-        raise _refuse("ROW-2", f"{where}: a row does not have one value per field")
-    if any(key == "rows" and value != str(len(s.rows)) for key, value in s.meta):
-        raise _refuse("META-4", f"{where}: rows= disagrees with the {len(s.rows)} rows")
+    # Rows and comments in the order a writer meets them [CAN-3]: each comment
+    # once the rows its place counts are written, a row beyond rows= after its
+    # own check, the comments beyond the last row, and rows= too large last.
+    declared = next((int(value) for key, value in s.meta if key == "rows"), None)
+    comments = iter(s.comments)
+    pending = next(comments, None)
     previous = 0
-    for row, text in s.comments:
-        if not previous <= row <= len(s.rows):
-            raise _refuse("CMT-3", f"{where}: a comment placed at row {row}, out of order or range")
-        if "\n" in text or "\r" in text:
-            raise _refuse("CMT-4", f"{where}: a comment holds LF or CR")
-        previous = row
+    for written in range(len(s.rows) + 1):
+        while pending is not None and pending[0] <= written:
+            row, text = pending
+            if not previous <= row <= len(s.rows):
+                raise _refuse("CMT-3", f"{where}: a comment placed at row {row}, out of order or range")
+            if "\n" in text or "\r" in text:
+                raise _refuse("CMT-4", f"{where}: a comment holds LF or CR")
+            previous = row
+            pending = next(comments, None)
+        if written == len(s.rows):
+            break
+        if len(s.rows[written]) != len(s.fields):
+            raise _refuse("ROW-2", f"{where}: a row does not have one value per field")
+        if declared == written:
+            raise _refuse("META-4", f"{where}: rows={declared} but the section holds {len(s.rows)} rows")
+    if pending is not None:
+        raise _refuse("CMT-3", f"{where}: a comment placed at row {pending[0]}, beyond the {len(s.rows)} rows")
+    if declared is not None and declared != len(s.rows):
+        raise _refuse("META-4", f"{where}: rows={declared} but the section holds {len(s.rows)} rows")
 
 
 def _spell_row(row):
