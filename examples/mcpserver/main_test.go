@@ -282,22 +282,11 @@ func TestArgumentErrors(t *testing.T) {
 // in-memory transports.
 func connectInMemory(t *testing.T, idx *index, mode gcxmcp.Mode) *mcp.ClientSession {
 	t.Helper()
-	ctx := context.Background()
 	server, err := newServer(idx, mode)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := server.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "mcpserver-test", Version: "v0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close(); ss.Close() })
-	return cs
+	return connect(t, server, "")
 }
 
 // With -http the same server answers over Streamable HTTP: the address it
