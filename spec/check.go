@@ -77,44 +77,69 @@ func (p *Payload) Check() error {
 // Check reports whether the section, the index-th of its payload (0-based,
 // used only in messages), has a GCX1 spelling, and names the first defect
 // met in writing it from front to back [CAN-3]: the header (CheckHeader);
-// then the comments and rows in payload order, a comment before the row it
-// precedes (CheckCommentPlace, then CheckComment) and each row with
-// CheckRow, a row beyond the count rows= gives failing [META-4] after its
-// own checks; then the comments placed beyond the last row; and last a
-// rows= larger than the rows. It is the order an encoder that writes as it
-// goes meets them in.
+// then the comments and rows as Walk visits them, each comment's text
+// with CheckComment and each row with CheckRow, a row beyond the count
+// rows= gives failing [META-4] after its own checks; and last a rows=
+// larger than the rows. It is the order an encoder that writes as it goes
+// meets them in.
 func (s *Section) Check(index int) error {
 	if err := CheckHeader(index, s.Tool, s.Fields, s.Meta); err != nil {
 		return err
 	}
-	declared, hasRows := RowCountValue(s.Meta)
+	declared := -1
+	if value, ok := RowCountValue(s.Meta); ok {
+		declared, _ = strconv.Atoi(value) // CheckHeader vouched for it [META-1]
+	}
+	err := s.Walk(index,
+		func(cm Comment) error { return CheckComment(index, cm.Text) },
+		func(r int, values []string) error {
+			if err := CheckRow(index, r, len(s.Fields), values); err != nil {
+				return err
+			}
+			if r == declared {
+				// Row r+1 of a section that declares r rows.
+				return CheckRowCount(index, s.Meta, len(s.Rows))
+			}
+			return nil
+		})
+	if err != nil {
+		return err
+	}
+	return CheckRowCount(index, s.Meta, len(s.Rows))
+}
+
+// Walk visits the section's rows in order and its comments in their order
+// among them, as a payload holds them [CMT-3]: each comment as soon as the
+// rows its place counts are visited (at once if they already are), after
+// CheckCommentPlace has passed it, then the rows; the comments whose place
+// lies beyond the last row are refused with CheckCommentPlace's error at
+// the end. The first error, a visitor's or a place's, stops the walk.
+// Section.Check and the streaming encoder both walk a section with it, so
+// they meet defects in the same order [CAN-3].
+func (s *Section) Walk(index int, comment func(Comment) error, row func(r int, values []string) error) error {
 	prev, c := 0, 0
-	for r := 0; r <= len(s.Rows); r++ {
+	for r := 0; ; r++ {
 		for ; c < len(s.Comments) && s.Comments[c].Row <= r; c++ {
 			cm := s.Comments[c]
 			if err := CheckCommentPlace(index, c, cm.Row, prev, len(s.Rows)); err != nil {
 				return err
 			}
 			prev = cm.Row
-			if err := CheckComment(index, cm.Text); err != nil {
+			if err := comment(cm); err != nil {
 				return err
 			}
 		}
 		if r == len(s.Rows) {
 			break
 		}
-		if err := CheckRow(index, r, len(s.Fields), s.Rows[r]); err != nil {
+		if err := row(r, s.Rows[r]); err != nil {
 			return err
-		}
-		if hasRows && declared == strconv.Itoa(r) {
-			// Row r+1 of a section that declares r rows.
-			return CheckRowCount(index, s.Meta, len(s.Rows))
 		}
 	}
 	if c < len(s.Comments) {
 		return CheckCommentPlace(index, c, s.Comments[c].Row, prev, len(s.Rows))
 	}
-	return CheckRowCount(index, s.Meta, len(s.Rows))
+	return nil
 }
 
 // CheckHeader checks the parts of a section header: tool name [HDR-3], at

@@ -258,26 +258,11 @@ func EncodeLimits(w io.Writer, p *spec.Payload, limits spec.Limits) error {
 		if err := e.WriteHeader(&Header{Tool: s.Tool, Fields: s.Fields, Meta: s.Meta}); err != nil {
 			return err
 		}
-		prev, c := 0, 0
-		for r := 0; r <= len(s.Rows); r++ {
-			for ; c < len(s.Comments) && s.Comments[c].Row <= r; c++ {
-				cm := s.Comments[c]
-				if err := spec.CheckCommentPlace(i, c, cm.Row, prev, len(s.Rows)); err != nil {
-					return err
-				}
-				prev = cm.Row
-				if err := e.WriteComment(cm.Text); err != nil {
-					return err
-				}
-			}
-			if r < len(s.Rows) {
-				if err := e.WriteRow(s.Rows[r]); err != nil {
-					return err
-				}
-			}
-		}
-		if c < len(s.Comments) { // the rest lie beyond the last row
-			return spec.CheckCommentPlace(i, c, s.Comments[c].Row, prev, len(s.Rows))
+		err := s.Walk(i,
+			func(cm spec.Comment) error { return e.WriteComment(cm.Text) },
+			func(_ int, values []string) error { return e.WriteRow(values) })
+		if err != nil {
+			return err
 		}
 	}
 	return e.Close()

@@ -59,9 +59,6 @@ func TestGuardPagesAroundValues(t *testing.T) {
 			held := page[at : at+len(text)]
 			copy(held, text)
 			s := unsafe.String(unsafe.SliceData(held), len(held))
-			if len(held) == 0 {
-				s = ""
-			}
 			if got, want := validUTF8(held), utf8.ValidString(text); got != want {
 				t.Errorf("validUTF8(%q) at offset %d of the page = %v, want %v", text, at, got, want)
 			}

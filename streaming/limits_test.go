@@ -14,6 +14,34 @@ import (
 	"github.com/gcxwire/gcx/spec"
 )
 
+// A line that breaks a rule of [CAN-3] and exceeds a limit is refused for
+// the rule; a line that exceeds a limit before a later one breaks a rule
+// is refused for the limit [LIM-4].
+func TestEncoderLimitAfterLineRules(t *testing.T) {
+	long := strings.Repeat("v", 30)
+	cases := []struct {
+		name   string
+		limits spec.Limits
+		rows   [][]string
+		class  error
+		rule   string
+	}{
+		{"too long and too wide", spec.Limits{MaxLineBytes: 20}, [][]string{{long, "x"}}, spec.ErrModel, "ROW-2"},
+		{"beyond the row limit and too wide", spec.Limits{MaxRows: 1}, [][]string{{"a"}, {"b", "c"}}, spec.ErrModel, "ROW-2"},
+		{"too long, then too wide", spec.Limits{MaxLineBytes: 20}, [][]string{{long}, {"b", "c"}}, spec.ErrLimit, "LIM-4"},
+		{"beyond the row limit, then too wide", spec.Limits{MaxRows: 1}, [][]string{{"a"}, {"b"}, {"c", "d"}}, spec.ErrLimit, "LIM-4"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := spec.Payload{Sections: []spec.Section{{Tool: "t", Fields: []string{"a"}, Rows: c.rows}}}
+			err := EncodeLimits(io.Discard, &p, c.limits)
+			if !errors.Is(err, c.class) || ruleOf(err) != c.rule {
+				t.Errorf("EncodeLimits: %v, want %v [%s]", err, c.class, c.rule)
+			}
+		})
+	}
+}
+
 // The encoder refuses, with a limit error naming LIM-4, each thing a
 // decoder under the same limits refuses [LIM-4] [LIM-3].
 func TestEncoderLimits(t *testing.T) {

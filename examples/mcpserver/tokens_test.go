@@ -40,31 +40,13 @@ var realisticCalls = []struct {
 func bareServer(t *testing.T, idx *index) *mcp.Server {
 	t.Helper()
 	server := mcp.NewServer(&mcp.Implementation{Name: "gcx-mcp-example-bare", Version: "v0"}, nil)
-	answer := func(list any, total, n int) (*mcp.CallToolResult, error) {
-		b, err := encodeResult(list)
-		if err != nil {
-			return nil, err
-		}
-		res := &mcp.CallToolResult{StructuredContent: json.RawMessage(b), Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
-		gcxmcp.SetTruncation(res, int64(total), total > n)
-		return res, nil
-	}
-	input := map[string]any{"type": "object"} // any arguments: the test sends only valid ones
-	server.AddTool(&mcp.Tool{Name: "search_symbols", InputSchema: input}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		var args searchArgs
-		if err := json.Unmarshal(req.Params.Arguments, &args); err != nil {
-			return nil, err
-		}
-		hits, total := idx.searchSymbols(args.Query, limitOf(args.Limit))
-		return answer(hits, total, len(hits))
+	addBareTool(server, "search_symbols", func(a searchArgs) (any, int, int) {
+		hits, total := idx.searchSymbols(a.Query, limitOf(a.Limit))
+		return hits, len(hits), total
 	})
-	server.AddTool(&mcp.Tool{Name: "find_usages", InputSchema: input}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		var args usagesArgs
-		if err := json.Unmarshal(req.Params.Arguments, &args); err != nil {
-			return nil, err
-		}
-		hits, total := idx.findUsages(args.Name, limitOf(args.Limit))
-		return answer(hits, total, len(hits))
+	addBareTool(server, "find_usages", func(a usagesArgs) (any, int, int) {
+		hits, total := idx.findUsages(a.Name, limitOf(a.Limit))
+		return hits, len(hits), total
 	})
 	mw, err := gcxmcp.ServerMiddleware(gcxmcp.ServerOptions{Mode: gcxmcp.ModeAuto})
 	if err != nil {
@@ -72,6 +54,28 @@ func bareServer(t *testing.T, idx *index) *mcp.Server {
 	}
 	server.AddReceivingMiddleware(mw)
 	return server
+}
+
+// addBareTool adds a tool whose arguments are an In and which answers the
+// list find returns, with how many it holds and how many there are: the
+// list's JSON as structuredContent and as the text block, the counts in
+// _meta [MCP-7].
+func addBareTool[In any](server *mcp.Server, name string, find func(In) (list any, n, total int)) {
+	input := map[string]any{"type": "object"} // any arguments: the test sends only valid ones
+	server.AddTool(&mcp.Tool{Name: name, InputSchema: input}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var args In
+		if err := json.Unmarshal(req.Params.Arguments, &args); err != nil {
+			return nil, err
+		}
+		list, n, total := find(args)
+		b, err := encodeResult(list)
+		if err != nil {
+			return nil, err
+		}
+		res := &mcp.CallToolResult{StructuredContent: json.RawMessage(b), Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
+		gcxmcp.SetTruncation(res, int64(total), total > n)
+		return res, nil
+	})
 }
 
 // connect connects an SDK client to server at a protocol version ("": the
@@ -147,14 +151,7 @@ func TestWrappedSavesAsMuchAsBare(t *testing.T) {
 			}
 			shown := got.CallToolResult.Content[0].(*mcp.TextContent).Text
 			for e, enc := range encodings {
-				nj, err := tokens.Count(enc, jsonText)
-				if err != nil {
-					t.Fatal(err)
-				}
-				ns, err := tokens.Count(enc, shown)
-				if err != nil {
-					t.Fatal(err)
-				}
+				nj, ns := countTokens(t, enc, jsonText), countTokens(t, enc, shown)
 				if e == 0 && ns > nj {
 					t.Errorf("[AUTO-2] %s %v: the model is shown %d cl100k_base tokens, the JSON block is %d", c.tool, c.args, ns, nj)
 				}
@@ -189,6 +186,16 @@ func TestWrappedSavesAsMuchAsBare(t *testing.T) {
 				100*float64(savedWrapped)/float64(jsonN[1][e]), 100*float64(savedBare)/float64(jsonN[0][e]))
 		}
 	}
+}
+
+// countTokens is text's count in the tokenizer enc.
+func countTokens(t *testing.T, enc, text string) int {
+	t.Helper()
+	n, err := tokens.Count(enc, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // argsText is a call's arguments as the table shows them.
