@@ -302,14 +302,21 @@ func TestLauncherSignals(t *testing.T) {
 				// A process left behind keeps the pipes open: Wait gives
 				// up on them after WaitDelay and says so.
 				cmd.WaitDelay = 10 * time.Second
+				// A group of its own, to end all of it if the signal does not.
+				cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 				if err := cmd.Start(); err != nil {
 					t.Fatal(err)
 				}
+				defer syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 				waitForDescendant(t, cmd.Process.Pid, depth)
 				if err := cmd.Process.Signal(c.sig); err != nil {
 					t.Fatal(err)
 				}
+				timeout := time.AfterFunc(20*time.Second, func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
 				err = cmd.Wait()
+				if !timeout.Stop() {
+					t.Fatalf("%s %v did not end within 20s of %v", path, c.args, c.sig)
+				}
 				if errors.Is(err, exec.ErrWaitDelay) {
 					t.Fatalf("%s %v: a process outlived the signal and held the output open", path, c.args)
 				}
