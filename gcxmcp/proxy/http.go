@@ -410,6 +410,9 @@ func (h *HTTP) rewrite(pr *httputil.ProxyRequest) {
 // passes the answer through the session's proxy: a JSON body as one
 // message, an event stream event by event.
 func (h *HTTP) modifyResponse(resp *http.Response) error {
+	if resp.StatusCode < 100 || resp.StatusCode > 999 {
+		return fmt.Errorf("a status of %d", resp.StatusCode)
+	}
 	if !h.opts.ForwardCredentials {
 		resp.Header.Del("Set-Cookie")
 	}
