@@ -37,7 +37,18 @@ that offers GCX1 itself is asked for it and its answer passed on. Error
 results, prose, images, batches and lines that are not JSON pass untouched
 (the last reported on stderr when the proxy notices them).
 A message longer than --max-message-bytes passes untouched, streamed.
-Section 15.9 of docs/wire-format.md states these rules (PRX-1 to PRX-6).
+
+With --upstream URL it serves Streamable HTTP on --listen (127.0.0.1:8931 by
+default) at URL's path alone, for requests whose Host and Origin are its own
+or allowed (--allow-host, --allow-origin): a web page on another origin
+cannot reach the server's tools. The host's Authorization and Cookie are not
+passed on unless --forward-credentials; --upstream-header-file gives the
+upstream its own. Each session's state is kept apart, made only for a
+session the upstream began through the proxy. An address other machines can
+reach needs --public and a token (--token-file or GCX_PROXY_TOKEN) that
+every host sends as Authorization: Bearer TOKEN. docs/security.md is the
+threat model.
+Section 15.9 of docs/wire-format.md states these rules (PRX-1 to PRX-9).
 
 exit status: 0 the host closed the session (stdin or, with --listen, a
 signal) and the server's output reached it; 2 usage; 4 the server could

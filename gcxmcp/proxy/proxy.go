@@ -1,7 +1,7 @@
 // Package proxy is gcx proxy: an MCP intermediary that writes GCX1 for the
 // model a host serves, in front of any MCP server, for hosts and servers
 // that know nothing of the binding (section 15.9 of docs/wire-format.md,
-// rules PRX-1 to PRX-6).
+// rules PRX-1 to PRX-9).
 //
 // It works on the JSON-RPC messages as text and links no MCP SDK: package
 // gcxmcp/binding makes every decision, and this package applies them to
