@@ -1,18 +1,19 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/gcxwire/gcx/gcxmcp/binding"
 	"github.com/gcxwire/gcx/gcxmcp/proxy"
@@ -36,7 +37,18 @@ that offers GCX1 itself is asked for it and its answer passed on. Error
 results, prose, images, batches and lines that are not JSON pass untouched
 (the last reported on stderr when the proxy notices them).
 A message longer than --max-message-bytes passes untouched, streamed.
-Section 15.9 of docs/wire-format.md states these rules (PRX-1 to PRX-6).
+
+With --upstream URL it serves Streamable HTTP on --listen (127.0.0.1:8931 by
+default) at URL's path alone, for requests whose Host and Origin are its own
+or allowed (--allow-host, --allow-origin): a web page on another origin
+cannot reach the server's tools. The host's Authorization and Cookie are not
+passed on unless --forward-credentials; --upstream-header-file gives the
+upstream its own. Each session's state is kept apart, made only for a
+session the upstream began through the proxy. An address other machines can
+reach needs --public and a token (--token-file or GCX_PROXY_TOKEN) that
+every host sends as Authorization: Bearer TOKEN. docs/security.md is the
+threat model.
+Section 15.9 of docs/wire-format.md states these rules (PRX-1 to PRX-9).
 
 exit status: 0 the host closed the session (stdin or, with --listen, a
 signal) and the server's output reached it; 2 usage; 4 the server could
@@ -59,8 +71,8 @@ func runProxy(c *subcommand, args []string, s streams) int {
 	opts.Log = s.stderr
 	command := fs.Args()
 	if cfg.listen != "" || cfg.upstream != "" {
-		if cfg.listen == "" || cfg.upstream == "" || len(command) > 0 {
-			fmt.Fprintf(s.stderr, "gcx proxy: --listen and --upstream go together, without a command: gcx proxy --listen ADDR --upstream URL\n")
+		if cfg.upstream == "" || len(command) > 0 {
+			fmt.Fprintf(s.stderr, "gcx proxy: --upstream names the server, without a command: gcx proxy --upstream URL [--listen ADDR]\n")
 			return exitUsage
 		}
 		return runProxyHTTP(cfg, opts, s)
@@ -84,34 +96,86 @@ func runProxy(c *subcommand, args []string, s streams) int {
 
 // runProxyHTTP serves the Streamable HTTP proxy until a signal stops it.
 func runProxyHTTP(cfg *proxyConfig, opts proxy.Options, s streams) int {
-	h, err := proxy.NewHTTP(opts, cfg.upstream)
+	hopts, err := cfg.httpOptions(opts, os.Getenv)
 	if err != nil {
 		fmt.Fprintf(s.stderr, "gcx proxy: %v\n", err)
 		return exitUsage
 	}
-	ln, err := net.Listen("tcp", cfg.listen)
+	h, err := proxy.NewHTTP(hopts)
+	if err != nil {
+		fmt.Fprintf(s.stderr, "gcx proxy: %v\n", err)
+		return exitUsage
+	}
+	ln, err := net.Listen("tcp", hopts.Listen)
 	if err != nil {
 		fmt.Fprintf(s.stderr, "gcx proxy: %v\n", err)
 		return exitIO
 	}
-	fmt.Fprintf(s.stderr, "gcx proxy: listening on http://%s, passing every request on to %s\n", ln.Addr(), cfg.upstream)
+	endpoint := h.Upstream()
+	if u, err := url.Parse(endpoint); err == nil {
+		endpoint = u.Path
+	}
+	fmt.Fprintf(s.stderr, "gcx proxy: listening on http://%s%s, passing MCP on to %s\n", ln.Addr(), endpoint, h.Upstream())
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	select {
-	case err := <-served:
+	if err := h.Serve(ctx, ln); err != nil {
 		fmt.Fprintf(s.stderr, "gcx proxy: %v\n", err)
 		return exitIO
-	case <-ctx.Done():
-		// Streams stay open as long as their hosts keep them: give
-		// them a moment, then close.
-		shutdown, cancel := context.WithTimeout(context.Background(), proxy.ShutdownGrace)
-		defer cancel()
-		srv.Shutdown(shutdown)
-		return exitOK
 	}
+	return exitOK
+}
+
+// DefaultListen is where gcx proxy --upstream listens without --listen:
+// this machine alone [PRX-7].
+const DefaultListen = "127.0.0.1:8931"
+
+// httpOptions reads the HTTP front's flags: the token from its file or
+// from GCX_PROXY_TOKEN, the upstream's own headers from theirs.
+func (cfg *proxyConfig) httpOptions(opts proxy.Options, getenv func(string) string) (proxy.HTTPOptions, error) {
+	h := proxy.HTTPOptions{
+		Options:            opts,
+		Upstream:           cfg.upstream,
+		Listen:             cmp.Or(cfg.listen, DefaultListen),
+		AllowHosts:         cfg.allowHosts,
+		AllowOrigins:       cfg.allowOrigins,
+		ForwardCredentials: cfg.forwardCredentials,
+	}
+	switch {
+	case cfg.tokenFile != "":
+		b, err := os.ReadFile(cfg.tokenFile)
+		if err != nil {
+			return h, fmt.Errorf("--token-file: %v", err)
+		}
+		h.Token = strings.TrimSpace(string(b))
+		if h.Token == "" {
+			return h, fmt.Errorf("--token-file %s is empty", cfg.tokenFile)
+		}
+	case getenv("GCX_PROXY_TOKEN") != "":
+		h.Token = strings.TrimSpace(getenv("GCX_PROXY_TOKEN"))
+	}
+	if err := proxy.CheckListen(h.Listen, cfg.public, h.Token); err != nil {
+		return h, err
+	}
+	if cfg.upstreamHeaderFile != "" {
+		b, err := os.ReadFile(cfg.upstreamHeaderFile)
+		if err != nil {
+			return h, fmt.Errorf("--upstream-header-file: %v", err)
+		}
+		h.UpstreamHeader = http.Header{}
+		for i, line := range strings.Split(string(b), "\n") {
+			line = strings.TrimSpace(line)
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			name, value, ok := strings.Cut(line, ":")
+			if !ok || strings.TrimSpace(name) == "" || strings.ContainsAny(strings.TrimSpace(name), " \t") {
+				// The line is not quoted: it may hold a secret.
+				return h, fmt.Errorf("--upstream-header-file %s, line %d: want Name: value", cfg.upstreamHeaderFile, i+1)
+			}
+			h.UpstreamHeader.Add(strings.TrimSpace(name), strings.TrimSpace(value))
+		}
+	}
+	return h, nil
 }
 
 // proxyExit reports how the session ended and returns the exit status.
@@ -137,8 +201,16 @@ type proxyConfig struct {
 	exempt     listFlag
 	layouts    listFlag
 	maxMessage int
+	maxCalls   int
+	maxBuffer  int64
 	listen     string
 	upstream   string
+
+	allowHosts, allowOrigins listFlag
+	public                   bool
+	tokenFile                string
+	forwardCredentials       bool
+	upstreamHeaderFile       string
 }
 
 // listFlag is a flag that may be given more than once, each time with one
@@ -161,16 +233,27 @@ func proxyFlags(fs *flag.FlagSet) *proxyConfig {
 	fs.StringVar(&cfg.mode, "mode", string(binding.ModeAuto), "`MODE`: auto writes GCX1 where it costs the model fewer tokens than the text it replaces, gcx always, off never")
 	fs.Var(&cfg.exempt, "exempt", "leave the results of these `TOOLS` (comma-separated, or the flag repeated) as the server wrote them")
 	fs.Var(&cfg.layouts, "layout", "`TOOL=DECLARED`: write TOOL's results by the layout of the declared tool DECLARED (section 14.6 of docs/wire-format.md); repeatable")
-	fs.StringVar(&cfg.listen, "listen", "", "serve MCP's Streamable HTTP transport on `ADDR` (host:port), in front of --upstream")
-	fs.StringVar(&cfg.upstream, "upstream", "", "the Streamable HTTP `URL` of the MCP server, with --listen; the host connects to the same path on ADDR")
+	fs.StringVar(&cfg.upstream, "upstream", "", "serve MCP's Streamable HTTP transport in front of the MCP server at `URL`; the host connects to the same path on --listen")
+	fs.StringVar(&cfg.listen, "listen", "", "with --upstream, listen on `ADDR` (host:port); default "+DefaultListen+". A non-loopback address needs --public and a token")
+	fs.Var(&cfg.allowHosts, "allow-host", "with --upstream, also accept requests whose Host is one of these `NAMES` (name or name:port; loopback names always are)")
+	fs.Var(&cfg.allowOrigins, "allow-origin", "with --upstream, also accept requests from web pages of these `ORIGINS` (scheme://host:port); requests without Origin are accepted")
+	fs.BoolVar(&cfg.public, "public", false, "with --upstream, allow a --listen address other machines can reach; needs a token")
+	fs.StringVar(&cfg.tokenFile, "token-file", "", "with --upstream, every host must send Authorization: Bearer TOKEN, TOKEN being this `FILE`'s content (or $GCX_PROXY_TOKEN)")
+	fs.BoolVar(&cfg.forwardCredentials, "forward-credentials", false, "with --upstream, pass the host's Authorization and Cookie headers on to the upstream (off: they are dropped)")
+	fs.StringVar(&cfg.upstreamHeaderFile, "upstream-header-file", "", "with --upstream, send the headers in `FILE` (Name: value, a line each) to the upstream: its own credentials")
 	fs.IntVar(&cfg.maxMessage, "max-message-bytes", proxy.DefaultMaxMessageBytes, "read messages of up to `N` bytes whole; a longer one passes untouched")
+	fs.IntVar(&cfg.maxCalls, "max-calls", proxy.DefaultMaxCalls, "follow up to `N` tools/call requests in flight per session; a call beyond is refused")
+	fs.Int64Var(&cfg.maxBuffer, "max-buffered-bytes", proxy.DefaultMaxBufferedBytes, "hold at most `N` bytes of messages at once to rewrite them; a message beyond passes untouched")
 	return cfg
 }
 
 func (cfg *proxyConfig) options() (proxy.Options, error) {
-	opts := proxy.Options{Binding: binding.ServerOptions{Mode: binding.Mode(cfg.mode)}, MaxMessageBytes: cfg.maxMessage}
+	opts := proxy.Options{Binding: binding.ServerOptions{Mode: binding.Mode(cfg.mode)}, MaxMessageBytes: cfg.maxMessage, MaxCalls: cfg.maxCalls, MaxBufferedBytes: cfg.maxBuffer}
 	if cfg.maxMessage <= 0 {
 		return opts, fmt.Errorf("--max-message-bytes %d: a message limit is a positive count of bytes", cfg.maxMessage)
+	}
+	if cfg.maxCalls <= 0 || cfg.maxBuffer <= 0 {
+		return opts, fmt.Errorf("--max-calls and --max-buffered-bytes are positive counts")
 	}
 	tools := map[string]binding.ToolOptions{}
 	for _, name := range cfg.exempt {

@@ -5,7 +5,7 @@ import "github.com/gcxwire/gcx/codec"
 // An intermediary stands between a host and an MCP server, both of which
 // may know nothing of the binding, and writes GCX1 for the model the host
 // serves because its user asked it to (section 15.9 of
-// docs/wire-format.md, rules PRX-1 to PRX-6). gcx proxy is one. Its
+// docs/wire-format.md, rules PRX-1 to PRX-9). gcx proxy is one. Its
 // decisions are these; the transport is the intermediary's matter.
 
 // Intermediary makes an intermediary's decisions for one configuration.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,6 +25,8 @@ import (
 //	echo    as above
 //	die     exits with status 3 when a tools/call arrives, answering none
 //	garbage as echo, and writes a line that is not JSON before each answer
+//	child   as echo, having started a child (sleep) whose pid it writes
+//	        to the file GCX_PROXY_FAKE_CHILD_PID names
 //
 // GCX_PROXY_FAKE_OFFER=1 offers GCX1 in the initialize result, and answers
 // a call that asks for it with a result whose _meta names GCX1.
@@ -42,6 +45,16 @@ func TestMain(m *testing.M) {
 }
 
 func fakeServer(mode string) int {
+	if mode == "child" {
+		// A child of the server's own, as npx starts node: it must not
+		// outlive the proxy.
+		child := exec.Command("sleep", "300")
+		if err := child.Start(); err != nil {
+			return 5
+		}
+		os.WriteFile(os.Getenv("GCX_PROXY_FAKE_CHILD_PID"), []byte(strconv.Itoa(child.Process.Pid)), 0o600)
+		mode = "echo"
+	}
 	in := bufio.NewReaderSize(os.Stdin, 1<<20)
 	out := bufio.NewWriter(os.Stdout)
 	offer := os.Getenv("GCX_PROXY_FAKE_OFFER") == "1"

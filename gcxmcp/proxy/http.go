@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"encoding/base64"
 	"fmt"
 	"io"
 	"log"
@@ -12,7 +13,10 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"strconv"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // The Streamable HTTP transport of MCP: the host POSTs each message to the
@@ -20,41 +24,147 @@ import (
 // server-sent events; a GET opens a stream of the server's own messages; a
 // session is named by the Mcp-Session-Id header and ended by a DELETE; a
 // stream resumes from the Last-Event-ID header. The proxy passes every
-// request and response on, headers and all, to the same path of the
-// upstream, and applies to each message in a body what it applies to a
-// line over stdio [PRX-5]. An event's other fields (id, event, retry) stay
-// as they came, so resumption works through the proxy.
+// request to the upstream's endpoint and its answer back, headers and all,
+// and applies to each message in a body what it applies to a line over
+// stdio [PRX-5]. An event's other fields (id, event, retry) stay as they
+// came, so resumption works through the proxy.
+//
+// What listens assumes hostile peers (docs/security.md) [PRX-7] to
+// [PRX-9]: a request is admitted only on the endpoint's path, with a Host
+// and an Origin the user allows (DNS rebinding: a web page on another
+// origin must not reach the host's tools), and with the proxy's token when
+// it has one; the host's credentials are not passed on unless the user
+// asks; a session's state is made only for a session id the upstream
+// issued in answer to an initialize through the proxy, is never shared
+// between sessions, and is ended by the upstream alone.
 
 // sessionHeader names an MCP session in Streamable HTTP.
 const sessionHeader = "Mcp-Session-Id"
 
-// MaxSessions bounds the sessions an HTTP proxy keeps state for: past it,
-// the oldest is forgotten, and its calls in flight pass untouched [PRX-6].
-const MaxSessions = 4096
+// DefaultMaxSessions bounds the sessions an HTTP proxy keeps state for.
+// When it is reached, a new session takes the place of the one idle the
+// longest if that one has been idle for SessionIdle; otherwise the
+// initialize is refused with 503 [PRX-8].
+const DefaultMaxSessions = 256
+
+// MaxSessionIDBytes bounds a session id the proxy keeps state for: a
+// longer one (an upstream may choose any) is passed on, its session's
+// messages untouched.
+const MaxSessionIDBytes = 1024
+
+// Timeouts of the HTTP front.
+const (
+	// DefaultBodyTimeout is how long a request's body may take to arrive
+	// whole; a slower one is cut [PRX-9].
+	DefaultBodyTimeout = 30 * time.Second
+	// DefaultSessionIdle is how long a session must have been idle before
+	// a new one may take its place in a full table.
+	DefaultSessionIdle = time.Hour
+	// HeaderTimeout bounds the wait for a request's headers, and
+	// IdleTimeout a kept-alive connection without a request.
+	HeaderTimeout = 10 * time.Second
+	IdleTimeout   = 2 * time.Minute
+	// MaxHeaderBytes bounds a request's headers.
+	MaxHeaderBytes = 64 << 10
+	// MaxConnections bounds the connections served at once.
+	MaxConnections = 1024
+)
+
+// HTTPOptions configures a Streamable HTTP proxy.
+type HTTPOptions struct {
+	// Options are each session's: the binding, the limits, the log.
+	Options
+	// Upstream is the URL of the MCP server's endpoint, http or https.
+	// The proxy serves the same path and nothing else [PRX-7]. Its user
+	// and password, if any, are the upstream's credentials, sent with
+	// every request as HTTP basic authentication and never logged.
+	Upstream string
+	// Listen is the address the proxy listens on: a loopback host and its
+	// port are allowed in Host and Origin without being listed.
+	Listen string
+	// AllowHosts lists more Host header values accepted: a name, or a
+	// name and a port. Loopback names (localhost, 127.0.0.1, ::1) are
+	// always accepted [PRX-7].
+	AllowHosts []string
+	// AllowOrigins lists the origins (scheme://host[:port]) of the web
+	// pages whose requests are accepted besides the proxy's own. A
+	// request without Origin comes from no web page and is accepted.
+	AllowOrigins []string
+	// Token, when set, must be sent by every host as
+	// "Authorization: Bearer TOKEN"; it is not passed on.
+	Token string
+	// ForwardCredentials passes the host's Authorization and Cookie
+	// headers on to the upstream, and the upstream's Set-Cookie back. Off
+	// by default: credentials the host holds for the proxy's address are
+	// not the upstream's [PRX-7].
+	ForwardCredentials bool
+	// UpstreamHeader is set on every request to the upstream: its own
+	// credentials, for one.
+	UpstreamHeader http.Header
+	// MaxSessions bounds the sessions kept; 0 means DefaultMaxSessions.
+	MaxSessions int
+	// BodyTimeout bounds the time a request's body takes to arrive; 0
+	// means DefaultBodyTimeout.
+	BodyTimeout time.Duration
+	// SessionIdle is how long a session must have been idle to give its
+	// place to a new one; 0 means DefaultSessionIdle.
+	SessionIdle time.Duration
+}
 
 // HTTP is a Streamable HTTP proxy in front of one upstream endpoint.
 type HTTP struct {
-	opts     Options
-	upstream *url.URL
+	opts     HTTPOptions
+	upstream *url.URL // without its user and password
+	redacted string   // the upstream's URL as the log names it
+	endpoint string   // the path served
+	auth     string   // the upstream's basic authentication, "" for none
+	hosts    map[string]bool
+	origins  map[string]bool
 	reverse  *httputil.ReverseProxy
+	log      *logger
+	budget   *budget
 
 	mu       sync.Mutex
-	shared   *logger // every session's
-	sessions map[string]*Proxy
-	order    []string // session ids, oldest first
+	sessions map[string]*httpSession
+	opening  int // initialize requests in flight, each holding a place
+}
+
+// httpSession is one session's proxy and when it was last used.
+type httpSession struct {
+	p    *Proxy
+	used atomic.Int64 // unix nanoseconds
 }
 
 // NewHTTP returns a handler that proxies MCP's Streamable HTTP transport
-// to upstream, an http or https URL, holding one Proxy per session.
-func NewHTTP(opts Options, upstream string) (*HTTP, error) {
-	u, err := url.Parse(upstream)
+// to opts.Upstream, holding one Proxy per session the upstream began.
+func NewHTTP(opts HTTPOptions) (*HTTP, error) {
+	u, err := url.Parse(opts.Upstream)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("--upstream %q: want an http or https URL", upstream)
+		return nil, fmt.Errorf("--upstream %q: want an http or https URL", redactURL(opts.Upstream))
 	}
-	if _, err := New(opts); err != nil {
+	if _, err := New(opts.Options); err != nil {
 		return nil, err
 	}
-	h := &HTTP{opts: opts, upstream: u, sessions: map[string]*Proxy{}}
+	opts.MaxSessions = cmp.Or(opts.MaxSessions, DefaultMaxSessions)
+	opts.BodyTimeout = cmp.Or(opts.BodyTimeout, DefaultBodyTimeout)
+	opts.SessionIdle = cmp.Or(opts.SessionIdle, DefaultSessionIdle)
+	h := &HTTP{
+		opts:     opts,
+		endpoint: cmp.Or(u.Path, "/"),
+		log:      newLogger(opts.Log),
+		budget:   newBudget(cmp.Or(opts.MaxBufferedBytes, DefaultMaxBufferedBytes)),
+		sessions: map[string]*httpSession{},
+	}
+	if u.User != nil {
+		password, _ := u.User.Password()
+		h.auth = "Basic " + base64.StdEncoding.EncodeToString([]byte(u.User.Username()+":"+password))
+		u.User = nil
+	}
+	h.upstream = u
+	h.redacted = u.String()
+	if h.hosts, h.origins, err = allowed(opts); err != nil {
+		return nil, err
+	}
 	h.reverse = &httputil.ReverseProxy{
 		Rewrite:        h.rewrite,
 		ModifyResponse: h.modifyResponse,
@@ -62,137 +172,293 @@ func NewHTTP(opts Options, upstream string) (*HTTP, error) {
 		// closed a stream midway, go where the proxy's go.
 		ErrorLog: log.New(cmp.Or[io.Writer](opts.Log, io.Discard), "gcx proxy: ", 0),
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
-			h.log().printf("gcx proxy: %s %s: the upstream: %v", r.Method, r.URL.Path, err)
+			h.log.note("upstream", "gcx proxy: %s %s: the upstream: %v", r.Method, h.redacted, err)
 			w.WriteHeader(http.StatusBadGateway)
 		},
 	}
 	return h, nil
 }
 
-// ServeHTTP passes one request of the host on to the upstream, and its
-// answer back.
-func (h *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.reverse.ServeHTTP(w, r) }
+// Upstream returns the upstream's URL without its credentials, as the
+// proxy names it in what it prints.
+func (h *HTTP) Upstream() string { return h.redacted }
 
-// logger returns the logger every session shares.
-func (h *HTTP) log() *logger {
+// Sessions returns how many sessions the proxy keeps state for.
+func (h *HTTP) Sessions() int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.shared == nil {
-		h.shared = newLogger(h.opts.Log)
-	}
-	return h.shared
+	return len(h.sessions)
 }
 
-// session returns the proxy of the session id names, making one for a
-// request outside any session yet (an initialize): "" names the one
-// session of a server that names none.
-func (h *HTTP) session(id string) *Proxy {
+// Pending returns how many tools/call requests are in flight, in every
+// session.
+func (h *HTTP) Pending() int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if p, ok := h.sessions[id]; ok {
-		return p
+	n := 0
+	for _, s := range h.sessions {
+		n += s.p.Pending()
 	}
-	p, _ := New(h.opts) // NewHTTP checked the options
-	if h.shared == nil {
-		h.shared = newLogger(h.opts.Log)
+	return n
+}
+
+// exchange is what the proxy knows of one request while its answer
+// passes: the proxy that reads the answer (nil: the answer passes
+// untouched), the session named, and whether it opens one.
+type exchange struct {
+	p          *Proxy
+	session    string
+	initialize bool
+	reserved   bool // a place for the session it opens is held
+}
+
+type exchangeKey struct{}
+
+// ServeHTTP admits one request of a host, passes it on to the upstream,
+// and its answer back.
+func (h *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if code, why := h.admit(r); code != 0 {
+		h.deny(w, code, why)
+		return
 	}
-	p.log = h.shared
-	if id != "" {
-		h.remember(id, p)
+	rc := http.NewResponseController(w)
+	// The body, if any, must arrive within the timeout; the deadline is
+	// lifted once it has, for an answer may stream for hours.
+	rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout))
+	x := &exchange{session: r.Header.Get(sessionHeader)}
+	if x.session != "" {
+		if s := h.lookup(x.session); s != nil {
+			x.p = s.p
+		} else {
+			h.log.note("unknown session", "gcx proxy: a request names a session the proxy did not see begin (or has ended); its messages pass untouched")
+		}
+	} else if r.Method == http.MethodPost {
+		// Outside any session: this request's own proxy, which keeps
+		// nothing for another [PRX-8]. Its protocol version is the one
+		// the request names.
+		x.p = h.newProxy(r.Header.Get("Mcp-Protocol-Version"))
+	}
+	if r.Method != http.MethodPost {
+		rc.SetReadDeadline(time.Time{})
+		r = r.WithContext(context.WithValue(r.Context(), exchangeKey{}, x))
+		h.reverse.ServeHTTP(w, r)
+		return
+	}
+	body, err := readWhole(r.Body, h.opts.maxMessage(), h.budget)
+	defer body.release()
+	if err != nil {
+		h.deny(w, http.StatusRequestTimeout, "the request's body did not arrive in time")
+		return
+	}
+	r = r.Clone(r.Context())
+	if !body.whole {
+		if len(body.msg) > h.opts.maxMessage() {
+			h.log.overLimit("host", h.opts.maxMessage())
+		} else {
+			h.log.busy("host")
+		}
+		// Passed on untouched, as it arrives; the deadline is lifted
+		// when it has.
+		r.Body = &liftAtEOF{Reader: io.MultiReader(bytes.NewReader(body.msg), r.Body), closer: r.Body, lift: func() { rc.SetReadDeadline(time.Time{}) }}
+	} else {
+		rc.SetReadDeadline(time.Time{})
+		out := body.msg
+		if x.p != nil {
+			decided := x.p.fromHost(body.msg)
+			if decided.reply != nil {
+				w.Header().Set("Content-Type", "application/json")
+				w.Write(decided.reply)
+				return
+			}
+			defer x.p.forget(decided.call) // whichever way the exchange ends [PRX-6]
+			out = decided.out
+			if decided.initialize && x.session == "" {
+				if !h.reserve() {
+					h.deny(w, http.StatusServiceUnavailable, fmt.Sprintf("the proxy keeps %d sessions, each used in the last %v; end one (DELETE) or try later", h.opts.MaxSessions, h.opts.SessionIdle))
+					return
+				}
+				x.initialize, x.reserved = true, true
+				defer func() {
+					if x.reserved {
+						h.unreserve()
+					}
+				}()
+			}
+		}
+		r.Body = io.NopCloser(bytes.NewReader(out))
+		r.ContentLength = int64(len(out))
+		r.Header.Set("Content-Length", strconv.Itoa(len(out)))
+	}
+	r = r.WithContext(context.WithValue(r.Context(), exchangeKey{}, x))
+	h.reverse.ServeHTTP(w, r)
+}
+
+func (o HTTPOptions) maxMessage() int { return cmp.Or(o.MaxMessageBytes, DefaultMaxMessageBytes) }
+
+// newProxy returns a proxy for one session, sharing the log and the
+// budget of every other.
+func (h *HTTP) newProxy(version string) *Proxy {
+	p, _ := New(h.opts.Options) // NewHTTP checked the options
+	p.log, p.budget = h.log, h.budget
+	if isProtocolVersion(version) {
+		p.session.ProtocolVersion = version
 	}
 	return p
 }
 
-// remember keeps p as the proxy of session id, forgetting the oldest
-// session past MaxSessions.
-func (h *HTTP) remember(id string, p *Proxy) {
-	if _, ok := h.sessions[id]; !ok {
-		h.order = append(h.order, id)
+// isProtocolVersion reports whether v has the form of an MCP protocol
+// version, a date: what a request's header may set it to.
+func isProtocolVersion(v string) bool {
+	if len(v) != len("2006-01-02") {
+		return false
 	}
-	h.sessions[id] = p
-	for len(h.order) > MaxSessions {
-		delete(h.sessions, h.order[0])
-		h.order = h.order[1:]
-	}
+	_, err := time.Parse("2006-01-02", v)
+	return err == nil
 }
 
-func (h *HTTP) forget(id string) {
+// lookup returns the session of the id, nil when the proxy keeps none.
+func (h *HTTP) lookup(id string) *httpSession {
+	h.mu.Lock()
+	s := h.sessions[id]
+	h.mu.Unlock()
+	if s != nil {
+		s.used.Store(time.Now().UnixNano())
+	}
+	return s
+}
+
+// reserve holds a place for the session an initialize may open: a free
+// one, or the place of the session idle the longest if it has been idle
+// for SessionIdle. Only a session nobody uses can lose its place.
+func (h *HTTP) reserve() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	delete(h.sessions, id)
-	for i, s := range h.order {
-		if s == id {
-			h.order = append(h.order[:i], h.order[i+1:]...)
-			break
+	if len(h.sessions)+h.opening < h.opts.MaxSessions {
+		h.opening++
+		return true
+	}
+	oldest, when := "", int64(0)
+	for id, s := range h.sessions {
+		if u := s.used.Load(); oldest == "" || u < when {
+			oldest, when = id, u
 		}
 	}
+	if oldest == "" || time.Since(time.Unix(0, when)) < h.opts.SessionIdle {
+		return false
+	}
+	delete(h.sessions, oldest)
+	h.log.note("idle", "gcx proxy: a session idle for over %v gave its place to a new one", h.opts.SessionIdle)
+	h.opening++
+	return true
 }
 
-type sessionKey struct{}
+func (h *HTTP) unreserve() {
+	h.mu.Lock()
+	h.opening--
+	h.mu.Unlock()
+}
 
-// rewrite sends the host's request to the same path of the upstream, with
-// its headers, and its body through the session's proxy.
+// open keeps the exchange's proxy as the state of the session id, which
+// the upstream issued in answer to an initialize through the proxy, in
+// the place the exchange reserved.
+func (h *HTTP) open(id string, x *exchange) {
+	if len(id) > MaxSessionIDBytes {
+		h.log.note("long session id", "gcx proxy: the upstream named a session with an id over %d bytes; its messages pass untouched", MaxSessionIDBytes)
+		return
+	}
+	s := &httpSession{p: x.p}
+	s.used.Store(time.Now().UnixNano())
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.sessions[id] = s // an id issued again begins anew
+	h.opening--
+	x.reserved = false
+}
+
+// end forgets the session id: the upstream ended it.
+func (h *HTTP) end(id string) {
+	h.mu.Lock()
+	delete(h.sessions, id)
+	h.mu.Unlock()
+}
+
+// rewrite sends the host's request to the upstream's endpoint, with its
+// headers less the host's credentials, and with the upstream's own.
 func (h *HTTP) rewrite(pr *httputil.ProxyRequest) {
 	pr.SetURL(h.upstream)
-	pr.Out.URL.Path, pr.Out.URL.RawPath = pr.In.URL.Path, pr.In.URL.RawPath
+	pr.Out.URL.Path, pr.Out.URL.RawPath = h.upstream.Path, h.upstream.RawPath
+	pr.Out.URL.RawQuery = pr.In.URL.RawQuery
 	pr.Out.Host = h.upstream.Host
 	// The proxy reads bodies: the upstream is asked for them
 	// uncompressed, and the transport decompresses what comes anyway.
 	pr.Out.Header.Del("Accept-Encoding")
-	p := h.session(pr.In.Header.Get(sessionHeader))
-	pr.Out = pr.Out.WithContext(context.WithValue(pr.Out.Context(), sessionKey{}, p))
-	if pr.In.Method != http.MethodPost || pr.Out.Body == nil {
-		return
+	if h.opts.Token != "" || !h.opts.ForwardCredentials {
+		pr.Out.Header.Del("Authorization")
 	}
-	body, whole, err := readUpTo(pr.Out.Body, p.maxMessage)
-	if err != nil || !whole {
-		if !whole {
-			p.log.overLimit("host", p.maxMessage)
-		}
-		pr.Out.Body = readCloser{io.MultiReader(bytes.NewReader(body), pr.Out.Body), pr.Out.Body}
-		return
+	if !h.opts.ForwardCredentials {
+		pr.Out.Header.Del("Cookie")
 	}
-	pr.Out.Body.Close()
-	out := p.FromHost(body)
-	pr.Out.Body = io.NopCloser(bytes.NewReader(out))
-	pr.Out.ContentLength = int64(len(out))
-	pr.Out.Header.Set("Content-Length", fmt.Sprint(len(out)))
+	for name, values := range h.opts.UpstreamHeader {
+		pr.Out.Header[http.CanonicalHeaderKey(name)] = values
+	}
+	if h.auth != "" {
+		pr.Out.Header.Set("Authorization", h.auth)
+	}
 }
 
-// modifyResponse passes the upstream's answer through the session's
-// proxy: a JSON body as one message, an event stream event by event.
+// modifyResponse keeps or ends the session the answer begins or ends, and
+// passes the answer through the session's proxy: a JSON body as one
+// message, an event stream event by event.
 func (h *HTTP) modifyResponse(resp *http.Response) error {
-	p, _ := resp.Request.Context().Value(sessionKey{}).(*Proxy)
-	if p == nil {
+	if resp.StatusCode < 100 || resp.StatusCode > 999 {
+		return fmt.Errorf("a status of %d", resp.StatusCode)
+	}
+	if !h.opts.ForwardCredentials {
+		resp.Header.Del("Set-Cookie")
+	}
+	if resp.StatusCode == http.StatusUnauthorized && !h.opts.ForwardCredentials && h.auth == "" && len(h.opts.UpstreamHeader) == 0 {
+		h.log.note("401", "gcx proxy: the upstream answered 401 Unauthorized; the host's credentials are not passed on unless --forward-credentials is given, and the upstream's own can be given with --upstream-header-file")
+	}
+	x, _ := resp.Request.Context().Value(exchangeKey{}).(*exchange)
+	if x == nil {
 		return nil
 	}
-	if resp.Request.Header.Get(sessionHeader) == "" && resp.StatusCode/100 == 2 {
-		// The upstream named the session this proxy began; a server
-		// that names none keeps no sessions, and its hosts share one
-		// proxy, so that what initialize said is kept.
-		h.mu.Lock()
-		h.remember(resp.Header.Get(sessionHeader), p)
-		h.mu.Unlock()
+	ok := resp.StatusCode/100 == 2
+	switch {
+	case x.initialize && ok && resp.Header.Get(sessionHeader) != "":
+		h.open(resp.Header.Get(sessionHeader), x)
+	case x.session != "" && resp.Request.Method == http.MethodDelete && ok,
+		x.session != "" && resp.StatusCode == http.StatusNotFound:
+		// Ended by the host, or by the upstream, which no longer knows
+		// the session [PRX-8].
+		h.end(x.session)
 	}
-	if resp.Request.Method == http.MethodDelete && resp.StatusCode/100 == 2 {
-		h.forget(resp.Request.Header.Get(sessionHeader))
+	p := x.p
+	if p == nil {
+		return nil
 	}
 	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch mediaType {
 	case "application/json":
-		body, whole, err := readUpTo(resp.Body, p.maxMessage)
-		if err != nil || !whole {
-			if !whole {
-				p.log.overLimit("server", p.maxMessage)
+		body, err := readWhole(resp.Body, p.maxMessage, h.budget)
+		if err != nil || !body.whole {
+			if !body.whole && err == nil {
+				if len(body.msg) > p.maxMessage {
+					p.log.overLimit("server", p.maxMessage)
+				} else {
+					p.log.busy("server")
+				}
 			}
-			resp.Body = readCloser{io.MultiReader(bytes.NewReader(body), resp.Body), resp.Body}
+			rest := resp.Body
+			resp.Body = readCloser{io.MultiReader(bytes.NewReader(body.msg), rest), closerFunc(func() error { body.release(); return rest.Close() })}
 			return nil
 		}
 		resp.Body.Close()
-		out := p.FromUpstream(body)
+		out := p.FromUpstream(body.msg)
+		body.release()
 		resp.Body = io.NopCloser(bytes.NewReader(out))
 		resp.ContentLength = int64(len(out))
-		resp.Header.Set("Content-Length", fmt.Sprint(len(out)))
+		resp.Header.Set("Content-Length", strconv.Itoa(len(out)))
 	case "text/event-stream":
 		r, w := io.Pipe()
 		src := resp.Body
@@ -209,6 +475,28 @@ func (h *HTTP) modifyResponse(resp *http.Response) error {
 	return nil
 }
 
+type closerFunc func() error
+
+func (f closerFunc) Close() error { return f() }
+
+// liftAtEOF calls lift once its reader has ended.
+type liftAtEOF struct {
+	io.Reader
+	closer io.Closer
+	lift   func()
+	once   sync.Once
+}
+
+func (l *liftAtEOF) Read(b []byte) (int, error) {
+	n, err := l.Reader.Read(b)
+	if err == io.EOF {
+		l.once.Do(l.lift)
+	}
+	return n, err
+}
+
+func (l *liftAtEOF) Close() error { return l.closer.Close() }
+
 // events copies a stream of server-sent events from src to dst, each
 // event's data, the message, through FromUpstream. An event the proxy
 // does not change is written as it came, byte for byte; one it changes
@@ -218,8 +506,11 @@ func (h *HTTP) modifyResponse(resp *http.Response) error {
 func (p *Proxy) events(dst io.Writer, src io.Reader) error {
 	r := bufio.NewReaderSize(src, readBufferBytes)
 	var event []byte // the event's lines as they came
+	held := 0        // the budget event holds
+	defer func() { p.budget.give(held) }()
 	atLineStart := true
 	over := false
+	var ids dataIDs // an event passing untouched
 	write := func(b []byte) error {
 		if len(b) == 0 {
 			return nil
@@ -233,23 +524,45 @@ func (p *Proxy) events(dst io.Writer, src io.Reader) error {
 		blank := atLineStart && complete && isBlankLine(chunk)
 		switch {
 		case over:
+			ids.write(chunk)
 			if werr := write(chunk); werr != nil {
 				return werr
 			}
 			over = !blank
-		case len(event)+len(chunk) > p.maxMessage:
-			p.log.overLimit("server", p.maxMessage)
-			if werr := write(append(event, chunk...)); werr != nil {
+			if blank {
+				p.passedUntouched(&ids.s)
+			}
+		case len(event)+len(chunk) > p.maxMessage || !p.budget.take(len(chunk)):
+			// Over the limit, or no room to hold it [PRX-9]: the event
+			// passes untouched, read only for the id of the call it
+			// may answer.
+			if len(event)+len(chunk) > p.maxMessage {
+				p.log.overLimit("server", p.maxMessage)
+			} else {
+				p.log.busy("server")
+			}
+			ids = dataIDs{}
+			ids.write(event)
+			ids.write(chunk)
+			werr := write(append(event, chunk...))
+			p.budget.give(held)
+			event, held, over = event[:0], 0, !blank
+			if werr != nil {
 				return werr
 			}
-			event, over = event[:0], !blank
+			if blank {
+				p.passedUntouched(&ids.s)
+			}
 		default:
+			held += len(chunk)
 			event = append(event, chunk...)
 			if blank {
-				if werr := p.flushEvent(write, event); werr != nil {
+				werr := p.flushEvent(write, event)
+				p.budget.give(held)
+				event, held = event[:0], 0
+				if werr != nil {
 					return werr
 				}
-				event = event[:0]
 			}
 		}
 		atLineStart = complete
@@ -312,6 +625,44 @@ func (p *Proxy) flushEvent(write func([]byte) error, event []byte) error {
 	return write(b.Bytes())
 }
 
+// dataIDs reads the data lines of an event passing untouched for the id
+// of the message they hold, as they pass. It is given whole lines or the
+// pieces of a long line in order, and a line's first piece holds the
+// line's start, the read buffer's size or all of it.
+type dataIDs struct {
+	s      idScanner
+	midway bool // in a line
+	inData bool // the line is a data line
+	lines  int
+}
+
+func (d *dataIDs) write(b []byte) {
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		line := b
+		if i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		if !d.midway {
+			value, ok := bytes.CutPrefix(line, []byte("data:"))
+			d.inData = ok
+			if ok {
+				if d.lines > 0 {
+					d.s.write([]byte{'\n'})
+				}
+				d.lines++
+				line = bytes.TrimPrefix(value, []byte(" "))
+			}
+		}
+		if d.inData {
+			d.s.write(bytes.TrimSuffix(line, []byte("\r")))
+		}
+		d.midway = i < 0
+	}
+}
+
 // field returns the value of an event stream line of the named field: the
 // text after the colon, less one space, less the line ending.
 func field(line []byte, name string) ([]byte, bool) {
@@ -331,13 +682,6 @@ func field(line []byte, name string) ([]byte, bool) {
 
 func isBlankLine(line []byte) bool {
 	return len(bytes.TrimRight(line, "\r\n")) == 0 && len(line) > 0
-}
-
-// readUpTo reads r to its end if it holds at most max bytes: whole is
-// false, and b what was read, when it holds more.
-func readUpTo(r io.Reader, max int) (b []byte, whole bool, err error) {
-	b, err = io.ReadAll(io.LimitReader(r, int64(max)+1))
-	return b, len(b) <= max, err
 }
 
 type readCloser struct {

@@ -70,7 +70,7 @@ func TestHTTPTransparentAndAnswers(t *testing.T) {
 	upstream := httptest.NewServer(fake)
 	defer upstream.Close()
 	var log bytes.Buffer
-	h, err := proxy.NewHTTP(proxy.Options{Binding: binding.ServerOptions{Mode: binding.ModeGCX}, Log: &log}, upstream.URL+"/mcp")
+	h, err := proxy.NewHTTP(proxy.HTTPOptions{Options: proxy.Options{Binding: binding.ServerOptions{Mode: binding.ModeGCX}, Log: &log}, Upstream: upstream.URL + "/mcp"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestHTTPOverLimit(t *testing.T) {
 	}))
 	defer upstream.Close()
 	var log bytes.Buffer
-	h, err := proxy.NewHTTP(proxy.Options{MaxMessageBytes: 100_000, Log: &log}, upstream.URL)
+	h, err := proxy.NewHTTP(proxy.HTTPOptions{Options: proxy.Options{MaxMessageBytes: 100_000, Log: &log}, Upstream: upstream.URL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,8 +184,8 @@ func TestHTTPOverLimit(t *testing.T) {
 // proxy serves the next request.
 func TestHTTPUpstreamDiesMidStream(t *testing.T) {
 	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		if r.URL.Path == "/ok" {
+		body, _ := io.ReadAll(r.Body)
+		if strings.Contains(string(body), `"ping"`) {
 			w.Header().Set("Content-Type", "application/json")
 			io.WriteString(w, `{"jsonrpc":"2.0","id":2,"result":{}}`)
 			return
@@ -200,7 +200,7 @@ func TestHTTPUpstreamDiesMidStream(t *testing.T) {
 	}))
 	defer upstream.Close()
 	var log bytes.Buffer
-	h, err := proxy.NewHTTP(proxy.Options{Log: &log}, upstream.URL)
+	h, err := proxy.NewHTTP(proxy.HTTPOptions{Options: proxy.Options{Log: &log}, Upstream: upstream.URL + "/mcp"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +225,7 @@ func TestHTTPUpstreamDiesMidStream(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("the host still waits 20s after the upstream died")
 	}
-	resp, err := http.Post(front.URL+"/ok", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"ping"}`))
+	resp, err := http.Post(front.URL+"/mcp", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"ping"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,10 +239,13 @@ func TestHTTPUpstreamDiesMidStream(t *testing.T) {
 	}
 }
 
-// A server that names no session keeps what initialize said for the next
-// requests: a host that opted out in its capabilities is not overruled on
-// its tools/call, which came without a session id.
-func TestHTTPStatelessServerKeepsInitialize(t *testing.T) {
+// A server that names no session keeps nothing between requests, and
+// neither does the proxy [PRX-8]: what one host's initialize said applies
+// to no later request, its own or another host's. A sessionless call is
+// decided by what it carries: a host that opts out on the call itself is
+// not overruled; one that opted out in initialize alone cannot be told
+// from a host that said nothing, and gets what the user opted in to.
+func TestHTTPStatelessServerKeepsNothing(t *testing.T) {
 	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		w.Header().Set("Content-Type", "application/json")
@@ -253,19 +256,22 @@ func TestHTTPStatelessServerKeepsInitialize(t *testing.T) {
 		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"[{\"a\":1},{\"a\":2}]"}]}}`)
 	}))
 	defer upstream.Close()
-	h, err := proxy.NewHTTP(proxy.Options{Binding: binding.ServerOptions{Mode: binding.ModeGCX}}, upstream.URL)
+	h, err := proxy.NewHTTP(proxy.HTTPOptions{Options: proxy.Options{Binding: binding.ServerOptions{Mode: binding.ModeGCX}}, Upstream: upstream.URL})
 	if err != nil {
 		t.Fatal(err)
 	}
 	front := httptest.NewServer(h)
 	defer front.Close()
-	for _, tc := range []struct{ caps, want string }{
-		{`{"extensions":{"io.github.gcxwire/gcx":{"accept":[]}}}`, `"text":"[{\"a\":1},{\"a\":2}]"`}, // the host asked for JSON
-		{`{}`, `"text":"GCX1 tool=t`}, // the host said nothing
+	const asJSON, asGCX = `"text":"[{\"a\":1},{\"a\":2}]"`, `"text":"GCX1 tool=t`
+	for _, tc := range []struct{ caps, meta, want string }{
+		{`{"extensions":{"io.github.gcxwire/gcx":{"accept":[]}}}`, `{"io.github.gcxwire/accept":[]}`, asJSON}, // opted out on the call
+		{`{"extensions":{"io.github.gcxwire/gcx":{"accept":[]}}}`, `{}`, asGCX},                               // in initialize only
+		{`{}`, `{}`, asGCX}, // said nothing
+		{`{"extensions":{"io.github.gcxwire/gcx":{"accept":["GCX1"]}}}`, `{"io.github.gcxwire/accept":[]}`, asJSON},
 	} {
 		for i, body := range []string{
 			`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":` + tc.caps + `,"clientInfo":{"name":"h","version":"1"}}}`,
-			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}`,
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":` + tc.meta + `}}`,
 		} {
 			resp, err := http.Post(front.URL, "application/json", strings.NewReader(body))
 			if err != nil {
@@ -274,8 +280,11 @@ func TestHTTPStatelessServerKeepsInitialize(t *testing.T) {
 			got, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
 			if i == 1 && !strings.Contains(string(got), tc.want) {
-				t.Errorf("capabilities %s: the host got %s", tc.caps, got)
+				t.Errorf("capabilities %s, _meta %s: the host got %s", tc.caps, tc.meta, got)
 			}
 		}
+	}
+	if n := h.Sessions(); n != 0 {
+		t.Errorf("the proxy keeps %d sessions for a server that names none", n)
 	}
 }

@@ -1,7 +1,7 @@
 // Package proxy is gcx proxy: an MCP intermediary that writes GCX1 for the
 // model a host serves, in front of any MCP server, for hosts and servers
 // that know nothing of the binding (section 15.9 of docs/wire-format.md,
-// rules PRX-1 to PRX-6).
+// rules PRX-1 to PRX-9).
 //
 // It works on the JSON-RPC messages as text and links no MCP SDK: package
 // gcxmcp/binding makes every decision, and this package applies them to
@@ -15,6 +15,7 @@ package proxy
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -29,11 +30,6 @@ import (
 // default: 16 MiB. A longer message passes through untouched [PRX-6].
 const DefaultMaxMessageBytes = 16 << 20
 
-// MaxPending bounds the tools/call requests the proxy follows at once.
-// A call made while that many are in flight passes, and its result
-// passes untouched [PRX-6].
-const MaxPending = 1 << 16
-
 // Options configures a proxy.
 type Options struct {
 	// Binding is the mode and the per-tool settings [MCP-6] [PRX-1].
@@ -41,6 +37,15 @@ type Options struct {
 	// MaxMessageBytes is the longest message, without its newline, that
 	// the proxy reads whole; 0 means DefaultMaxMessageBytes.
 	MaxMessageBytes int
+	// MaxCalls is how many tools/call requests one session may have in
+	// flight through the proxy; 0 means DefaultMaxCalls. A call beyond it
+	// is refused with a JSON-RPC error [PRX-9].
+	MaxCalls int
+	// MaxBufferedBytes bounds the bytes of the messages held whole at
+	// once, across sessions and directions; 0 means
+	// DefaultMaxBufferedBytes. A message that would go over passes
+	// untouched [PRX-9].
+	MaxBufferedBytes int64
 	// Log receives one line per notable event: a message over the limit,
 	// a message that is not JSON. nil discards them.
 	Log io.Writer
@@ -51,7 +56,12 @@ type Options struct {
 type Proxy struct {
 	decide     *binding.Intermediary
 	maxMessage int
+	maxCalls   int
+	budget     *budget
 	log        *logger
+	// reply writes the proxy's own answer to the host, over stdio; nil
+	// where the transport answers otherwise.
+	reply func([]byte) error
 
 	mu      sync.Mutex
 	session binding.Session
@@ -66,14 +76,17 @@ func New(opts Options) (*Proxy, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opts.MaxMessageBytes < 0 {
-		return nil, fmt.Errorf("gcx proxy: a message limit of %d bytes", opts.MaxMessageBytes)
+	if opts.MaxMessageBytes < 0 || opts.MaxCalls < 0 || opts.MaxBufferedBytes < 0 {
+		return nil, fmt.Errorf("gcx proxy: negative limits (message %d bytes, %d calls, %d bytes buffered)", opts.MaxMessageBytes, opts.MaxCalls, opts.MaxBufferedBytes)
 	}
-	max := opts.MaxMessageBytes
-	if max == 0 {
-		max = DefaultMaxMessageBytes
-	}
-	return &Proxy{decide: decide, maxMessage: max, log: newLogger(opts.Log), pending: map[string]binding.Pending{}}, nil
+	return &Proxy{
+		decide:     decide,
+		maxMessage: cmp.Or(opts.MaxMessageBytes, DefaultMaxMessageBytes),
+		maxCalls:   cmp.Or(opts.MaxCalls, DefaultMaxCalls),
+		budget:     newBudget(cmp.Or(opts.MaxBufferedBytes, DefaultMaxBufferedBytes)),
+		log:        newLogger(opts.Log),
+		pending:    map[string]binding.Pending{},
+	}, nil
 }
 
 // Pending returns how many tools/call requests are in flight.
@@ -83,49 +96,77 @@ func (p *Proxy) Pending() int {
 	return len(p.pending)
 }
 
+// forget ends the call of the key, however it ended: answered elsewhere,
+// refused, aborted, over the limit [PRX-6]. An empty key is no call.
+func (p *Proxy) forget(key string) {
+	if key == "" {
+		return
+	}
+	p.mu.Lock()
+	delete(p.pending, key)
+	p.mu.Unlock()
+}
+
 // FromHost takes one message from the host, without its line ending, and
 // returns what the upstream receives: msg itself, or for a tools/call
 // request to an upstream that speaks the binding, the request asking it
-// for GCX1 [PRX-3].
+// for GCX1 [PRX-3]. A call the proxy refuses [PRX-9] passes on untouched
+// here; the transports use fromHost, which answers it.
 func (p *Proxy) FromHost(msg []byte) []byte {
+	h := p.fromHost(msg)
+	if h.reply != nil {
+		return msg
+	}
+	return h.out
+}
+
+// fromHost is what becomes of one message of the host.
+type fromHost struct {
+	out        []byte // what the upstream receives
+	call       string // the key of the call the proxy began to follow, "" for none
+	initialize bool   // msg is an initialize request
+	reply      []byte // when not nil, the proxy's own answer: msg goes nowhere
+}
+
+func (p *Proxy) fromHost(msg []byte) fromHost {
+	pass := fromHost{out: msg}
 	if !mayHold(msg, hostMethods) {
 		if !looksLikeObjectOrArray(msg) && !isBlank(msg) {
 			p.log.notJSON("host", msg)
 		}
-		return msg
+		return pass
 	}
 	m, ok := parseObject(msg)
 	if !ok {
 		if !isBlank(msg) && !isArray(msg) {
 			p.log.notJSON("host", msg)
 		}
-		return msg
+		return pass
 	}
 	method, _ := m.Lookup("method")
 	id, hasID := m.Lookup("id")
 	if method.Kind != jsonmap.String {
-		return msg // a response to the upstream's request
+		return pass // a response to the upstream's request
 	}
 	params, _ := m.Lookup("params")
 	switch method.Text {
 	case "initialize":
 		if hasID {
 			p.initialize(id, params)
+			pass.initialize = true
 		}
 	case "notifications/cancelled":
 		// The host no longer waits for that result; forget the call so
 		// that a server that never answers it costs nothing [PRX-6].
 		if rid, ok := params.Lookup("requestId"); ok {
-			p.mu.Lock()
-			delete(p.pending, idKey(rid))
-			p.mu.Unlock()
+			p.forget(idKey(rid))
 		}
 	case "tools/call":
 		if hasID {
 			return p.toolsCall(msg, m, id, params)
 		}
 	}
-	return msg
+	return pass
 }
 
 // initialize keeps of the host's initialize request what the binding
@@ -143,29 +184,55 @@ func (p *Proxy) initialize(id, params jsonmap.Value) {
 	p.session.HostExtensions = ext
 }
 
-func (p *Proxy) toolsCall(msg []byte, m, id, params jsonmap.Value) []byte {
+func (p *Proxy) toolsCall(msg []byte, m, id, params jsonmap.Value) fromHost {
+	pass := fromHost{out: msg}
 	name, _ := params.Lookup("name")
 	if name.Kind != jsonmap.String {
-		return msg
+		return pass
+	}
+	key := idKey(id)
+	if len(key) > MaxIDBytes || len(name.Text) > MaxToolNameBytes {
+		p.log.printf("gcx proxy: a tools/call request whose id or tool name is over %d bytes is not followed; its result will pass untouched", MaxIDBytes)
+		return pass
 	}
 	var meta map[string]any
 	if v, ok := params.Lookup("_meta"); ok && v.Kind == jsonmap.Object {
 		meta = decodeObject(v)
 	}
 	p.mu.Lock()
-	if len(p.pending) >= MaxPending {
+	_, again := p.pending[key]
+	if !again && len(p.pending) >= p.maxCalls {
 		p.mu.Unlock()
-		p.log.printf("gcx proxy: %d tools/call requests in flight; this one's result will pass untouched", MaxPending)
-		return msg
+		p.log.printf("gcx proxy: a session has %d tools/call requests in flight; the proxy refuses more until some are answered", p.maxCalls)
+		return fromHost{reply: refusal(id, fmt.Sprintf("gcx proxy: this session already has %d tools/call requests in flight, the most the proxy follows at once (--max-calls); try again when some are answered", p.maxCalls))}
 	}
 	call := p.decide.Request(p.session, strings.Clone(name.Text), meta)
-	p.pending[idKey(id)] = call
+	p.pending[key] = call
 	p.mu.Unlock()
+	pass.call = key
 	if call.Ask == nil {
-		return msg
+		return pass
 	}
 	call.AskJSON(&m)
-	return m.AppendCompact(make([]byte, 0, len(msg)+48))
+	pass.out = m.AppendCompact(make([]byte, 0, len(msg)+48))
+	return pass
+}
+
+// RefusalCode is the JSON-RPC error code of the proxy's own refusals: one
+// of the codes JSON-RPC leaves to implementations [PRX-9].
+const RefusalCode = -32000
+
+// refusal is the JSON-RPC error response to the request id, with message.
+func refusal(id jsonmap.Value, message string) []byte {
+	resp := jsonmap.Value{Kind: jsonmap.Object, Members: []jsonmap.Member{
+		{Key: "jsonrpc", Value: jsonmap.Value{Kind: jsonmap.String, Text: "2.0"}},
+		{Key: "id", Value: id},
+		{Key: "error", Value: jsonmap.Value{Kind: jsonmap.Object, Members: []jsonmap.Member{
+			{Key: "code", Value: jsonmap.Value{Kind: jsonmap.Number, Text: fmt.Sprint(RefusalCode)}},
+			{Key: "message", Value: jsonmap.Value{Kind: jsonmap.String, Text: message}},
+		}}},
+	}}
+	return resp.AppendCompact(nil)
 }
 
 // FromUpstream takes one message from the upstream, without its line
@@ -354,6 +421,10 @@ func (l *logger) notJSON(from string, msg []byte) {
 
 func (l *logger) overLimit(from string, limit int) {
 	l.note("over "+from, "gcx proxy: a message from the %s is longer than --max-message-bytes (%d); passed on untouched", from, limit)
+}
+
+func (l *logger) busy(from string) {
+	l.note("busy "+from, "gcx proxy: a message from the %s came while the proxy already held --max-buffered-bytes of messages; passed on untouched", from)
 }
 
 // quotePrefix quotes at most 40 bytes of msg.

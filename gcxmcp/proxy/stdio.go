@@ -7,7 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"syscall"
+	"sync"
 	"time"
 )
 
@@ -55,11 +55,10 @@ const (
 //   - a *StreamError when a stream failed, after stopping the server.
 //   - the error of starting cmd, or ctx's error after stopping the server.
 func (p *Proxy) RunStdio(ctx context.Context, cmd *exec.Cmd, hostIn io.Reader, hostOut io.Writer) error {
-	if cmd.SysProcAttr == nil {
-		// The server and its children in a group of their own, so that
-		// stopping it reaches a server started through npx or a shell.
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	}
+	// The server and its children in a group of their own, so that
+	// stopping it reaches a server started through npx or a shell, and
+	// none of them outlives the proxy.
+	ownGroup(cmd)
 	if cmd.WaitDelay == 0 {
 		cmd.WaitDelay = ShutdownGrace
 	}
@@ -73,6 +72,15 @@ func (p *Proxy) RunStdio(ctx context.Context, cmd *exec.Cmd, hostIn io.Reader, h
 	}
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("starting the server: %w", err)
+	}
+	defer endGroup(cmd)
+	// The host's stdout carries the server's messages and the proxy's
+	// refusals [PRX-9], a whole message per Write.
+	out := &lockedWriter{w: hostOut}
+	hostOut = out
+	p.reply = func(msg []byte) error {
+		_, err := out.Write(msg)
+		return err
 	}
 	serverDone := make(chan error, 1)
 	go func() { serverDone <- p.Pump(UpstreamToHost, hostOut, fromServer, serverRead, hostWrite) }()
@@ -98,7 +106,7 @@ func (p *Proxy) RunStdio(ctx context.Context, cmd *exec.Cmd, hostIn io.Reader, h
 		return p.serverEnded(cmd, err)
 	case <-ctx.Done():
 		toServer.Close()
-		signal(cmd, syscall.SIGTERM)
+		terminate(cmd)
 		awaitOutput(cmd, serverDone, fromServer)
 		wait(cmd)
 		return ctx.Err()
@@ -110,7 +118,7 @@ func (p *Proxy) RunStdio(ctx context.Context, cmd *exec.Cmd, hostIn io.Reader, h
 func (p *Proxy) serverEnded(cmd *exec.Cmd, outErr error) error {
 	var se *StreamError
 	if errors.As(outErr, &se) && se.Stream == hostWrite {
-		signal(cmd, syscall.SIGTERM)
+		terminate(cmd)
 		wait(cmd)
 		return outErr
 	}
@@ -124,8 +132,8 @@ func (p *Proxy) serverEnded(cmd *exec.Cmd, outErr error) error {
 // output's copy to the host, but none for the pipe it closed.
 func awaitOutput(cmd *exec.Cmd, serverDone <-chan error, fromServer io.Closer) error {
 	steps := []func(){
-		func() { signal(cmd, syscall.SIGTERM) },
-		func() { signal(cmd, syscall.SIGKILL) },
+		func() { terminate(cmd) },
+		func() { kill(cmd) },
 		func() { fromServer.Close() },
 	}
 	for i, step := range steps {
@@ -144,28 +152,49 @@ func awaitOutput(cmd *exec.Cmd, serverDone <-chan error, fromServer io.Closer) e
 }
 
 // wait waits for the server to exit, stopping it when it lives on: after
-// ShutdownGrace with SIGTERM, after another with SIGKILL.
+// ShutdownGrace with a request to stop, after another by force.
 func wait(cmd *exec.Cmd) {
 	waited := make(chan struct{})
 	go func() { cmd.Wait(); close(waited) }()
-	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
+	for _, stop := range []func(*exec.Cmd){terminate, kill} {
 		select {
 		case <-waited:
 			return
 		case <-time.After(ShutdownGrace):
-			signal(cmd, sig)
+			stop(cmd)
 		}
 	}
 	<-waited
 }
 
-// signal sends sig to the server's process group, or to the server alone
-// when it has none of its own.
-func signal(cmd *exec.Cmd, sig syscall.Signal) {
-	if cmd.SysProcAttr != nil && cmd.SysProcAttr.Setpgid {
-		if syscall.Kill(-cmd.Process.Pid, sig) == nil {
+// endGroup ends what is left of the server's process group once the
+// session is over, whichever way it ended: a child the server started
+// (npx starts node, a shell starts the server) may outlive the server
+// itself. It asks them to stop, and after ShutdownGrace stops them by
+// force.
+func endGroup(cmd *exec.Cmd) {
+	if cmd.Process == nil || !groupAlive(cmd) {
+		return
+	}
+	terminateGroup(cmd)
+	deadline := time.Now().Add(ShutdownGrace)
+	for groupAlive(cmd) {
+		if time.Now().After(deadline) {
+			killGroup(cmd)
 			return
 		}
+		time.Sleep(20 * time.Millisecond)
 	}
-	cmd.Process.Signal(sig)
+}
+
+// lockedWriter writes each message whole, from any goroutine.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
 }

@@ -257,7 +257,7 @@ func TestStdioServerDiesMidCall(t *testing.T) {
 // notifications sent among them come back in their order too.
 func TestStdioThousandCallsInFlight(t *testing.T) {
 	const n = 1000
-	s := startFake(t, "echo", proxy.Options{Binding: binding.ServerOptions{Mode: binding.ModeGCX}}, fmt.Sprintf("GCX_PROXY_FAKE_DEFER=%d", n))
+	s := startFake(t, "echo", proxy.Options{Binding: binding.ServerOptions{Mode: binding.ModeGCX}, MaxCalls: n}, fmt.Sprintf("GCX_PROXY_FAKE_DEFER=%d", n))
 	s.initialize()
 	go func() {
 		var b strings.Builder

@@ -40,18 +40,21 @@ func (e *StreamError) Unwrap() error { return e.Err }
 
 // Pump copies newline-delimited messages from src to dst in one
 // direction, each through the proxy's decision for that direction, until
-// src ends. A message longer than the limit is copied on as it arrives,
-// untouched, holding no more than the read buffer [PRX-6]. A last line
-// without a newline is passed on without one. Each message is written
-// with one Write. It returns nil at the end of src, or the first error,
-// as a *StreamError that names readName or writeName.
+// src ends. A message longer than the limit, or one the proxy has no room
+// to hold [PRX-9], is copied on as it arrives, untouched, holding no more
+// than the read buffer [PRX-6]. A last line without a newline is passed on
+// without one. Each message is written with one Write. It returns nil at
+// the end of src, or the first error, as a *StreamError that names
+// readName or writeName.
 func (p *Proxy) Pump(d Direction, dst io.Writer, src io.Reader, readName, writeName string) error {
-	handle := p.FromHost
-	if d == UpstreamToHost {
-		handle = p.FromUpstream
+	handle := p.FromUpstream
+	if d == HostToUpstream {
+		handle = p.hostHandler()
 	}
 	r := bufio.NewReaderSize(src, readBufferBytes)
 	var long []byte // a message longer than the read buffer, gathered
+	held := 0       // the budget long holds
+	defer func() { p.budget.give(held) }()
 	write := func(b []byte) error {
 		if len(b) == 0 {
 			return nil
@@ -66,36 +69,60 @@ func (p *Proxy) Pump(d Direction, dst io.Writer, src io.Reader, readName, writeN
 		switch {
 		case err == bufio.ErrBufferFull || len(long) > 0:
 			// Part of a message longer than the read buffer.
-			if len(long)+len(chunk)-newlineLen(chunk) <= p.maxMessage {
+			if len(long)+len(chunk)-newlineLen(chunk) <= p.maxMessage && p.budget.take(len(chunk)) {
+				held += len(chunk)
 				long = append(long, chunk...)
 				if err == bufio.ErrBufferFull {
 					continue
 				}
-				if werr := p.pass(long, handle, write); werr != nil {
+				werr := p.pass(long, handle, write)
+				long = long[:0]
+				p.budget.give(held)
+				held = 0
+				if werr != nil {
 					return werr
 				}
-				long = long[:0]
 				break
 			}
-			// Over the limit: what came so far and the rest of the line
-			// go on untouched, as they arrive.
-			p.log.overLimit(d.from(), p.maxMessage)
-			if werr := write(long); werr != nil {
+			// Over the limit, or no room: what came so far and the rest
+			// of the line go on untouched, as they arrive, read only for
+			// the id of the call they may answer.
+			if len(long)+len(chunk)-newlineLen(chunk) > p.maxMessage {
+				p.log.overLimit(d.from(), p.maxMessage)
+			} else {
+				p.log.busy(d.from())
+			}
+			var ids idScanner
+			ids.write(long)
+			werr := write(long)
+			long = long[:0]
+			p.budget.give(held)
+			held = 0
+			if werr != nil {
 				return werr
 			}
-			long = long[:0]
+			ids.write(chunk)
 			if werr := write(chunk); werr != nil {
 				return werr
 			}
 			for err == bufio.ErrBufferFull {
 				chunk, err = r.ReadSlice('\n')
+				ids.write(chunk)
 				if werr := write(chunk); werr != nil {
 					return werr
 				}
 			}
+			if d == UpstreamToHost {
+				p.passedUntouched(&ids)
+			}
 		case len(chunk)-newlineLen(chunk) > p.maxMessage:
 			// A whole line in the buffer, over a limit below its size.
 			p.log.overLimit(d.from(), p.maxMessage)
+			if d == UpstreamToHost {
+				var ids idScanner
+				ids.write(chunk)
+				p.passedUntouched(&ids)
+			}
 			if werr := write(chunk); werr != nil {
 				return werr
 			}
@@ -113,12 +140,44 @@ func (p *Proxy) Pump(d Direction, dst io.Writer, src io.Reader, readName, writeN
 	}
 }
 
+// passedUntouched ends the call that a response which passed untouched,
+// unread, answered: it was answered, though not by the proxy [PRX-6].
+func (p *Proxy) passedUntouched(ids *idScanner) {
+	if key, ok := ids.responseID(); ok {
+		p.forget(key)
+	}
+}
+
+// hostHandler returns the decision for the host's messages over a stream:
+// a call the proxy refuses [PRX-9] is answered to the host through
+// p.reply, and nothing goes to the upstream; without p.reply it passes
+// on, unfollowed.
+func (p *Proxy) hostHandler() func([]byte) []byte {
+	return func(msg []byte) []byte {
+		h := p.fromHost(msg)
+		if h.reply == nil {
+			return h.out
+		}
+		if p.reply == nil {
+			return msg
+		}
+		if err := p.reply(append(h.reply, '\n')); err != nil {
+			p.log.printf("gcx proxy: answering the host that a call was refused: %v", err)
+		}
+		return nil
+	}
+}
+
 // pass hands one message to the decision and writes what it returns,
-// with the message's own line ending.
+// with the message's own line ending; nil from the decision writes
+// nothing.
 func (p *Proxy) pass(line []byte, handle func([]byte) []byte, write func([]byte) error) error {
 	n := newlineLen(line)
 	msg := line[:len(line)-n]
 	out := handle(msg)
+	if out == nil && msg != nil {
+		return nil
+	}
 	if len(out) == len(msg) && (len(out) == 0 || &out[0] == &msg[0]) {
 		return write(line) // passed as it is: the bytes it came in
 	}

@@ -1,0 +1,289 @@
+package proxy
+
+import (
+	"io"
+	"sync"
+
+	"github.com/gcxwire/gcx/jsonmap"
+)
+
+// What the proxy holds is bounded by what its user allows, never by what a
+// peer sends [PRX-6] [PRX-9]: the calls it follows per session, the size
+// of what it keeps of each, and the bytes of the messages it reads whole
+// at once, across every session and both directions.
+
+// DefaultMaxCalls is how many tools/call requests the proxy follows at
+// once in one session by default. A call beyond it is refused [PRX-9].
+const DefaultMaxCalls = 256
+
+// MaxIDBytes and MaxToolNameBytes bound what the proxy keeps of one call:
+// a call whose id (as compact JSON) or tool name is longer is not
+// followed, and its result passes untouched [PRX-6]. MCP's tool names
+// are at most 128 characters; JSON-RPC ids are short in every client.
+const (
+	MaxIDBytes       = 256
+	MaxToolNameBytes = 512
+)
+
+// DefaultMaxBufferedBytes bounds the bytes of the messages the proxy
+// holds whole at once, to rewrite them. A message that would go over
+// passes untouched, as it arrives, as a message over the limit does: so
+// the proxy's memory stays within a small multiple of this, whatever
+// number of peers send at once [PRX-9].
+const DefaultMaxBufferedBytes = 64 << 20
+
+// budget counts the bytes of messages held whole. take never waits: a
+// message that does not fit passes untouched instead.
+type budget struct {
+	mu   sync.Mutex
+	free int64
+}
+
+func newBudget(n int64) *budget { return &budget{free: n} }
+
+func (b *budget) take(n int) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if int64(n) > b.free {
+		return false
+	}
+	b.free -= int64(n)
+	return true
+}
+
+func (b *budget) give(n int) {
+	if n == 0 {
+		return
+	}
+	b.mu.Lock()
+	b.free += int64(n)
+	b.mu.Unlock()
+}
+
+// readChunk is how much of a body readWhole asks the budget for at a time.
+const readChunk = 32 << 10
+
+// held is a message read whole, and the budget it holds.
+type held struct {
+	msg    []byte
+	whole  bool // false: msg is only the start, the rest is still in the reader
+	budget *budget
+	n      int
+}
+
+// release returns the message's bytes to the budget; msg must no longer
+// be used.
+func (h *held) release() {
+	h.budget.give(h.n)
+	h.n = 0
+}
+
+// readWhole reads r to its end when it holds at most max bytes and the
+// budget lets it hold them. Otherwise whole is false and msg holds what
+// was read, which the caller passes on before the rest of r. An error is
+// a read error; msg then holds what was read before it.
+func readWhole(r io.Reader, max int, b *budget) (*held, error) {
+	h := &held{budget: b}
+	for {
+		if len(h.msg) > max {
+			return h, nil
+		}
+		want := min(readChunk, max+1-len(h.msg))
+		if !b.take(want) {
+			return h, nil
+		}
+		h.n += want
+		h.msg = growTo(h.msg, len(h.msg)+want)
+		n, err := io.ReadFull(r, h.msg[len(h.msg):len(h.msg)+want])
+		h.msg = h.msg[:len(h.msg)+n]
+		b.give(want - n)
+		h.n -= want - n
+		switch err {
+		case nil:
+			continue
+		case io.EOF, io.ErrUnexpectedEOF:
+			h.whole = len(h.msg) <= max
+			return h, nil
+		default:
+			return h, err
+		}
+	}
+}
+
+// growTo returns b with room for n bytes, doubling as append does so that
+// reading a message costs linear time.
+func growTo(b []byte, n int) []byte {
+	if cap(b) >= n {
+		return b
+	}
+	c := make([]byte, len(b), max(n, 2*cap(b)))
+	copy(c, b)
+	return c
+}
+
+// idScanner finds the id of a JSON-RPC message that passes untouched
+// because it is over the limit, reading it piece by piece as it passes
+// and keeping no more than a short id, so that the call it answers leaves
+// the table [PRX-6]. It reads the members of the top-level object only.
+type idScanner struct {
+	depth    int
+	inString bool
+	escaped  bool
+	// At depth 1: the key just read, whether a value follows it, and the
+	// raw bytes of the id member's value while it is read.
+	key, id    []byte
+	keyTooLong bool
+	inKey      bool
+	wantValue  bool
+	inID       bool
+	idTooLong  bool
+	haveID     bool
+	afterColon bool
+	sawObject  bool
+	isResponse bool
+}
+
+func (s *idScanner) write(p []byte) {
+	for _, c := range p {
+		s.step(c)
+	}
+}
+
+func (s *idScanner) step(c byte) {
+	if s.inID {
+		s.idByte(c)
+		if s.inID {
+			return
+		}
+		if s.inString || c == '"' {
+			return // the id was a string: its closing quote is consumed
+		}
+	}
+	if s.inString {
+		if s.inKey && !s.keyTooLong {
+			if len(s.key) < 16 {
+				s.key = append(s.key, c)
+			} else {
+				s.keyTooLong = true
+			}
+		}
+		switch {
+		case s.escaped:
+			s.escaped = false
+		case c == '\\':
+			s.escaped = true
+		case c == '"':
+			s.inString = false
+			if s.inKey {
+				s.inKey = false
+				s.key = s.key[:len(s.key)-1] // the closing quote
+			}
+		}
+		return
+	}
+	switch c {
+	case '"':
+		s.inString = true
+		if s.depth == 1 && !s.afterColon {
+			s.inKey, s.key, s.keyTooLong = true, s.key[:0], false
+		}
+	case ':':
+		if s.depth == 1 {
+			s.afterColon = true
+			k := s.keyText()
+			switch k {
+			case "id":
+				s.inID, s.id, s.idTooLong = true, s.id[:0], false
+			case "result", "error":
+				s.isResponse = true
+			}
+		}
+	case ',':
+		if s.depth == 1 {
+			s.afterColon = false
+		}
+	case '{', '[':
+		if s.depth == 0 && c == '{' {
+			s.sawObject = true
+		}
+		s.depth++
+	case '}', ']':
+		s.depth--
+	}
+}
+
+// idByte takes one byte of the id's value: white space before it, then a
+// string (with its quotes) or a number, true, false or null.
+func (s *idScanner) idByte(c byte) {
+	if len(s.id) == 0 && (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+		return
+	}
+	if len(s.id) == 0 && (c == '{' || c == '[') {
+		// No JSON-RPC id: the value is left to the outer reading.
+		s.inID, s.haveID = false, false
+		return
+	}
+	if len(s.id) == 0 && c == '"' {
+		s.inString = true
+	} else if s.inString {
+		switch {
+		case s.escaped:
+			s.escaped = false
+		case c == '\\':
+			s.escaped = true
+		case c == '"':
+			s.inString = false
+			s.addID(c)
+			s.endID()
+			return
+		}
+	} else if c == ',' || c == '}' || c == ' ' || c == '\t' || c == '\r' || c == '\n' {
+		s.endID()
+		return
+	}
+	s.addID(c)
+}
+
+func (s *idScanner) addID(c byte) {
+	if len(s.id) < MaxIDBytes*2 {
+		s.id = append(s.id, c)
+	} else {
+		s.idTooLong = true
+	}
+}
+
+func (s *idScanner) endID() {
+	s.inID = false
+	s.haveID = !s.idTooLong && len(s.id) > 0
+}
+
+// keyText returns the key just read, its escapes decoded.
+func (s *idScanner) keyText() string {
+	if s.keyTooLong {
+		return ""
+	}
+	for _, c := range s.key {
+		if c == '\\' {
+			v, err := jsonmap.Parse(append(append([]byte{'"'}, s.key...), '"'))
+			if err != nil || v.Kind != jsonmap.String {
+				return ""
+			}
+			return v.Text
+		}
+	}
+	return string(s.key)
+}
+
+// responseID returns the key of the call a whole message answered: its id
+// as idKey writes it, when the message was an object with an id and a
+// result or an error.
+func (s *idScanner) responseID() (string, bool) {
+	if !s.sawObject || !s.isResponse || !s.haveID {
+		return "", false
+	}
+	v, err := jsonmap.Parse(s.id)
+	if err != nil {
+		return "", false
+	}
+	return idKey(v), true
+}

@@ -1,0 +1,101 @@
+package proxy_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gcxwire/gcx/gcxmcp/binding"
+	"github.com/gcxwire/gcx/gcxmcp/proxy"
+)
+
+// A result over the limit passes untouched and its call leaves the table
+// all the same, whether the result fits the read buffer or not: it was
+// answered [PRX-6]. The session then ends with no call unanswered.
+func TestStdioOverLimitResultLeavesTable(t *testing.T) {
+	s := startFake(t, "echo", proxy.Options{Binding: binding.ServerOptions{Mode: binding.ModeGCX}, MaxMessageBytes: 10_000})
+	s.initialize()
+	for i, big := range []int{20_000, 200_000} {
+		s.send(call(i+1, "list_rows", fmt.Sprintf(`{"big":%d}`, big)))
+		got := s.receive()
+		if !strings.Contains(got, `"id":`+strconv.Itoa(i+1)) || strings.Contains(got, "GCX1 tool") {
+			t.Errorf("result %d came back changed (%d bytes)", i+1, len(got))
+		}
+		if n := s.p.Pending(); n != 0 {
+			t.Errorf("after a result of %d bytes over the limit, %d calls are in flight", big, n)
+		}
+	}
+	if err := s.end(); err != nil {
+		t.Error(err)
+	}
+}
+
+// Over stdio too, the calls in flight are bounded: the call beyond is
+// answered by the proxy with a JSON-RPC error and never reaches the
+// server [PRX-9].
+func TestStdioCallsBounded(t *testing.T) {
+	s := startFake(t, "echo", proxy.Options{MaxCalls: 2}, "GCX_PROXY_FAKE_DEFER=3")
+	s.initialize()
+	s.send(call(1, "t", `{}`), call(2, "t", `{}`), call(3, "t", `{}`))
+	var refusal struct {
+		ID    int
+		Error struct{ Code int }
+	}
+	if got := s.receive(); json.Unmarshal([]byte(got), &refusal) != nil || refusal.ID != 3 || refusal.Error.Code != proxy.RefusalCode {
+		t.Errorf("the third call got %q", got)
+	}
+	if n := s.p.Pending(); n != 2 {
+		t.Errorf("%d calls in flight, want 2", n)
+	}
+	s.end()
+}
+
+// A child the server started does not outlive the proxy: the server's
+// whole process group ends with the session.
+func TestStdioServerGroupEnds(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no process groups on Windows")
+	}
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	s := startFake(t, "child", proxy.Options{}, "GCX_PROXY_FAKE_CHILD_PID="+pidFile)
+	s.initialize()
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(string(b))
+	if !alive(pid) {
+		t.Fatalf("the server's child %d is not running", pid)
+	}
+	if err := s.end(); err != nil {
+		t.Error(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server's child %d outlived the proxy", pid)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// alive reports whether the process runs: it exists and is no zombie
+// waiting for a parent to reap it.
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true // no /proc: existence is all there is to know
+	}
+	_, after, _ := strings.Cut(string(stat), ") ")
+	return !strings.HasPrefix(after, "Z")
+}
