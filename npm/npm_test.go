@@ -49,11 +49,12 @@ var nodeDir, _ = filepath.Abs("../gcxmcp/proxy/testdata/node")
 
 // installed is the result of the one installation all tests share.
 type installed struct {
-	app     string   // the folder the packages were installed into
-	bin     string   // its node_modules/.bin/gcx: the launcher
-	binary  string   // the release's binary for this machine
-	env     []string // the environment of everything run in app
-	tempDir string
+	app      string   // the folder the packages were installed into
+	bin      string   // its node_modules/.bin/gcx: the launcher
+	binary   string   // the release's binary for this machine
+	env      []string // the environment of everything run in app
+	tarballs []string // the packed launcher and platform package
+	tempDir  string
 }
 
 var (
@@ -137,6 +138,7 @@ func makeInstall() (*installed, string, error) {
 	if err != nil || len(tarballs) != 2 {
 		return in, "", fmt.Errorf("npm pack made %v, want two tarballs", tarballs)
 	}
+	in.tarballs = tarballs
 	if err := os.MkdirAll(in.app, 0o755); err != nil {
 		return in, "", err
 	}
@@ -207,6 +209,24 @@ func TestInstalledFromTarballs(t *testing.T) {
 	}
 	if !strings.HasPrefix(string(out), "gcx "+version+", GCX1 specification revision ") {
 		t.Errorf("gcx --version through the launcher: %q", out)
+	}
+}
+
+// The quick start's other way, npm install -g, gives a gcx command too.
+func TestGlobalInstall(t *testing.T) {
+	in := install(t)
+	prefix := t.TempDir()
+	cmd := exec.Command("npm", append([]string{"install", "-g", "--prefix", prefix}, in.tarballs...)...)
+	cmd.Env = in.env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("npm install -g: %v\n%s", err, out)
+	}
+	out, err := exec.Command(filepath.Join(prefix, "bin", "gcx"), "--version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(out), "gcx "+version+", ") {
+		t.Errorf("gcx --version after npm install -g: %q", out)
 	}
 }
 
