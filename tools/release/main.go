@@ -190,11 +190,15 @@ func moduleRoot() (string, error) {
 
 // buildFlags are go build's flags for a release binary of version. They
 // make it reproducible: -trimpath leaves out the paths of this machine,
-// -buildid= the build ID that would otherwise vary with them; -s -w drop
-// the symbol table and DWARF, which a user's binary does not need (the
-// build information that go version -m reads stays).
+// -buildid= the build ID that would otherwise vary with them, and
+// -buildvcs=false the version control stamp, which go build writes for a
+// plain git clone but not for a git worktree or an unpacked archive of the
+// same files (the version stamped with -X names the release, and its tag
+// the commit); -s -w drop the symbol table and DWARF, which a user's
+// binary does not need (the build information that go version -m reads
+// stays).
 func buildFlags(version string) []string {
-	return []string{"-trimpath", "-ldflags", "-s -w -buildid= -X main.releaseVersion=" + version}
+	return []string{"-trimpath", "-buildvcs=false", "-ldflags", "-s -w -buildid= -X main.releaseVersion=" + version}
 }
 
 // buildEnv is the environment of a release build for t: everything that
