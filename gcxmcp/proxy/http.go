@@ -525,13 +525,13 @@ func (p *Proxy) events(dst io.Writer, src io.Reader) error {
 		switch {
 		case over:
 			ids.write(chunk)
+			if blank {
+				p.passedUntouched(&ids.s)
+			}
 			if werr := write(chunk); werr != nil {
 				return werr
 			}
 			over = !blank
-			if blank {
-				p.passedUntouched(&ids.s)
-			}
 		case len(event)+len(chunk) > p.maxMessage || !p.budget.take(len(chunk)):
 			// Over the limit, or no room to hold it [PRX-9]: the event
 			// passes untouched, read only for the id of the call it
@@ -544,14 +544,14 @@ func (p *Proxy) events(dst io.Writer, src io.Reader) error {
 			ids = dataIDs{}
 			ids.write(event)
 			ids.write(chunk)
+			if blank {
+				p.passedUntouched(&ids.s)
+			}
 			werr := write(append(event, chunk...))
 			p.budget.give(held)
 			event, held, over = event[:0], 0, !blank
 			if werr != nil {
 				return werr
-			}
-			if blank {
-				p.passedUntouched(&ids.s)
 			}
 		default:
 			held += len(chunk)

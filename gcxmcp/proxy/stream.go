@@ -101,19 +101,19 @@ func (p *Proxy) Pump(d Direction, dst io.Writer, src io.Reader, readName, writeN
 			if werr != nil {
 				return werr
 			}
-			ids.write(chunk)
-			if werr := write(chunk); werr != nil {
-				return werr
-			}
-			for err == bufio.ErrBufferFull {
-				chunk, err = r.ReadSlice('\n')
+			for {
 				ids.write(chunk)
+				if err != bufio.ErrBufferFull && d == UpstreamToHost {
+					// The call leaves before its answer reaches the host.
+					p.passedUntouched(&ids)
+				}
 				if werr := write(chunk); werr != nil {
 					return werr
 				}
-			}
-			if d == UpstreamToHost {
-				p.passedUntouched(&ids)
+				if err != bufio.ErrBufferFull {
+					break
+				}
+				chunk, err = r.ReadSlice('\n')
 			}
 		case len(chunk)-newlineLen(chunk) > p.maxMessage:
 			// A whole line in the buffer, over a limit below its size.
