@@ -17,6 +17,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gcxwire/gcx/gcxmcp/binding"
 )
 
 // The Streamable HTTP transport of MCP: the host POSTs each message to the
@@ -121,6 +123,7 @@ type HTTP struct {
 	hosts    map[string]bool
 	origins  map[string]bool
 	reverse  *httputil.ReverseProxy
+	decide   *binding.Intermediary // every session's: it holds only the settings
 	log      *logger
 	budget   *budget
 
@@ -142,7 +145,8 @@ func NewHTTP(opts HTTPOptions) (*HTTP, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("--upstream %q: want an http or https URL", redactURL(opts.Upstream))
 	}
-	if _, err := New(opts.Options); err != nil {
+	base, err := New(opts.Options)
+	if err != nil {
 		return nil, err
 	}
 	opts.MaxSessions = cmp.Or(opts.MaxSessions, DefaultMaxSessions)
@@ -150,6 +154,7 @@ func NewHTTP(opts HTTPOptions) (*HTTP, error) {
 	opts.SessionIdle = cmp.Or(opts.SessionIdle, DefaultSessionIdle)
 	h := &HTTP{
 		opts:     opts,
+		decide:   base.decide,
 		endpoint: cmp.Or(u.Path, "/"),
 		log:      newLogger(opts.Log),
 		budget:   newBudget(cmp.Or(opts.MaxBufferedBytes, DefaultMaxBufferedBytes)),
@@ -298,8 +303,7 @@ func (o HTTPOptions) maxMessage() int { return cmp.Or(o.MaxMessageBytes, Default
 // newProxy returns a proxy for one session, sharing the log and the
 // budget of every other.
 func (h *HTTP) newProxy(version string) *Proxy {
-	p, _ := New(h.opts.Options) // NewHTTP checked the options
-	p.log, p.budget = h.log, h.budget
+	p := newProxy(h.decide, h.opts.Options, h.budget, h.log)
 	if isProtocolVersion(version) {
 		p.session.ProtocolVersion = version
 	}

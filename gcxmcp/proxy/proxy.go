@@ -79,14 +79,20 @@ func New(opts Options) (*Proxy, error) {
 	if opts.MaxMessageBytes < 0 || opts.MaxCalls < 0 || opts.MaxBufferedBytes < 0 {
 		return nil, fmt.Errorf("gcx proxy: negative limits (message %d bytes, %d calls, %d bytes buffered)", opts.MaxMessageBytes, opts.MaxCalls, opts.MaxBufferedBytes)
 	}
+	return newProxy(decide, opts, newBudget(cmp.Or(opts.MaxBufferedBytes, DefaultMaxBufferedBytes)), newLogger(opts.Log)), nil
+}
+
+// newProxy returns the proxy of one session, with the decisions, the
+// budget and the log it shares with the transport's other sessions.
+func newProxy(decide *binding.Intermediary, opts Options, b *budget, log *logger) *Proxy {
 	return &Proxy{
 		decide:     decide,
 		maxMessage: cmp.Or(opts.MaxMessageBytes, DefaultMaxMessageBytes),
 		maxCalls:   cmp.Or(opts.MaxCalls, DefaultMaxCalls),
-		budget:     newBudget(cmp.Or(opts.MaxBufferedBytes, DefaultMaxBufferedBytes)),
-		log:        newLogger(opts.Log),
+		budget:     b,
+		log:        log,
 		pending:    map[string]binding.Pending{},
-	}, nil
+	}
 }
 
 // Pending returns how many tools/call requests are in flight.
