@@ -147,7 +147,7 @@ func (h *HTTP) rewrite(pr *httputil.ProxyRequest) {
 	body, whole, err := readUpTo(pr.Out.Body, p.maxMessage)
 	if err != nil || !whole {
 		if !whole {
-			p.log.overLimit("host", p.maxMessage)
+			p.overLimit("host")
 		}
 		pr.Out.Body = readCloser{io.MultiReader(bytes.NewReader(body), pr.Out.Body), pr.Out.Body}
 		return
@@ -183,7 +183,7 @@ func (h *HTTP) modifyResponse(resp *http.Response) error {
 		body, whole, err := readUpTo(resp.Body, p.maxMessage)
 		if err != nil || !whole {
 			if !whole {
-				p.log.overLimit("server", p.maxMessage)
+				p.overLimit("server")
 			}
 			resp.Body = readCloser{io.MultiReader(bytes.NewReader(body), resp.Body), resp.Body}
 			return nil
@@ -238,7 +238,7 @@ func (p *Proxy) events(dst io.Writer, src io.Reader) error {
 			}
 			over = !blank
 		case len(event)+len(chunk) > p.maxMessage:
-			p.log.overLimit("server", p.maxMessage)
+			p.overLimit("server")
 			if werr := write(append(event, chunk...)); werr != nil {
 				return werr
 			}

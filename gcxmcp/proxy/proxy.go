@@ -20,6 +20,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gcxwire/gcx/gcxmcp/binding"
 	"github.com/gcxwire/gcx/jsonmap"
@@ -44,6 +45,9 @@ type Options struct {
 	// Log receives one line per notable event: a message over the limit,
 	// a message that is not JSON. nil discards them.
 	Log io.Writer
+	// Stats, when not nil, records every tools/call result that passes
+	// (gcx proxy --stats); stats.go.
+	Stats *Recorder
 }
 
 // Proxy holds one session's state and makes its decisions. Its methods
@@ -52,6 +56,7 @@ type Proxy struct {
 	decide     *binding.Intermediary
 	maxMessage int
 	log        *logger
+	stats      *Recorder
 
 	mu      sync.Mutex
 	session binding.Session
@@ -73,7 +78,7 @@ func New(opts Options) (*Proxy, error) {
 	if max == 0 {
 		max = DefaultMaxMessageBytes
 	}
-	return &Proxy{decide: decide, maxMessage: max, log: newLogger(opts.Log), pending: map[string]binding.Pending{}}, nil
+	return &Proxy{decide: decide, maxMessage: max, log: newLogger(opts.Log), stats: opts.Stats, pending: map[string]binding.Pending{}}, nil
 }
 
 // Pending returns how many tools/call requests are in flight.
@@ -172,6 +177,10 @@ func (p *Proxy) toolsCall(msg []byte, m, id, params jsonmap.Value) []byte {
 // ending, and returns what the host receives: msg itself, or for the
 // result of a tools/call request, the answer the binding decides [PRX-1].
 func (p *Proxy) FromUpstream(msg []byte) []byte {
+	var start time.Time // stats
+	if p.stats != nil {
+		start = time.Now()
+	}
 	p.mu.Lock()
 	waiting := len(p.pending) > 0 || p.initID != ""
 	p.mu.Unlock()
@@ -214,6 +223,9 @@ func (p *Proxy) FromUpstream(msg []byte) []byte {
 	p.mu.Unlock()
 	result, ok := m.Lookup("result")
 	if !ok {
+		if isCall {
+			p.stats.unread(start, call.Name, ReasonRPCError)
+		}
 		return msg // an error response passes untouched [MCP-5]
 	}
 	if isInit {
@@ -225,14 +237,18 @@ func (p *Proxy) FromUpstream(msg []byte) []byte {
 	}
 	r, err := binding.ResultFromJSON(result, false)
 	if err != nil {
+		p.stats.unread(start, call.Name, ReasonNotAResult)
 		return msg
 	}
-	a, ok := p.decide.Answer(call, r)
-	if !ok {
+	d := p.decide.Decide(call, r)
+	if !d.Answered {
+		p.stats.decided(start, call.Name, r, d)
 		return msg
 	}
-	a.ApplyJSON(&m)
-	return m.AppendCompact(make([]byte, 0, len(msg)))
+	d.Answer.ApplyJSON(&m)
+	out := m.AppendCompact(make([]byte, 0, len(msg)))
+	p.stats.decided(start, call.Name, r, d)
+	return out
 }
 
 // initialized keeps of the upstream's initialize result the negotiated

@@ -79,7 +79,7 @@ func (p *Proxy) Pump(d Direction, dst io.Writer, src io.Reader, readName, writeN
 			}
 			// Over the limit: what came so far and the rest of the line
 			// go on untouched, as they arrive.
-			p.log.overLimit(d.from(), p.maxMessage)
+			p.overLimit(d.from())
 			if werr := write(long); werr != nil {
 				return werr
 			}
@@ -95,7 +95,7 @@ func (p *Proxy) Pump(d Direction, dst io.Writer, src io.Reader, readName, writeN
 			}
 		case len(chunk)-newlineLen(chunk) > p.maxMessage:
 			// A whole line in the buffer, over a limit below its size.
-			p.log.overLimit(d.from(), p.maxMessage)
+			p.overLimit(d.from())
 			if werr := write(chunk); werr != nil {
 				return werr
 			}

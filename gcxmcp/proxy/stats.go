@@ -1,0 +1,324 @@
+package proxy
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gcxwire/gcx/gcxmcp/binding"
+	"github.com/gcxwire/gcx/tokens"
+)
+
+// gcx proxy --stats: one JSON line per tools/call result that passes, saying
+// what the proxy did with it and what that saved the model, and never what
+// the call asked or the tool answered: the tool's name, the format, counts
+// and times only.
+//
+// Counting the tokens of two texts costs more than deciding a result, so
+// the call's own path does no more than copy the result's text blocks into
+// a bounded queue; one goroutine counts and writes. A call made while the
+// queue is full is not recorded, and the file says so: a line of its own
+// gives the number of such calls.
+
+// The queue's bounds: records, and bytes of text they hold.
+const (
+	StatsQueueRecords = 1024
+	StatsQueueBytes   = 64 << 20
+)
+
+// Formats and reasons of a StatsLine besides the binding's tags and
+// binding.Reason values.
+const (
+	// FormatUntouched is a result the host receives as the server wrote
+	// it, with no format named.
+	FormatUntouched = "untouched"
+	// ReasonRPCError is a tools/call answered by a JSON-RPC error, not a
+	// result [MCP-5].
+	ReasonRPCError = "rpc-error"
+	// ReasonNotAResult is a result the binding cannot read as a
+	// CallToolResult (content not an array, a text block without text).
+	ReasonNotAResult = "not-a-result"
+	// ReasonOverLimit is a message from the server longer than the message
+	// limit while calls were in flight: the proxy passes it unread, so its
+	// tool and texts are unknown [PRX-6].
+	ReasonOverLimit = "over-limit"
+)
+
+// StatsLine is one line of a stats file. A line records either one call
+// or, with Dropped, calls the recorder could not keep up with.
+type StatsLine struct {
+	// Time is when the result passed, RFC 3339 with milliseconds, UTC.
+	Time string `json:"time"`
+	// Tool is the tool's name; "" when unknown (ReasonOverLimit).
+	Tool string `json:"tool,omitempty"`
+	// Format is the tag the model read (GCX1), "json" (marked JSON, the
+	// text left as it was) or FormatUntouched.
+	Format string `json:"format,omitempty"`
+	// Reason says why the text was left as the server wrote it: a
+	// binding.Reason or one of this package's; "" when rewritten.
+	Reason string `json:"reason,omitempty"`
+	// The cl100k_base tokens and the bytes of the result's text blocks,
+	// summed: as the server wrote them, and as the host receives them.
+	// Absent when the proxy did not read the result.
+	ServerTokens *int `json:"server_tokens,omitempty"`
+	ModelTokens  *int `json:"model_tokens,omitempty"`
+	ServerBytes  *int `json:"server_bytes,omitempty"`
+	ModelBytes   *int `json:"model_bytes,omitempty"`
+	// MsAdded is the time the proxy spent on the result, from reading it
+	// whole to its answer, in milliseconds.
+	MsAdded *float64 `json:"ms_added,omitempty"`
+	// Dropped counts calls not recorded because the queue was full.
+	Dropped int `json:"dropped,omitempty"`
+}
+
+// StatsTimeLayout is the layout of StatsLine.Time.
+const StatsTimeLayout = "2006-01-02T15:04:05.000Z07:00"
+
+// A Recorder writes stats lines to w. Every Proxy given it in
+// Options.Stats records there; its methods are safe for concurrent use.
+type Recorder struct {
+	w   io.Writer
+	log *logger
+	enc *tokens.Encoding
+
+	queue   chan record
+	queued  atomic.Int64 // bytes of text in the queue
+	dropped atomic.Int64 // calls not recorded since the last drop line
+	done    chan struct{}
+
+	mu     sync.RWMutex // held to send, taken whole to close
+	closed bool
+	late   atomic.Int64 // calls that ended after Close
+
+	// The writer goroutine's, read after done.
+	lines, failed int
+	firstErr      error
+}
+
+// record is what the call's path hands the writer: owned copies of the
+// texts, nothing shared with the message.
+type record struct {
+	when   time.Time
+	tool   string
+	format string
+	why    string
+	read   bool     // the texts were read; else they are unknown
+	texts  []string // the text blocks as the server wrote them
+	block  int      // the block replaced, -1 for none
+	answer string   // its replacement
+	added  time.Duration
+	size   int64
+	flush  chan struct{} // a Flush mark, not a call
+}
+
+// NewRecorder returns a recorder writing to w, each line with one Write,
+// reporting on log (nil discards) what it could not write or keep up
+// with. Close it at the end.
+func NewRecorder(w io.Writer, log io.Writer) (*Recorder, error) {
+	enc, err := tokens.Get(tokens.CL100K)
+	if err != nil {
+		return nil, err
+	}
+	r := &Recorder{w: w, log: newLogger(log), enc: enc, queue: make(chan record, StatsQueueRecords), done: make(chan struct{})}
+	go r.run()
+	return r, nil
+}
+
+// Flush returns when every call recorded before it is written.
+func (r *Recorder) Flush() {
+	mark := make(chan struct{})
+	r.mu.RLock()
+	if r.closed {
+		r.mu.RUnlock()
+		return
+	}
+	r.queue <- record{flush: mark}
+	r.mu.RUnlock()
+	<-mark
+}
+
+// Close writes what is queued and stops the recorder. Its error says how
+// many lines could not be written, and why the first could not, and how
+// many calls ended too late to be recorded.
+func (r *Recorder) Close() error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil
+	}
+	r.closed = true
+	close(r.queue)
+	r.mu.Unlock()
+	<-r.done
+	var errs []string
+	if r.failed > 0 {
+		errs = append(errs, fmt.Sprintf("%d of %d lines could not be written (the first: %v)", r.failed, r.lines, r.firstErr))
+	}
+	if n := r.late.Load(); n > 0 {
+		errs = append(errs, fmt.Sprintf("%d calls ended after the stats file was closed and are not in it", n))
+	}
+	if errs != nil {
+		return fmt.Errorf("%s", strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// enqueue hands rec to the writer, or counts it dropped when the queue is
+// full, without waiting.
+func (r *Recorder) enqueue(rec record) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if r.closed {
+		r.late.Add(1)
+		r.log.printf("gcx proxy --stats: a call ended after the stats file was closed; it is not recorded")
+		return
+	}
+	if r.queued.Add(rec.size) > StatsQueueBytes && rec.size > 0 {
+		r.queued.Add(-rec.size)
+		r.drop()
+		return
+	}
+	select {
+	case r.queue <- rec:
+	default:
+		r.queued.Add(-rec.size)
+		r.drop()
+	}
+}
+
+func (r *Recorder) drop() {
+	r.dropped.Add(1)
+	r.log.printf("gcx proxy --stats: the recorder is behind; calls are not recorded, and the file says how many")
+}
+
+// overLimit reports a message over the message limit, which passes
+// unread; from the server while calls are in flight, it may be a result,
+// and stats records it as one of unknown tool.
+func (p *Proxy) overLimit(from string) {
+	p.log.overLimit(from, p.maxMessage)
+	if from == "server" && p.stats != nil && p.Pending() > 0 {
+		p.stats.overLimit()
+	}
+}
+
+// The hooks Proxy calls. A nil *Recorder records nothing.
+
+// decided records a result the binding decided on.
+func (r *Recorder) decided(start time.Time, tool string, res *binding.Result, d binding.Decision) {
+	if r == nil {
+		return
+	}
+	added := time.Since(start)
+	rec := record{when: start, tool: tool, why: string(d.Why), read: true, block: -1, added: added}
+	switch {
+	case !d.Answered:
+		rec.format = FormatUntouched
+	case d.Answer.Block >= 0:
+		rec.format, rec.block, rec.answer = d.Answer.Format, d.Answer.Block, d.Answer.Text
+		rec.size += int64(len(d.Answer.Text))
+	default:
+		rec.format = d.Answer.Format
+	}
+	for _, b := range res.Content {
+		if b.IsText {
+			// The message's buffer is reused once the call returns.
+			rec.texts = append(rec.texts, strings.Clone(b.Text))
+			rec.size += int64(len(b.Text))
+		} else {
+			rec.texts = append(rec.texts, "")
+		}
+	}
+	r.enqueue(rec)
+}
+
+// unread records a tools/call result passed without the binding reading
+// it, for the reason why.
+func (r *Recorder) unread(start time.Time, tool, why string) {
+	if r == nil {
+		return
+	}
+	r.enqueue(record{when: start, tool: tool, format: FormatUntouched, why: why, block: -1, added: time.Since(start)})
+}
+
+// overLimit records a message from the server over the message limit.
+func (r *Recorder) overLimit() {
+	if r == nil {
+		return
+	}
+	r.enqueue(record{when: time.Now(), format: FormatUntouched, why: ReasonOverLimit, block: -1, added: -1})
+}
+
+// run is the writer goroutine.
+func (r *Recorder) run() {
+	defer close(r.done)
+	for rec := range r.queue {
+		if rec.flush != nil {
+			r.writeDropped()
+			close(rec.flush)
+			continue
+		}
+		r.write(r.line(rec))
+		r.queued.Add(-rec.size)
+		r.writeDropped()
+	}
+	r.writeDropped()
+}
+
+func (r *Recorder) writeDropped() {
+	if n := r.dropped.Swap(0); n > 0 {
+		r.write(StatsLine{Time: time.Now().UTC().Format(StatsTimeLayout), Dropped: int(n)})
+	}
+}
+
+// line counts rec's texts and makes its line.
+func (r *Recorder) line(rec record) StatsLine {
+	l := StatsLine{Time: rec.when.UTC().Format(StatsTimeLayout), Tool: rec.tool, Format: rec.format, Reason: rec.why}
+	if rec.added >= 0 {
+		ms := float64(rec.added.Microseconds()) / 1000
+		l.MsAdded = &ms
+	}
+	if !rec.read {
+		return l
+	}
+	var serverTokens, modelTokens, serverBytes, modelBytes int
+	for i, text := range rec.texts {
+		n := r.enc.Count(text)
+		serverTokens += n
+		serverBytes += len(text)
+		if i == rec.block {
+			text = rec.answer
+			n = r.enc.Count(text)
+		}
+		modelTokens += n
+		modelBytes += len(text)
+	}
+	l.ServerTokens, l.ModelTokens, l.ServerBytes, l.ModelBytes = &serverTokens, &modelTokens, &serverBytes, &modelBytes
+	return l
+}
+
+// write writes one line with one Write, so that lines never interleave in
+// a file opened for append; a failure is counted and reported, and the
+// proxy goes on.
+func (r *Recorder) write(l StatsLine) {
+	b, err := json.Marshal(l)
+	if err == nil {
+		b = append(b, '\n')
+		var n int
+		n, err = r.w.Write(b)
+		if err == nil && n < len(b) {
+			err = io.ErrShortWrite
+		}
+	}
+	r.lines++
+	if err != nil {
+		r.failed++
+		if r.firstErr == nil {
+			r.firstErr = err
+		}
+		r.log.printf("gcx proxy --stats: a line could not be written: %v", err)
+	}
+}
