@@ -36,13 +36,20 @@ that offers GCX1 itself is asked for it and its answer passed on. Error
 results, prose, images, batches and lines that are not JSON pass untouched
 (the last reported on stderr when the proxy notices them).
 A message longer than --max-message-bytes passes untouched, streamed.
+--stats FILE appends to FILE one JSON line per tools/call result: the tool,
+the format the model read, the cl100k_base tokens and bytes of the text the
+server wrote and of the text the model read, the milliseconds the proxy took,
+and why a result was left alone; never what was asked or answered. gcx stats
+FILE sums it up. A line that cannot be written is reported on stderr and the
+session goes on.
 Section 15.9 of docs/wire-format.md states these rules (PRX-1 to PRX-6).
 
 exit status: 0 the host closed the session (stdin or, with --listen, a
 signal) and the server's output reached it; 2 usage; 4 the server could
-not be started or ended first, or a stream failed (stderr says which).`
+not be started or ended first, a stream failed, or lines could not be
+written to the --stats file (stderr says which).`
 
-func runProxy(c *subcommand, args []string, s streams) int {
+func runProxy(c *subcommand, args []string, s streams) (code int) {
 	fs := c.flags(s.stderr)
 	cfg := proxyFlags(fs)
 	if err := fs.Parse(args); err != nil {
@@ -58,16 +65,25 @@ func runProxy(c *subcommand, args []string, s streams) int {
 	}
 	opts.Log = s.stderr
 	command := fs.Args()
-	if cfg.listen != "" || cfg.upstream != "" {
-		if cfg.listen == "" || cfg.upstream == "" || len(command) > 0 {
-			fmt.Fprintf(s.stderr, "gcx proxy: --listen and --upstream go together, without a command: gcx proxy --listen ADDR --upstream URL\n")
-			return exitUsage
-		}
-		return runProxyHTTP(cfg, opts, s)
+	overHTTP := cfg.listen != "" || cfg.upstream != ""
+	if overHTTP && (cfg.listen == "" || cfg.upstream == "" || len(command) > 0) {
+		fmt.Fprintf(s.stderr, "gcx proxy: --listen and --upstream go together, without a command: gcx proxy --listen ADDR --upstream URL\n")
+		return exitUsage
 	}
-	if len(command) == 0 {
+	if !overHTTP && len(command) == 0 {
 		fmt.Fprintf(s.stderr, "gcx proxy: no server to run: gcx proxy [flags] -- COMMAND [ARGS...]\n")
 		return exitUsage
+	}
+	if cfg.stats != "" {
+		closeStats, err := openStats(cfg.stats, &opts, s)
+		if err != nil {
+			fmt.Fprintf(s.stderr, "gcx proxy: --stats: %v\n", err)
+			return exitIO
+		}
+		defer func() { code = closeStats(code) }()
+	}
+	if overHTTP {
+		return runProxyHTTP(cfg, opts, s)
 	}
 	p, err := proxy.New(opts)
 	if err != nil {
@@ -80,6 +96,33 @@ func runProxy(c *subcommand, args []string, s streams) int {
 	cmd.Stderr = s.stderr
 	err = p.RunStdio(ctx, cmd, s.stdin, s.stdout)
 	return proxyExit(s, err)
+}
+
+// openStats opens the --stats file for append and gives opts its
+// recorder. The function it returns closes both, reports what could not be
+// written, and returns the exit status: code, or exitIO for a line lost.
+func openStats(name string, opts *proxy.Options, s streams) (func(code int) int, error) {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := proxy.NewRecorder(f, s.stderr)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	opts.Stats = rec
+	return func(code int) int {
+		err := errors.Join(rec.Close(), f.Close())
+		if err == nil {
+			return code
+		}
+		fmt.Fprintf(s.stderr, "gcx proxy: --stats %s: %v\n", name, err)
+		if code == exitOK {
+			return exitIO
+		}
+		return code
+	}, nil
 }
 
 // runProxyHTTP serves the Streamable HTTP proxy until a signal stops it.
@@ -139,6 +182,7 @@ type proxyConfig struct {
 	maxMessage int
 	listen     string
 	upstream   string
+	stats      string
 }
 
 // listFlag is a flag that may be given more than once, each time with one
@@ -163,6 +207,7 @@ func proxyFlags(fs *flag.FlagSet) *proxyConfig {
 	fs.Var(&cfg.layouts, "layout", "`TOOL=DECLARED`: write TOOL's results by the layout of the declared tool DECLARED (section 14.6 of docs/wire-format.md); repeatable")
 	fs.StringVar(&cfg.listen, "listen", "", "serve MCP's Streamable HTTP transport on `ADDR` (host:port), in front of --upstream")
 	fs.StringVar(&cfg.upstream, "upstream", "", "the Streamable HTTP `URL` of the MCP server, with --listen; the host connects to the same path on ADDR")
+	fs.StringVar(&cfg.stats, "stats", "", "append one JSON line per tools/call result to `FILE`: tool, format, tokens and bytes before and after, time added, why left alone (gcx stats FILE sums it up)")
 	fs.IntVar(&cfg.maxMessage, "max-message-bytes", proxy.DefaultMaxMessageBytes, "read messages of up to `N` bytes whole; a longer one passes untouched")
 	return cfg
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gcxwire/gcx/gcxmcp/binding"
+	"github.com/gcxwire/gcx/internal/plural"
 	"github.com/gcxwire/gcx/tokens"
 )
 
@@ -156,10 +157,10 @@ func (r *Recorder) Close() error {
 	<-r.done
 	var errs []string
 	if r.failed > 0 {
-		errs = append(errs, fmt.Sprintf("%d of %d lines could not be written (the first: %v)", r.failed, r.lines, r.firstErr))
+		errs = append(errs, fmt.Sprintf("%d of %s could not be written (the first: %v)", r.failed, plural.Count(r.lines, "line"), r.firstErr))
 	}
 	if n := r.late.Load(); n > 0 {
-		errs = append(errs, fmt.Sprintf("%d calls ended after the stats file was closed and are not in it", n))
+		errs = append(errs, fmt.Sprintf("%s ended after the stats file was closed, unrecorded", plural.Count(int(n), "call")))
 	}
 	if errs != nil {
 		return fmt.Errorf("%s", strings.Join(errs, "; "))
