@@ -107,14 +107,28 @@ type record struct {
 	tool   string
 	format string
 	why    string
-	read   bool     // the texts were read; else they are unknown
-	texts  []string // the text blocks as the server wrote them
-	block  int      // the block replaced, -1 for none
-	answer string   // its replacement
+	read   bool      // the texts were read; else they are unknown
+	texts  *textCopy // the text blocks as the server wrote them
+	block  int       // the block replaced, -1 for none
+	answer string    // its replacement
 	added  time.Duration
 	size   int64
 	flush  chan struct{} // a Flush mark, not a call
 }
+
+// textCopy holds a result's text blocks, copied end to end into one
+// buffer. The buffers are reused, so that a call's copy costs a copy and
+// not an allocation the collector must then reclaim.
+type textCopy struct {
+	buf   []byte
+	spans []textSpan
+}
+
+// textSpan is a text block's place: its index in the content, and its
+// bytes in buf.
+type textSpan struct{ block, from, to int }
+
+var textCopies = sync.Pool{New: func() any { return new(textCopy) }}
 
 // NewRecorder returns a recorder writing to w, each line with one Write,
 // reporting on log (nil discards) what it could not write or keep up
@@ -180,18 +194,19 @@ func (r *Recorder) enqueue(rec record) {
 	}
 	if r.queued.Add(rec.size) > StatsQueueBytes && rec.size > 0 {
 		r.queued.Add(-rec.size)
-		r.drop()
+		r.drop(rec)
 		return
 	}
 	select {
 	case r.queue <- rec:
 	default:
 		r.queued.Add(-rec.size)
-		r.drop()
+		r.drop(rec)
 	}
 }
 
-func (r *Recorder) drop() {
+func (r *Recorder) drop(rec record) {
+	rec.release()
 	r.dropped.Add(1)
 	r.log.printf("gcx proxy --stats: the recorder is behind; calls are not recorded, and the file says how many")
 }
@@ -224,15 +239,19 @@ func (r *Recorder) decided(start time.Time, tool string, res *binding.Result, d 
 	default:
 		rec.format = d.Answer.Format
 	}
-	for _, b := range res.Content {
+	// The message's buffer is reused once the call returns: the texts
+	// are copied.
+	c := textCopies.Get().(*textCopy)
+	c.buf, c.spans = c.buf[:0], c.spans[:0]
+	for i, b := range res.Content {
 		if b.IsText {
-			// The message's buffer is reused once the call returns.
-			rec.texts = append(rec.texts, strings.Clone(b.Text))
-			rec.size += int64(len(b.Text))
-		} else {
-			rec.texts = append(rec.texts, "")
+			from := len(c.buf)
+			c.buf = append(c.buf, b.Text...)
+			c.spans = append(c.spans, textSpan{i, from, len(c.buf)})
 		}
 	}
+	rec.texts = c
+	rec.size += int64(len(c.buf))
 	r.enqueue(rec)
 }
 
@@ -262,7 +281,9 @@ func (r *Recorder) run() {
 			close(rec.flush)
 			continue
 		}
-		r.write(r.line(rec))
+		l := r.line(rec)
+		rec.release()
+		r.write(l)
 		r.queued.Add(-rec.size)
 		r.writeDropped()
 	}
@@ -286,19 +307,31 @@ func (r *Recorder) line(rec record) StatsLine {
 		return l
 	}
 	var serverTokens, modelTokens, serverBytes, modelBytes int
-	for i, text := range rec.texts {
-		n := r.enc.Count(text)
+	for _, span := range rec.texts.spans {
+		text := rec.texts.buf[span.from:span.to]
+		n := r.enc.CountBytes(text)
 		serverTokens += n
 		serverBytes += len(text)
-		if i == rec.block {
-			text = rec.answer
-			n = r.enc.Count(text)
+		if span.block == rec.block {
+			n = r.enc.Count(rec.answer)
+			modelTokens += n
+			modelBytes += len(rec.answer)
+			continue
 		}
 		modelTokens += n
 		modelBytes += len(text)
 	}
 	l.ServerTokens, l.ModelTokens, l.ServerBytes, l.ModelBytes = &serverTokens, &modelTokens, &serverBytes, &modelBytes
 	return l
+}
+
+// release returns the record's copy of the texts for reuse; a copy of a
+// result over a mebibyte is left to the collector, so that one long result
+// does not keep its buffer's size in the pool.
+func (rec record) release() {
+	if c := rec.texts; c != nil && cap(c.buf) <= 1<<20 {
+		textCopies.Put(c)
+	}
 }
 
 // write writes one line with one Write, so that lines never interleave in
