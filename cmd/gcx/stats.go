@@ -398,7 +398,8 @@ func (sum *statsSummary) svg() ([]byte, error) {
 	for _, tool := range sum.tools {
 		top = max(top, tool.serverTokens, tool.modelTokens)
 	}
-	scale := niceCeil(top)
+	step := niceStep(top)
+	scale := step * max(1, (top+step-1)/step)
 	x := func(v int) float64 { return svgdoc.Round2(statsLeft + float64(v)/float64(scale)*statsPlot) }
 
 	root := svgdoc.Root{
@@ -408,10 +409,12 @@ func (sum *statsSummary) svg() ([]byte, error) {
 		Title: "gcx proxy: cl100k_base tokens per tool, as the server wrote them and as the model read them",
 	}
 	bg := svgdoc.Group{ID: "background", Rects: []svgdoc.Rect{{Width: width, Height: height, Fill: "#ffffff"}}}
-	head := svgdoc.Group{ID: "legend", Texts: []svgdoc.Text{
-		{X: 12, Y: 22, Weight: "bold", Text: fmt.Sprintf("gcx proxy: %s tokens saved of %s (%s), cl100k_base, over %s",
-			grouped(t.saved()), grouped(t.serverTokens), percent(t.share()), plural.Count(t.calls, "call"))},
-	}}
+	headline := "gcx proxy: no calls recorded"
+	if t.calls > 0 {
+		headline = fmt.Sprintf("gcx proxy: %s tokens saved of %s (%s), cl100k_base, over %s",
+			grouped(t.saved()), grouped(t.serverTokens), percent(t.share()), plural.Count(t.calls, "call"))
+	}
+	head := svgdoc.Group{ID: "legend", Texts: []svgdoc.Text{{X: 12, Y: 22, Weight: "bold", Text: headline}}}
 	if !sum.first.IsZero() {
 		head.Texts = append(head.Texts, svgdoc.Text{X: 12, Y: 40, Fill: "#666666", Text: fmt.Sprintf("%d rewritten; from %s to %s",
 			t.rewritten, sum.first.UTC().Format("2006-01-02 15:04"), sum.last.UTC().Format("2006-01-02 15:04 UTC"))})
@@ -425,10 +428,9 @@ func (sum *statsSummary) svg() ([]byte, error) {
 
 	grid := svgdoc.Group{ID: "grid"}
 	plotBottom := statsTop + statsRowH*float64(rows)
-	for i := 0; i <= 4; i++ {
-		v := scale * i / 4
+	for v := 0; v <= scale; v += step {
 		line := svgdoc.Line{X1: x(v), Y1: statsTop - 6, X2: x(v), Y2: plotBottom, Stroke: "#dddddd", Dash: "3,3"}
-		if i == 0 {
+		if v == 0 {
 			line.Stroke, line.Dash = "#333333", ""
 		}
 		grid.Lines = append(grid.Lines, line)
@@ -480,16 +482,14 @@ func shortName(name string) string {
 	return name
 }
 
-// niceCeil returns the least of 1, 2, 2.5 or 5 times a power of ten that is
-// at least n, and at least 10, so that a quarter of it is a round figure.
-func niceCeil(n int) int {
-	if n <= 10 {
-		return 10
-	}
-	for p := 10; ; p *= 10 {
-		for _, m := range []int{10, 20, 25, 50, 100} {
-			if v := p * m / 10; v >= n {
-				return v
+// niceStep returns the step of the axis's ticks: 1, 2 or 5 times a power
+// of ten, the least that is at least a quarter of n, so that the axis
+// reaching n has two to four steps.
+func niceStep(n int) int {
+	for p := 1; ; p *= 10 {
+		for _, m := range []int{1, 2, 5} {
+			if step := p * m; step*4 >= n {
+				return step
 			}
 		}
 	}

@@ -224,3 +224,17 @@ func TestProxyStats(t *testing.T) {
 		}
 	}
 }
+
+// The chart's axis steps are round, and two to four of them reach the
+// longest bar.
+func TestNiceStep(t *testing.T) {
+	for n, want := range map[int]int{0: 1, 3: 1, 4: 1, 5: 2, 8: 2, 9: 5, 21: 10, 2266: 1000, 4000: 1000, 4001: 2000, 1_000_000: 500_000} {
+		step := niceStep(n)
+		if step != want {
+			t.Errorf("niceStep(%d) = %d, want %d", n, step, want)
+		}
+		if steps := (n + step - 1) / step; n > 4 && (steps < 2 || steps > 4) {
+			t.Errorf("niceStep(%d) = %d: %d steps", n, step, steps)
+		}
+	}
+}
