@@ -36,13 +36,16 @@ that offers GCX1 itself is asked for it and its answer passed on. Error
 results, prose, images, batches and lines that are not JSON pass untouched
 (the last reported on stderr when the proxy notices them).
 A message longer than --max-message-bytes passes untouched, streamed.
+Section 15.9 of docs/wire-format.md states these rules (PRX-1 to PRX-6).
+
 --stats FILE appends to FILE one JSON line per tools/call result: the tool,
 the format the model read, the cl100k_base tokens and bytes of the text the
 server wrote and of the text the model read, the milliseconds the proxy took,
 and why a result was left alone; never what was asked or answered. gcx stats
-FILE sums it up. A line that cannot be written is reported on stderr and the
-session goes on.
-Section 15.9 of docs/wire-format.md states these rules (PRX-1 to PRX-6).
+FILE sums it up. Tokens are counted off the call's path; a call that finds
+that counting 1,024 results (or 64 MiB of text) behind is not recorded, and
+the file counts it. A line that cannot be written is reported on stderr and
+the session goes on.
 
 exit status: 0 the host closed the session (stdin or, with --listen, a
 signal) and the server's output reached it; 2 usage; 4 the server could

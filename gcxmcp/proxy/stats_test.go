@@ -400,3 +400,49 @@ func TestStatsCountsItsOwnCopy(t *testing.T) {
 		t.Errorf("line %s; want %d tokens each", second, want)
 	}
 }
+
+// The proxy's own reasons: a tools/call answered by a JSON-RPC error, and
+// a result the binding cannot read, are recorded as left alone, with no
+// figures, for the proxy read no texts; a response to another request is
+// not recorded at all.
+func TestStatsProxyReasons(t *testing.T) {
+	var out bytes.Buffer
+	rec, err := proxy.NewRecorder(&out, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := proxy.New(proxy.Options{Stats: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.FromHost([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}`))
+	p.FromHost([]byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"b"}}`))
+	p.FromHost([]byte(`{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"x"}}`))
+	for _, msg := range []string{
+		`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"no"}}`,
+		`{"jsonrpc":"2.0","id":2,"result":{"content":"not an array"}}`,
+		`{"jsonrpc":"2.0","id":3,"result":{"contents":[]}}`,
+	} {
+		if got := p.FromUpstream([]byte(msg)); string(got) != msg {
+			t.Errorf("%s became %s", msg, got)
+		}
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+		var l proxy.StatsLine
+		if err := json.Unmarshal([]byte(line), &l); err != nil {
+			t.Fatal(err)
+		}
+		if l.ServerTokens != nil || l.ModelTokens != nil || l.MsAdded == nil {
+			t.Errorf("figures in %s", line)
+		}
+		got = append(got, l.Tool+" "+l.Format+" "+l.Reason)
+	}
+	want := []string{"a untouched " + proxy.ReasonRPCError, "b untouched " + proxy.ReasonNotAResult}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("lines %q, want %q", got, want)
+	}
+}
