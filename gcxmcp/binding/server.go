@@ -198,18 +198,66 @@ type Answer struct {
 // returned to a call whose client reads the tags accept: ok is false when
 // the server sends the result as it is [MCP-4] [MCP-5].
 func (s *Server) Answer(name string, accept []string, r *Result) (a Answer, ok bool) {
+	d := s.Decide(name, accept, r)
+	return d.Answer, d.Answered
+}
+
+// Reason says why a result's JSON block keeps the text the tool wrote:
+// the decision's own ground, for a program that reports what it did, such
+// as gcx proxy --stats. The empty Reason is a payload written.
+type Reason string
+
+const (
+	// ReasonNotAccepted: the client reads none of the tags the server
+	// writes, or opted out [MCP-3] [MCP-4].
+	ReasonNotAccepted Reason = "not-accepted"
+	// ReasonModeOff: the tool is in mode off, by the server's mode or its
+	// own (exempt) [MCP-6].
+	ReasonModeOff Reason = "mode-off"
+	// ReasonErrorResult: the tool reported an error (isError) [MCP-5].
+	ReasonErrorResult Reason = "error-result"
+	// ReasonNoJSONBlock: no content block holds the value's JSON: prose,
+	// images, a block that disagrees with structuredContent [MCP-5].
+	ReasonNoJSONBlock Reason = "no-json-block"
+	// ReasonNotMapped: the mapping cannot write the value under the tool's
+	// name [MAP-1] [HDR-3]; the result is marked JSON.
+	ReasonNotMapped Reason = "not-mapped"
+	// ReasonJSONCheaper: auto mode found the payload no cheaper than the
+	// text it would replace [AUTO-1]; the result is marked JSON.
+	ReasonJSONCheaper Reason = "json-cheaper"
+	// ReasonUpstreamAnswered: the result's _meta already names a format:
+	// an intermediary's upstream answered in the binding itself [PRX-3].
+	ReasonUpstreamAnswered Reason = "upstream-answered"
+)
+
+// Decision is what Decide decided and why.
+type Decision struct {
+	// Answer is what changes in the result, when Answered.
+	Answer Answer
+	// Answered is false when the result is sent as it is.
+	Answered bool
+	// Why is "" when Answer.Block holds a payload, and otherwise says why
+	// the JSON block's text stays as the tool wrote it.
+	Why Reason
+}
+
+// Decide is Answer, saying why.
+func (s *Server) Decide(name string, accept []string, r *Result) Decision {
 	tag := codec.Negotiate(accept, s.offer)
 	if tag == "" {
-		return Answer{}, false
+		return Decision{Why: ReasonNotAccepted}
 	}
 	t := s.tools[name]
 	mode := cmp.Or(t.Mode, s.mode)
 	if mode == ModeOff {
-		return Answer{}, false
+		return Decision{Why: ReasonModeOff}
 	}
 	b, ok := jsonBlock(r)
 	if !ok {
-		return Answer{}, false
+		if r.IsError {
+			return Decision{Why: ReasonErrorResult}
+		}
+		return Decision{Why: ReasonNoJSONBlock}
 	}
 	// A key of the wrong type stays out of the header; the client will
 	// find it in _meta and report it [MCP-7].
@@ -217,23 +265,23 @@ func (s *Server) Answer(name string, accept []string, r *Result) (a Answer, ok b
 	weighCompact := mode == ModeAuto && s.against == BaselineCompact
 	payload, compact, ok := b.encode(tag, cmp.Or(t.Name, name), cut, weighCompact)
 	if !ok {
-		return Answer{}, false // the block was no JSON text after all [MCP-5]
+		return Decision{Why: ReasonNoJSONBlock} // the block was no JSON text after all [MCP-5]
 	}
-	if payload != nil && mode == ModeAuto {
+	if payload == nil {
+		return Decision{Answer: Answer{Format: FormatJSON, Block: -1}, Answered: true, Why: ReasonNotMapped}
+	}
+	if mode == ModeAuto {
 		against := compact
 		if s.against == BaselineText {
 			against = bytesOf(r.Content[b.at].Text)
 		}
 		if !cheaper(payload, against) {
-			payload = nil
+			return Decision{Answer: Answer{Format: FormatJSON, Block: -1}, Answered: true, Why: ReasonJSONCheaper}
 		}
-	}
-	if payload == nil {
-		return Answer{Format: FormatJSON, Block: -1}, true
 	}
 	// The payload is this call's own buffer, never written again: the
 	// answer's text shares it rather than copy a large payload.
-	return Answer{Format: tag, Block: b.at, Text: unsafe.String(unsafe.SliceData(payload), len(payload))}, true
+	return Decision{Answer: Answer{Format: tag, Block: b.at, Text: unsafe.String(unsafe.SliceData(payload), len(payload))}, Answered: true}
 }
 
 // Offers returns the tags the server writes, most preferred first, which

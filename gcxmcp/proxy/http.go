@@ -446,15 +446,20 @@ func (h *HTTP) modifyResponse(resp *http.Response) error {
 	case "application/json":
 		body, err := readWhole(resp.Body, p.maxMessage, h.budget)
 		if err != nil || !body.whole {
+			why := ReasonOverLimit
 			if !body.whole && err == nil {
 				if len(body.msg) > p.maxMessage {
 					p.log.overLimit("server", p.maxMessage)
 				} else {
 					p.log.busy("server")
+					why = ReasonBusy
 				}
 			}
+			// Passed on as it arrives, read only for the id of the call
+			// it answers.
 			rest := resp.Body
-			resp.Body = readCloser{io.MultiReader(bytes.NewReader(body.msg), rest), closerFunc(func() error { body.release(); return rest.Close() })}
+			through := &scanThrough{r: io.MultiReader(bytes.NewReader(body.msg), rest), end: func(ids *idScanner) { p.passedUntouched(ids, why) }}
+			resp.Body = readCloser{through, closerFunc(func() error { body.release(); return rest.Close() })}
 			return nil
 		}
 		resp.Body.Close()
@@ -477,6 +482,24 @@ func (h *HTTP) modifyResponse(resp *http.Response) error {
 		resp.Header.Del("Content-Length")
 	}
 	return nil
+}
+
+// scanThrough reads a message passing untouched for the id of the call
+// it answers, and hands the scanner to end once it has passed.
+type scanThrough struct {
+	r    io.Reader
+	ids  idScanner
+	end  func(*idScanner)
+	once sync.Once
+}
+
+func (s *scanThrough) Read(b []byte) (int, error) {
+	n, err := s.r.Read(b)
+	s.ids.write(b[:n])
+	if err == io.EOF {
+		s.once.Do(func() { s.end(&s.ids) })
+	}
+	return n, err
 }
 
 type closerFunc func() error
@@ -515,6 +538,7 @@ func (p *Proxy) events(dst io.Writer, src io.Reader) error {
 	atLineStart := true
 	over := false
 	var ids dataIDs // an event passing untouched
+	passed := ""    // why it passes so
 	write := func(b []byte) error {
 		if len(b) == 0 {
 			return nil
@@ -530,7 +554,7 @@ func (p *Proxy) events(dst io.Writer, src io.Reader) error {
 		case over:
 			ids.write(chunk)
 			if blank {
-				p.passedUntouched(&ids.s)
+				p.passedUntouched(&ids.s, passed)
 			}
 			if werr := write(chunk); werr != nil {
 				return werr
@@ -540,16 +564,18 @@ func (p *Proxy) events(dst io.Writer, src io.Reader) error {
 			// Over the limit, or no room to hold it [PRX-9]: the event
 			// passes untouched, read only for the id of the call it
 			// may answer.
+			passed = ReasonOverLimit
 			if len(event)+len(chunk) > p.maxMessage {
 				p.log.overLimit("server", p.maxMessage)
 			} else {
 				p.log.busy("server")
+				passed = ReasonBusy
 			}
 			ids = dataIDs{}
 			ids.write(event)
 			ids.write(chunk)
 			if blank {
-				p.passedUntouched(&ids.s)
+				p.passedUntouched(&ids.s, passed)
 			}
 			werr := write(append(event, chunk...))
 			p.budget.give(held)

@@ -21,6 +21,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gcxwire/gcx/gcxmcp/binding"
 	"github.com/gcxwire/gcx/jsonmap"
@@ -49,6 +50,9 @@ type Options struct {
 	// Log receives one line per notable event: a message over the limit,
 	// a message that is not JSON. nil discards them.
 	Log io.Writer
+	// Stats, when not nil, records every tools/call result that passes
+	// (gcx proxy --stats); stats.go.
+	Stats *Recorder
 }
 
 // Proxy holds one session's state and makes its decisions. Its methods
@@ -59,6 +63,7 @@ type Proxy struct {
 	maxCalls   int
 	budget     *budget
 	log        *logger
+	stats      *Recorder
 	// reply writes the proxy's own answer to the host, over stdio; nil
 	// where the transport answers otherwise.
 	reply func([]byte) error
@@ -91,6 +96,7 @@ func newProxy(decide *binding.Intermediary, opts Options, b *budget, log *logger
 		maxCalls:   cmp.Or(opts.MaxCalls, DefaultMaxCalls),
 		budget:     b,
 		log:        log,
+		stats:      opts.Stats,
 		pending:    map[string]binding.Pending{},
 	}
 }
@@ -245,6 +251,10 @@ func refusal(id jsonmap.Value, message string) []byte {
 // ending, and returns what the host receives: msg itself, or for the
 // result of a tools/call request, the answer the binding decides [PRX-1].
 func (p *Proxy) FromUpstream(msg []byte) []byte {
+	var start time.Time // stats
+	if p.stats != nil {
+		start = time.Now()
+	}
 	p.mu.Lock()
 	waiting := len(p.pending) > 0 || p.initID != ""
 	p.mu.Unlock()
@@ -287,6 +297,9 @@ func (p *Proxy) FromUpstream(msg []byte) []byte {
 	p.mu.Unlock()
 	result, ok := m.Lookup("result")
 	if !ok {
+		if isCall {
+			p.stats.unread(start, call.Name, ReasonRPCError)
+		}
 		return msg // an error response passes untouched [MCP-5]
 	}
 	if isInit {
@@ -298,12 +311,15 @@ func (p *Proxy) FromUpstream(msg []byte) []byte {
 	}
 	r, err := binding.ResultFromJSON(result, false)
 	if err != nil {
+		p.stats.unread(start, call.Name, ReasonNotAResult)
 		return msg
 	}
-	a, ok := p.decide.Answer(call, r)
-	if !ok {
+	d := p.decide.Decide(call, r)
+	if !d.Answered {
+		p.stats.decided(start, call.Name, r, d)
 		return msg
 	}
+	a := d.Answer
 	a.ApplyJSON(&m)
 	// The answer is the message with the JSON block's text replaced by
 	// the payload, which JSON escapes at a few more bytes: sized so, the
@@ -312,7 +328,9 @@ func (p *Proxy) FromUpstream(msg []byte) []byte {
 	if a.Block >= 0 {
 		size += len(a.Text) + len(a.Text)/8 - len(r.Content[a.Block].Text)
 	}
-	return m.AppendCompact(make([]byte, 0, max(size, 64)))
+	out := m.AppendCompact(make([]byte, 0, max(size, 64)))
+	p.stats.decided(start, call.Name, r, d)
+	return out
 }
 
 // initialized keeps of the upstream's initialize result the negotiated
