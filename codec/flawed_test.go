@@ -44,8 +44,8 @@ type flawedDraft struct {
 // flawedDrafts are registered only in a run that TestPropertiesCatchFlawedCodecs
 // starts. Each is the template with one flaw, and fails exactly the
 // properties listed; the template itself fails none, nor does the
-// scorecard's draft of two harmless ideas, nor the repeat-mark draft
-// without its flaw.
+// scorecard's draft of two harmless ideas, nor the repeat-mark and the
+// prefix-mark drafts of lookalike_test.go without their flaw.
 var flawedDrafts = []flawedDraft{
 	{codec: codec.NewTemplate("GCX2-draft.90")},
 	{codec: codectest.Lossy("GCX2-draft.91"), fails: []string{"Identity", "Canonical", "Auto", "Negotiation"}},
@@ -56,6 +56,7 @@ var flawedDrafts = []flawedDraft{
 	{codec: codectest.Commented("GCX2-draft.95", false)},
 	{codec: codectest.Careless("GCX2-draft.96"), fails: []string{"Limits"}},
 	{codec: repeating{tag: "GCX2-draft.98"}},
+	{codec: abbreviating{tag: "GCX2-draft.88"}},
 }
 
 // lookAlikeDraft is a draft author's repeat mark with the flaw of
@@ -70,12 +71,23 @@ var lookAlikeDraft = flawedDraft{
 	mayFail: []string{"Auto", "Negotiation", "Limits"},
 }
 
+// prefixLookAlikeDraft is the same flaw in a prefix mark that declares
+// its Needs (lookalike_test.go). It is registered for measuring, not
+// asserted on: the properties find it only when a seed abbreviates a
+// path whose rest holds another /; over 20 seeds Identity found it after
+// 22 to 6,335 checks (median about 1,000), so its 10,000 miss it now and
+// then, and the other properties, which draw fewer values, often:
+//
+//	GCX_CODEC_FLAWED_DRAFTS=1 go test ./codec -run 'TestPropertyIdentity$/GCX2-draft\.87$' -rapid.nofailfile
+var prefixLookAlikeDraft = abbreviating{tag: "GCX2-draft.87", flawed: true}
+
 func init() {
 	if os.Getenv(flawsEnv) != "" {
 		for _, d := range flawedDrafts {
 			codec.Register(d.codec)
 		}
 		codec.Register(lookAlikeDraft.codec)
+		codec.Register(prefixLookAlikeDraft)
 	}
 }
 

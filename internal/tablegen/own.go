@@ -183,7 +183,7 @@ func OwnOutput(c codec.Codec) *rapid.Generator[Drawn] {
 		if rapid.IntRange(0, 2).Draw(t, "a table of look-alikes") == 0 {
 			return Drawn{seed.Tool, r.table(t)}
 		}
-		return Drawn{seed.Tool, r.replace(t, seed.Value, "")}
+		return Drawn{seed.Tool, r.replace(t, seed.Value, "", -1)}
 	})
 }
 
@@ -194,29 +194,36 @@ type replacer struct {
 	repeats int                 // how many more elements may be repeated
 }
 
-// text draws a look-alike for the text of member name: as often as not,
-// when the payload has a column of that name, one of its cells.
-func (r *replacer) text(t *rapid.T, name string) string {
+// text draws a look-alike for the text of member name in element row of
+// an array (-1 for none): as often as not, when the payload has a column
+// of that name, one of its cells, and of those most often the cell
+// written in the row above — the one a mark in this row would stand
+// for, or begin from.
+func (r *replacer) text(t *rapid.T, name string, row int) string {
 	if cells := r.columns[name]; len(cells) > 0 && rapid.Bool().Draw(t, "a cell of its column") {
+		if row > 0 && row <= len(cells) && rapid.IntRange(0, 2).Draw(t, "the cell above") > 0 {
+			return cells[row-1]
+		}
 		return rapid.SampledFrom(cells).Draw(t, "cell")
 	}
 	return r.alike.Draw(t, "text")
 }
 
-// replace returns v, the value of member name ("" for an element), with
-// some of its strings and member names, and now and then another scalar,
-// replaced by look-alikes, and now and then an element of an array
-// repeated next to itself, so that a look-alike of a mark comes right
-// after the cell the mark would repeat.
-func (r *replacer) replace(t *rapid.T, v jsonmap.Value, name string) jsonmap.Value {
+// replace returns v — the value of member name ("" for an element) of
+// the element row of an array (-1 for none) — with some of its strings
+// and member names, and now and then another scalar, replaced by
+// look-alikes, and now and then an element of an array repeated next to
+// itself, so that a look-alike of a mark comes right after the cell the
+// mark would repeat.
+func (r *replacer) replace(t *rapid.T, v jsonmap.Value, name string, row int) jsonmap.Value {
 	switch v.Kind {
 	case jsonmap.String:
 		if rapid.IntRange(0, 2).Draw(t, "replace a text") == 0 {
-			return str(r.text(t, name))
+			return str(r.text(t, name, row))
 		}
 	case jsonmap.Number, jsonmap.True, jsonmap.False, jsonmap.Null:
 		if rapid.IntRange(0, 7).Draw(t, "replace a scalar") == 0 {
-			return str(r.text(t, name))
+			return str(r.text(t, name, row))
 		}
 	case jsonmap.Array:
 		elems := slices.Clone(v.Elems)
@@ -226,13 +233,13 @@ func (r *replacer) replace(t *rapid.T, v jsonmap.Value, name string) jsonmap.Val
 			elems = slices.Insert(elems, i, elems[i])
 		}
 		for i := range elems {
-			elems[i] = r.replace(t, elems[i], "")
+			elems[i] = r.replace(t, elems[i], "", i)
 		}
 		return jsonmap.Value{Kind: jsonmap.Array, Elems: elems}
 	case jsonmap.Object:
 		members := slices.Clone(v.Members)
 		for i := range members {
-			members[i].Value = r.replace(t, members[i].Value, members[i].Key)
+			members[i].Value = r.replace(t, members[i].Value, members[i].Key, row)
 			if rapid.IntRange(0, 5).Draw(t, "replace a name") == 0 {
 				name := r.alike.Draw(t, "name")
 				taken := slices.ContainsFunc(members, func(m jsonmap.Member) bool { return m.Key == name })
@@ -259,7 +266,7 @@ func (r *replacer) table(t *rapid.T) jsonmap.Value {
 	names := rapid.SliceOfNDistinct(name, 1, 4, rapid.ID).Draw(t, "columns")
 	pools := make([][]string, len(names))
 	for c, name := range names {
-		pools[c] = rapid.SliceOfN(rapid.Custom(func(t *rapid.T) string { return r.text(t, name) }), 1, 3).Draw(t, "pool")
+		pools[c] = rapid.SliceOfN(rapid.Custom(func(t *rapid.T) string { return r.text(t, name, -1) }), 1, 3).Draw(t, "pool")
 	}
 	rows := rapid.IntRange(1, 10).Draw(t, "rows")
 	elems := make([]jsonmap.Value, rows)
