@@ -168,7 +168,8 @@ type Ablatable interface {
 }
 
 // Needs says what inputs make a codec's ideas apply, so that the
-// registry-wide properties draw them: besides the values every codec gets,
+// registry-wide properties draw them: besides the values every codec gets
+// (any JSON value, and look-alikes made of the codec's own output),
 // they draw tables whose texts are made of Fragments, among which the
 // codec's marks and LookAlikes come up as whole cells and as parts of
 // cells. TestPropertyIdeasFire reports how often each idea of an Ablatable
@@ -183,7 +184,10 @@ type Needs struct {
 	// something other than its text, such as "…" and a tail.
 	MarkPrefixes []string `json:"mark_prefixes,omitempty"`
 	// LookAlikes are texts that look like marks or the codec's syntax and
-	// must come back as the texts they are, such as "^^" or "{a}".
+	// must come back as the texts they are, such as "^^" or "{a}". The
+	// properties also cut, join and splice them with the pieces of the
+	// codec's own output they draw look-alikes from, so a mark the
+	// encoder writes only rarely is best named here.
 	LookAlikes []string `json:"look_alikes,omitempty"`
 	// Fragments are pieces of the texts the ideas work on, such as path
 	// parts, separators and timestamps: a generated text joins a few.

@@ -58,12 +58,20 @@ var tools = rapid.OneOf(
 	gen.Name(),
 )
 
-// drawValue draws a tool and a value for c: half of them any JSON value
-// (jsongen), half a table made for what c's ideas need (tablegen, with
-// c's Needs), so that every property reaches the ideas of every codec.
+// drawValue draws a tool and a value for c: a third of them any JSON
+// value (jsongen), a third a table made for what c's ideas need
+// (tablegen, with c's Needs), so that every property reaches the ideas of
+// every codec, and a third made of what c itself writes (tablegen's
+// OwnOutput: its marks, cells, tags, escapes and headers, whole and in
+// fragments), so that a codec that takes a text for its own syntax meets
+// the texts most likely to fool it without naming them.
 func drawValue(t *rapid.T, c codec.Codec) (string, jsonmap.Value) {
-	if rapid.Bool().Draw(t, "a table for the codec's ideas") {
+	switch rapid.IntRange(0, 2).Draw(t, "kind of value") {
+	case 1:
 		x := tablegen.Value(tablegen.NeedsOf(c)).Draw(t, "table")
+		return x.Tool, x.Value
+	case 2:
+		x := tablegen.OwnOutput(c).Draw(t, "look-alike of the codec's output")
 		return x.Tool, x.Value
 	}
 	return tools.Draw(t, "tool"), jsongen.Value().Draw(t, "value")
@@ -109,7 +117,7 @@ func leadingTag(payload []byte) string {
 // payload as the same value, under every kind of tool name [MAP-4].
 func TestPropertyIdentity(t *testing.T) {
 	forEachCodec(t, func(t *testing.T, c codec.Codec) {
-		gen.Check(t, identityChecks, func(t *rapid.T) {
+		gen.Check(t, checks(identityChecks), func(t *rapid.T) {
 			_, v, payload := encode(t, c)
 			back, err := c.Decode(payload)
 			if err != nil {
@@ -124,7 +132,7 @@ func TestPropertyIdentity(t *testing.T) {
 // the payload back byte for byte, so a payload has one spelling [CAN-1].
 func TestPropertyCanonical(t *testing.T) {
 	forEachCodec(t, func(t *testing.T, c codec.Codec) {
-		gen.Check(t, canonicalChecks, func(t *rapid.T) {
+		gen.Check(t, checks(canonicalChecks), func(t *rapid.T) {
 			tool, _, payload := encode(t, c)
 			back, err := c.Decode(payload)
 			if err != nil {
@@ -156,7 +164,7 @@ var tagBytes = rapid.StringMatching(`GCX[A-Za-z0-9._-]{1,12}`)
 func TestPropertyTag(t *testing.T) {
 	forEachCodec(t, func(t *testing.T, c codec.Codec) {
 		others := slices.Concat(otherTags, tags())
-		gen.Check(t, tagChecks, func(t *rapid.T) {
+		gen.Check(t, checks(tagChecks), func(t *rapid.T) {
 			tool, v, payload := encode(t, c)
 			if got := leadingTag(payload); got != c.Tag() {
 				t.Fatalf("the payload begins with the tag %q, not %s: %q", got, c.Tag(), payload)
@@ -194,7 +202,7 @@ func tags() []string {
 // from whichever it wrote [AUTO-1] [AUTO-2] [AUTO-3].
 func TestPropertyAuto(t *testing.T) {
 	forEachCodec(t, func(t *testing.T, c codec.Codec) {
-		gen.Check(t, autoChecks, func(t *rapid.T) {
+		gen.Check(t, checks(autoChecks), func(t *rapid.T) {
 			_, v, payload := encode(t, c)
 			choice, err := auto.ChoosePayload(payload, v)
 			if err != nil {
@@ -232,7 +240,7 @@ func TestPropertyFallback(t *testing.T) {
 		if c.Tag() == spec.Version {
 			t.Skip("GCX1 is what the fallback reads")
 		}
-		gen.Check(t, fallbackChecks, func(t *rapid.T) {
+		gen.Check(t, checks(fallbackChecks), func(t *rapid.T) {
 			_, _, payload := encode(t, c)
 			_, _, err := jsonmap.DecodeResponse(payload)
 			unsupported(t, err, c.Tag(), payload)
@@ -251,7 +259,7 @@ func TestPropertyNegotiation(t *testing.T) {
 			t.Fatalf("%s has no place in the order of versions (GCX<major> or GCX<major>-draft.<n>), so no client and server can agree that it is the newest", c.Tag())
 		}
 		pool := codec.NewestFirst(slices.Concat(otherTags, tags())) // no tag twice
-		gen.Check(t, negotiationChecks, func(t *rapid.T) {
+		gen.Check(t, checks(negotiationChecks), func(t *rapid.T) {
 			subset := func(label string) []string {
 				s := rapid.SliceOfNDistinct(rapid.SampledFrom(pool), 0, len(pool), rapid.ID).Draw(t, label)
 				if rapid.Bool().Draw(t, label+" has "+c.Tag()) {
@@ -315,7 +323,7 @@ func TestPropertyLimits(t *testing.T) {
 		if !ok {
 			t.Skip("not codec.Limited: it takes no limits")
 		}
-		gen.Check(t, limitsChecks, func(t *rapid.T) {
+		gen.Check(t, checks(limitsChecks), func(t *rapid.T) {
 			tool, v := drawValue(t, c)
 			free, err := lc.EncodeLimits(tool, v, spec.Unlimited)
 			if err != nil {
@@ -360,7 +368,7 @@ func TestPropertyIdeasFire(t *testing.T) {
 		ideas := ac.Ideas()
 		fired := make([]int, len(ideas))
 		drawn := 0
-		gen.Check(t, ideaChecks, func(t *rapid.T) {
+		gen.Check(t, checks(ideaChecks), func(t *rapid.T) {
 			x := tablegen.Value(tablegen.NeedsOf(c)).Draw(t, "value")
 			payload, err := c.Encode(x.Tool, x.Value)
 			if err != nil {
@@ -409,7 +417,7 @@ func TestPropertyMarkChanges(t *testing.T) {
 			t.Skip("the codec declares no marks (codec.Needs)")
 		}
 		changed := 0
-		gen.Check(t, markChecks, func(t *rapid.T) {
+		gen.Check(t, checks(markChecks), func(t *rapid.T) {
 			x := tablegen.Value(needs).Draw(t, "value")
 			payload, err := c.Encode(x.Tool, x.Value)
 			if err != nil {

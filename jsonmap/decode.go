@@ -145,6 +145,40 @@ func readAsJSON(err error) error {
 	return err
 }
 
+// appendCompactToken appends tok to b as the compact form writes it
+// [MAP-3]: the separator it needs after a token of kind prev (0 for none),
+// then its text.
+func appendCompactToken(b []byte, prev jsontext.Kind, tok jsontext.Token) []byte {
+	if prev != 0 && prev != jsontext.ObjectStart && prev != jsontext.ArrayStart && tok.Kind != jsontext.ObjectEnd && tok.Kind != jsontext.ArrayEnd {
+		if prev == jsontext.Name {
+			b = append(b, ':')
+		} else {
+			b = append(b, ',')
+		}
+	}
+	switch tok.Kind {
+	case jsontext.ObjectStart:
+		b = append(b, '{')
+	case jsontext.ObjectEnd:
+		b = append(b, '}')
+	case jsontext.ArrayStart:
+		b = append(b, '[')
+	case jsontext.ArrayEnd:
+		b = append(b, ']')
+	case jsontext.Name, jsontext.String:
+		b = jsontext.AppendString(b, tok.Text)
+	case jsontext.Number:
+		b = append(b, tok.Text...)
+	case jsontext.True:
+		b = append(b, "true"...)
+	case jsontext.False:
+		b = append(b, "false"...)
+	case jsontext.Null:
+		b = append(b, "null"...)
+	}
+	return b
+}
+
 // compactTo writes the compact form of the JSON text r holds to out, a
 // token at a time, refusing what Parse refuses [MAP-1].
 func compactTo(out *jsonOut, r io.Reader) error {
@@ -160,34 +194,7 @@ func compactTo(out *jsonOut, r io.Reader) error {
 		if err != nil {
 			return jsonError(err)
 		}
-		b := out.buf
-		if prev != 0 && prev != jsontext.ObjectStart && prev != jsontext.ArrayStart && tok.Kind != jsontext.ObjectEnd && tok.Kind != jsontext.ArrayEnd {
-			if prev == jsontext.Name {
-				b = append(b, ':')
-			} else {
-				b = append(b, ',')
-			}
-		}
-		switch tok.Kind {
-		case jsontext.ObjectStart:
-			b = append(b, '{')
-		case jsontext.ObjectEnd:
-			b = append(b, '}')
-		case jsontext.ArrayStart:
-			b = append(b, '[')
-		case jsontext.ArrayEnd:
-			b = append(b, ']')
-		case jsontext.Name, jsontext.String:
-			b = jsontext.AppendString(b, tok.Text)
-		case jsontext.Number:
-			b = append(b, tok.Text...)
-		case jsontext.True:
-			b = append(b, "true"...)
-		case jsontext.False:
-			b = append(b, "false"...)
-		case jsontext.Null:
-			b = append(b, "null"...)
-		}
+		b := appendCompactToken(out.buf, prev, tok)
 		out.buf = b
 		prev = tok.Kind
 		// A text that is a single scalar is written whole or not at all.

@@ -641,11 +641,23 @@ func (p *FilePlan) writeObject(e *encoder) error {
 
 // Compact writes the compact JSON text of the value [MAP-3] to w, reading
 // it again token by token: what Value.AppendCompact writes.
-func (p *FilePlan) Compact(w io.Writer) error {
-	r := p.reader()
-	bw := bufio.NewWriterSize(w, 64<<10)
+func (p *FilePlan) Compact(w io.Writer) error { return compactTokens(w, p.reader()) }
+
+// CompactTo writes the compact form of the JSON text src holds [MAP-3] to
+// w, token by token: what Compact returns, with Parse's errors, in memory
+// bounded by the longest string rather than by the text. Two texts hold
+// the same value exactly when their compact forms are equal.
+func CompactTo(w io.Writer, src io.Reader) error {
+	r := jsontext.NewReader(bufio.NewReaderSize(src, 16<<10))
+	r.MaxDepth = MaxDepth
+	r.RejectDuplicateNames = true
+	return compactTokens(w, r)
+}
+
+func compactTokens(w io.Writer, r *jsontext.Reader) error {
+	bw := bufio.NewWriterSize(w, 16<<10)
 	var b []byte
-	after := false // a value or '[' / '{' just written: a ',' may be due
+	prev := jsontext.Kind(0)
 	for {
 		tok, err := r.NextToken()
 		if err == io.EOF {
@@ -654,35 +666,8 @@ func (p *FilePlan) Compact(w io.Writer) error {
 		if err != nil {
 			return jsonError(err)
 		}
-		b = b[:0]
-		switch tok.Kind {
-		case jsontext.ObjectEnd:
-			b, after = append(b, '}'), true
-		case jsontext.ArrayEnd:
-			b, after = append(b, ']'), true
-		default:
-			if after {
-				b = append(b, ',')
-			}
-			switch tok.Kind {
-			case jsontext.ObjectStart:
-				b, after = append(b, '{'), false
-			case jsontext.ArrayStart:
-				b, after = append(b, '['), false
-			case jsontext.Name:
-				b, after = append(jsontext.AppendString(b, tok.Text), ':'), false
-			case jsontext.String:
-				b, after = jsontext.AppendString(b, tok.Text), true
-			case jsontext.Number:
-				b, after = append(b, tok.Text...), true
-			case jsontext.True:
-				b, after = append(b, "true"...), true
-			case jsontext.False:
-				b, after = append(b, "false"...), true
-			case jsontext.Null:
-				b, after = append(b, "null"...), true
-			}
-		}
+		b = appendCompactToken(b[:0], prev, tok)
+		prev = tok.Kind
 		if _, err := bw.Write(b); err != nil {
 			return err
 		}

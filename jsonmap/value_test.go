@@ -131,4 +131,10 @@ func TestSameValueDifferentSpelling(t *testing.T) {
 	if jsonmap.Equal(a, d) {
 		t.Error("member order is part of the value")
 	}
+	// Names are compared exactly: the judge of every property must not
+	// fold case (a mutant that did survived everything else, issue 29).
+	e, _ := jsonmap.Parse([]byte(`{"K":"café","n":1.0}`))
+	if jsonmap.Equal(a, e) || jsonmap.Equal(e, a) {
+		t.Error(`member names "k" and "K" must be different`)
+	}
 }

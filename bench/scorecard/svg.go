@@ -1,62 +1,13 @@
 package scorecard
 
 import (
-	"encoding/xml"
 	"fmt"
 	"math"
+
+	"github.com/gcxwire/gcx/internal/svgdoc"
 )
 
-// The chart is plain SVG 1.1 built with encoding/xml, so it is well-formed
-// by construction and renders in any browser without scripts or fonts.
-
-type svgRoot struct {
-	XMLName    xml.Name `xml:"svg"`
-	Xmlns      string   `xml:"xmlns,attr"`
-	Width      int      `xml:"width,attr"`
-	Height     int      `xml:"height,attr"`
-	ViewBox    string   `xml:"viewBox,attr"`
-	FontFamily string   `xml:"font-family,attr"`
-	FontSize   int      `xml:"font-size,attr"`
-	Title      string   `xml:"title"`
-	Groups     []svgGroup
-}
-
-type svgGroup struct {
-	XMLName xml.Name  `xml:"g"`
-	ID      string    `xml:"id,attr"`
-	Rects   []svgRect `xml:"rect"`
-	Lines   []svgLine `xml:"line"`
-	Texts   []svgText `xml:"text"`
-}
-
-type svgRect struct {
-	X       float64 `xml:"x,attr"`
-	Y       float64 `xml:"y,attr"`
-	Width   float64 `xml:"width,attr"`
-	Height  float64 `xml:"height,attr"`
-	Fill    string  `xml:"fill,attr"`
-	Opacity string  `xml:"fill-opacity,attr,omitempty"`
-	Title   string  `xml:"title,omitempty"`
-}
-
-type svgLine struct {
-	X1     float64 `xml:"x1,attr"`
-	Y1     float64 `xml:"y1,attr"`
-	X2     float64 `xml:"x2,attr"`
-	Y2     float64 `xml:"y2,attr"`
-	Stroke string  `xml:"stroke,attr"`
-	Dash   string  `xml:"stroke-dasharray,attr,omitempty"`
-}
-
-type svgText struct {
-	X      float64 `xml:"x,attr"`
-	Y      float64 `xml:"y,attr"`
-	Anchor string  `xml:"text-anchor,attr,omitempty"`
-	Fill   string  `xml:"fill,attr,omitempty"`
-	Weight string  `xml:"font-weight,attr,omitempty"`
-	Style  string  `xml:"font-style,attr,omitempty"`
-	Text   string  `xml:",chardata"`
-}
+// The chart is drawn with package svgdoc, which gcx stats shares.
 
 const (
 	chartLeft   = 180.0 // case names
@@ -100,55 +51,55 @@ func (sc *Scorecard) SVG() ([]byte, error) {
 	hi = math.Min(100, math.Ceil(hi/20)*20)
 	x := func(v float64) float64 {
 		v = math.Max(lo, math.Min(hi, v))
-		return round2(chartLeft + (v-lo)/(hi-lo)*chartPlot)
+		return svgdoc.Round2(chartLeft + (v-lo)/(hi-lo)*chartPlot)
 	}
 
 	width := chartLeft + chartPlot + chartRight
 	height := chartTop + chartRowH*float64(len(sc.Cases)) + chartBottom
-	root := svgRoot{
-		Xmlns: "http://www.w3.org/2000/svg", Width: int(width), Height: int(height),
+	root := svgdoc.Root{
+		Xmlns: svgdoc.Namespace, Width: int(width), Height: int(height),
 		ViewBox:    fmt.Sprintf("0 0 %d %d", int(width), int(height)),
 		FontFamily: "Helvetica, Arial, sans-serif", FontSize: 12,
 		Title: sc.Name() + " cl100k_base token savings per case",
 	}
-	bg := svgGroup{ID: "background", Rects: []svgRect{{X: 0, Y: 0, Width: width, Height: height, Fill: "#ffffff"}}}
-	head := svgGroup{ID: "legend", Texts: []svgText{{
+	bg := svgdoc.Group{ID: "background", Rects: []svgdoc.Rect{{X: 0, Y: 0, Width: width, Height: height, Fill: "#ffffff"}}}
+	head := svgdoc.Group{ID: "legend", Texts: []svgdoc.Text{{
 		X: 12, Y: 22, Weight: "bold",
 		Text: sc.Name() + " token savings per case (cl100k_base; positive = " + sc.Name() + " smaller)",
 	}}}
 	lx := 12.0
 	for _, s := range all {
-		head.Rects = append(head.Rects, svgRect{X: lx, Y: 34, Width: 12, Height: 12, Fill: s.color})
-		head.Texts = append(head.Texts, svgText{X: lx + 18, Y: 44, Text: sc.Name() + " vs " + map[string]string{
+		head.Rects = append(head.Rects, svgdoc.Rect{X: lx, Y: 34, Width: 12, Height: 12, Fill: s.color})
+		head.Texts = append(head.Texts, svgdoc.Text{X: lx + 18, Y: 44, Text: sc.Name() + " vs " + map[string]string{
 			"JSON": "compact JSON", "TOON tab": "TOON, tab delimiter"}[s.label]})
 		lx += 190
 	}
 	if sc.TOONVersion == "" {
-		head.Texts = append(head.Texts, svgText{X: lx, Y: 44, Fill: "#666666", Text: "TOON: not measured"})
+		head.Texts = append(head.Texts, svgdoc.Text{X: lx, Y: 44, Fill: "#666666", Text: "TOON: not measured"})
 	}
-	head.Texts = append(head.Texts, svgText{X: width - 12, Y: 44, Anchor: "end", Fill: "#666666", Style: "italic",
+	head.Texts = append(head.Texts, svgdoc.Text{X: width - 12, Y: 44, Anchor: "end", Fill: "#666666", Style: "italic",
 		Text: "grey names: not tabular; pale bars: off the scale"})
 
-	grid := svgGroup{ID: "grid"}
+	grid := svgdoc.Group{ID: "grid"}
 	plotBottom := chartTop + chartRowH*float64(len(sc.Cases))
 	for v := lo; v <= hi; v += 20 {
-		line := svgLine{X1: x(v), Y1: chartTop - 6, X2: x(v), Y2: plotBottom, Stroke: "#dddddd"}
+		line := svgdoc.Line{X1: x(v), Y1: chartTop - 6, X2: x(v), Y2: plotBottom, Stroke: "#dddddd"}
 		if v == 0 {
 			line.Stroke = "#333333"
 		} else {
 			line.Dash = "3,3"
 		}
 		grid.Lines = append(grid.Lines, line)
-		grid.Texts = append(grid.Texts, svgText{X: x(v), Y: plotBottom + 16, Anchor: "middle", Fill: "#444444", Text: pct(v)})
+		grid.Texts = append(grid.Texts, svgdoc.Text{X: x(v), Y: plotBottom + 16, Anchor: "middle", Fill: "#444444", Text: pct(v)})
 	}
-	grid.Texts = append(grid.Texts, svgText{X: chartLeft + chartPlot/2, Y: plotBottom + 32, Anchor: "middle", Fill: "#444444",
+	grid.Texts = append(grid.Texts, svgdoc.Text{X: chartLeft + chartPlot/2, Y: plotBottom + 32, Anchor: "middle", Fill: "#444444",
 		Text: "token saving: (baseline − " + sc.Name() + ") / baseline"})
 
-	bars := svgGroup{ID: "bars"}
-	labels := svgGroup{ID: "labels"}
+	bars := svgdoc.Group{ID: "bars"}
+	labels := svgdoc.Group{ID: "labels"}
 	for i, r := range sc.Cases {
 		top := chartTop + chartRowH*float64(i)
-		name := svgText{X: chartLeft - 8, Y: top + chartRowH/2 + 4, Anchor: "end", Text: r.Name}
+		name := svgdoc.Text{X: chartLeft - 8, Y: top + chartRowH/2 + 4, Anchor: "end", Text: r.Name}
 		if !r.Shape.Tabular() {
 			name.Fill, name.Style = "#888888", "italic"
 		}
@@ -158,31 +109,25 @@ func (sc *Scorecard) SVG() ([]byte, error) {
 			fy := y + chartBarH - 2
 			v, ok := GCXSavings(r, s.base, CL100K)
 			if !ok {
-				labels.Texts = append(labels.Texts, svgText{X: chartLeft + chartPlot + 10, Y: fy, Fill: s.color, Text: "not measured"})
+				labels.Texts = append(labels.Texts, svgdoc.Text{X: chartLeft + chartPlot + 10, Y: fy, Fill: s.color, Text: "not measured"})
 				continue
 			}
 			x0, x1 := x(0), x(v)
 			if x1 < x0 {
 				x0, x1 = x1, x0
 			}
-			bar := svgRect{
-				X: x0, Y: y, Width: round2(math.Max(x1-x0, 1)), Height: chartBarH, Fill: s.color,
+			bar := svgdoc.Rect{
+				X: x0, Y: y, Width: svgdoc.Round2(math.Max(x1-x0, 1)), Height: chartBarH, Fill: s.color,
 				Title: fmt.Sprintf("%s: %s vs %s %s", r.Name, sc.Name(), s.label, pct(v)),
 			}
 			if v < lo || v > hi {
 				bar.Opacity = "0.4"
 			}
 			bars.Rects = append(bars.Rects, bar)
-			labels.Texts = append(labels.Texts, svgText{X: chartLeft + chartPlot + 10, Y: fy, Fill: s.color,
+			labels.Texts = append(labels.Texts, svgdoc.Text{X: chartLeft + chartPlot + 10, Y: fy, Fill: s.color,
 				Text: fmt.Sprintf("%s %s", pct(v), s.label)})
 		}
 	}
-	root.Groups = []svgGroup{bg, head, grid, bars, labels}
-	out, err := xml.MarshalIndent(root, "", " ")
-	if err != nil {
-		return nil, err
-	}
-	return append([]byte(xml.Header), append(out, '\n')...), nil
+	root.Groups = []svgdoc.Group{bg, head, grid, bars, labels}
+	return svgdoc.Marshal(root)
 }
-
-func round2(v float64) float64 { return math.Round(v*100) / 100 }

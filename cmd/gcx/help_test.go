@@ -24,7 +24,8 @@ func TestSubcommandHelp(t *testing.T) {
 		"check":       {"-max-line-bytes", "-max-fields", "-max-sections", "-max-rows", "example:", "gcx check "},
 		"bench":       {"-cases", "-out", "-check"},
 		"conformance": {"-run", "-category", "-vectors", "-tag"},
-		"proxy":       {"-mode", "-exempt", "-layout", "-max-message-bytes", "example:", "gcx proxy ", "mcpServers", "exit status"},
+		"proxy":       {"-mode", "-exempt", "-layout", "-max-message-bytes", "-stats", "example:", "gcx proxy ", "mcpServers", "exit status"},
+		"stats":       {"-svg", "example:", "gcx stats ", "exit status", "never in the file"},
 		"explore":     {"-seed", "-cases", "-time", "-category", "-out", "-shrink", "-tag", "example:", "gcx explore "},
 	}
 	for _, c := range commands {

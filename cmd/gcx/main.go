@@ -11,6 +11,7 @@
 //	gcx proxy [flags] -- COMMAND [ARGS...]
 //	                             run an MCP server and answer its tool results
 //	                             in GCX1 for the host's model (section 15.9)
+//	gcx stats [--svg OUT] FILE   summarise what gcx proxy --stats FILE recorded
 //	gcx conformance [-- PROGRAM ARGS...]
 //	                             run the conformance vectors against the built-in
 //	                             implementations, or against PROGRAM
@@ -115,6 +116,11 @@ func init() {
 			summary: "put GCX1 in front of an MCP server (stdio or Streamable HTTP) for the model a host serves",
 			example: "gcx proxy --mode auto -- npx -y @modelcontextprotocol/server-memory",
 			notes:   proxyNotes},
+		{name: "stats", run: runStats,
+			usage:   "gcx stats [--svg OUT] FILE",
+			summary: "summarise a gcx proxy --stats file per tool: calls rewritten, tokens saved, why others were left alone",
+			example: "gcx stats --svg savings.svg ~/gcx-stats.jsonl",
+			notes:   statsNotes},
 		{name: "explore", run: func(_ *subcommand, args []string, s streams) int {
 			return runExplore(args, s.stdin, s.stdout, s.stderr)
 		},
@@ -276,6 +282,8 @@ func (c *subcommand) declare(fs *flag.FlagSet) {
 		limitFlags(fs)
 	case "proxy":
 		proxyFlags(fs)
+	case "stats":
+		statsFlags(fs)
 	}
 }
 

@@ -50,11 +50,21 @@ every host sends as Authorization: Bearer TOKEN. docs/security.md is the
 threat model.
 Section 15.9 of docs/wire-format.md states these rules (PRX-1 to PRX-9).
 
+--stats FILE appends to FILE one JSON line per tools/call result: the tool,
+the format the model read, the cl100k_base tokens and bytes of the text the
+server wrote and of the text the model read, the milliseconds the proxy took,
+and why a result was left alone; never what was asked or answered. gcx stats
+FILE sums it up. Tokens are counted off the call's path; a call that finds
+that counting 1,024 results (or 64 MiB of text) behind is not recorded, and
+the file counts it. A line that cannot be written is reported on stderr and
+the session goes on.
+
 exit status: 0 the host closed the session (stdin or, with --listen, a
 signal) and the server's output reached it; 2 usage; 4 the server could
-not be started or ended first, or a stream failed (stderr says which).`
+not be started or ended first, a stream failed, or lines could not be
+written to the --stats file (stderr says which).`
 
-func runProxy(c *subcommand, args []string, s streams) int {
+func runProxy(c *subcommand, args []string, s streams) (code int) {
 	fs := c.flags(s.stderr)
 	cfg := proxyFlags(fs)
 	if err := fs.Parse(args); err != nil {
@@ -70,16 +80,25 @@ func runProxy(c *subcommand, args []string, s streams) int {
 	}
 	opts.Log = s.stderr
 	command := fs.Args()
-	if cfg.listen != "" || cfg.upstream != "" {
-		if cfg.upstream == "" || len(command) > 0 {
-			fmt.Fprintf(s.stderr, "gcx proxy: --upstream names the server, without a command: gcx proxy --upstream URL [--listen ADDR]\n")
-			return exitUsage
-		}
-		return runProxyHTTP(cfg, opts, s)
+	overHTTP := cfg.listen != "" || cfg.upstream != ""
+	if overHTTP && (cfg.upstream == "" || len(command) > 0) {
+		fmt.Fprintf(s.stderr, "gcx proxy: --upstream names the server, without a command: gcx proxy --upstream URL [--listen ADDR]\n")
+		return exitUsage
 	}
-	if len(command) == 0 {
+	if !overHTTP && len(command) == 0 {
 		fmt.Fprintf(s.stderr, "gcx proxy: no server to run: gcx proxy [flags] -- COMMAND [ARGS...]\n")
 		return exitUsage
+	}
+	if cfg.stats != "" {
+		closeStats, err := openStats(cfg.stats, &opts, s)
+		if err != nil {
+			fmt.Fprintf(s.stderr, "gcx proxy: --stats: %v\n", err)
+			return exitIO
+		}
+		defer func() { code = closeStats(code) }()
+	}
+	if overHTTP {
+		return runProxyHTTP(cfg, opts, s)
 	}
 	p, err := proxy.New(opts)
 	if err != nil {
@@ -92,6 +111,33 @@ func runProxy(c *subcommand, args []string, s streams) int {
 	cmd.Stderr = s.stderr
 	err = p.RunStdio(ctx, cmd, s.stdin, s.stdout)
 	return proxyExit(s, err)
+}
+
+// openStats opens the --stats file for append and gives opts its
+// recorder. The function it returns closes both, reports what could not be
+// written, and returns the exit status: code, or exitIO for a line lost.
+func openStats(name string, opts *proxy.Options, s streams) (func(code int) int, error) {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := proxy.NewRecorder(f, s.stderr)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	opts.Stats = rec
+	return func(code int) int {
+		err := errors.Join(rec.Close(), f.Close())
+		if err == nil {
+			return code
+		}
+		fmt.Fprintf(s.stderr, "gcx proxy: --stats %s: %v\n", name, err)
+		if code == exitOK {
+			return exitIO
+		}
+		return code
+	}, nil
 }
 
 // runProxyHTTP serves the Streamable HTTP proxy until a signal stops it.
@@ -205,6 +251,7 @@ type proxyConfig struct {
 	maxBuffer  int64
 	listen     string
 	upstream   string
+	stats      string
 
 	allowHosts, allowOrigins listFlag
 	public                   bool
@@ -241,6 +288,7 @@ func proxyFlags(fs *flag.FlagSet) *proxyConfig {
 	fs.StringVar(&cfg.tokenFile, "token-file", "", "with --upstream, every host must send Authorization: Bearer TOKEN, TOKEN being this `FILE`'s content (or $GCX_PROXY_TOKEN)")
 	fs.BoolVar(&cfg.forwardCredentials, "forward-credentials", false, "with --upstream, pass the host's Authorization and Cookie headers on to the upstream (off: they are dropped)")
 	fs.StringVar(&cfg.upstreamHeaderFile, "upstream-header-file", "", "with --upstream, send the headers in `FILE` (Name: value, a line each) to the upstream: its own credentials")
+	fs.StringVar(&cfg.stats, "stats", "", "append one JSON line per tools/call result to `FILE`: tool, format, tokens and bytes before and after, time added, why left alone (gcx stats FILE sums it up)")
 	fs.IntVar(&cfg.maxMessage, "max-message-bytes", proxy.DefaultMaxMessageBytes, "read messages of up to `N` bytes whole; a longer one passes untouched")
 	fs.IntVar(&cfg.maxCalls, "max-calls", proxy.DefaultMaxCalls, "follow up to `N` tools/call requests in flight per session; a call beyond is refused")
 	fs.Int64Var(&cfg.maxBuffer, "max-buffered-bytes", proxy.DefaultMaxBufferedBytes, "hold at most `N` bytes of messages at once to rewrite them; a message beyond passes untouched")

@@ -20,10 +20,20 @@ func TestProxyExitStatus(t *testing.T) {
 		{[]string{"proxy", "--layout", "x=no_such_layout", "--", "true"}, exitUsage, "no declared tool"},
 		{[]string{"proxy", "--max-message-bytes", "0", "--", "true"}, exitUsage, "positive count"},
 		{[]string{"proxy", "--", "/nonexistent/server"}, exitIO, "starting the server"},
+		{[]string{"proxy", "--upstream", "http://127.0.0.1:1/mcp", "--listen", ":0"}, exitUsage, "reachable from other machines"},
+		{[]string{"proxy", "--upstream", "http://127.0.0.1:1/mcp", "--listen", "0.0.0.0:0", "--public"}, exitUsage, "--public needs a token"},
+		{[]string{"proxy", "--upstream", "http://127.0.0.1:1/mcp", "--token-file", "/nonexistent/token"}, exitUsage, "--token-file"},
+		{[]string{"proxy", "--upstream", "http://user:hunter2secret@127.0.0.1:1/mcp", "--listen", "nonsense"}, exitUsage, "--listen"},
+		{[]string{"proxy", "--upstream", "ftp://user:hunter2secret@127.0.0.1:1/mcp"}, exitUsage, "want an http or https URL"},
+		{[]string{"proxy", "--listen", "127.0.0.1:0"}, exitUsage, "--upstream names the server"},
+		{[]string{"proxy", "--max-calls", "0", "--", "true"}, exitUsage, "positive counts"},
 	} {
 		code, _, stderr := gcx(t, "", tc.args...)
 		if code != tc.code || !strings.Contains(stderr, tc.says) {
 			t.Errorf("gcx %v: exit %d, stderr %q; want exit %d saying %q", tc.args, code, stderr, tc.code, tc.says)
+		}
+		if strings.Contains(stderr, "hunter2") {
+			t.Errorf("gcx %v printed the upstream's password: %q", tc.args, stderr)
 		}
 	}
 	// The host closes stdin at once: the server gets the end of its

@@ -118,13 +118,19 @@ func (p *Intermediary) Request(s Session, name string, requestMeta map[string]an
 // any other host the intermediary reads GCX1 on the model's behalf
 // [PRX-1] [PRX-4].
 func (p *Intermediary) Answer(c Pending, r *Result) (Answer, bool) {
+	d := p.Decide(c, r)
+	return d.Answer, d.Answered
+}
+
+// Decide is Answer, saying why.
+func (p *Intermediary) Decide(c Pending, r *Result) Decision {
 	if _, answered := r.Meta[MetaFormat]; answered {
-		return Answer{}, false
+		return Decision{Why: ReasonUpstreamAnswered}
 	}
 	if c.hostSpoke {
-		return p.forHost.Answer(c.Name, c.accept, r)
+		return p.forHost.Decide(c.Name, c.accept, r)
 	}
-	return p.forModel.Answer(c.Name, Readable, r)
+	return p.forModel.Decide(c.Name, Readable, r)
 }
 
 // modeOf returns the mode that applies to the tool.

@@ -1,11 +1,14 @@
 package binding
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"strings"
+	"unsafe"
 
 	"github.com/gcxwire/gcx/codec"
 	"github.com/gcxwire/gcx/jsonmap"
@@ -195,30 +198,90 @@ type Answer struct {
 // returned to a call whose client reads the tags accept: ok is false when
 // the server sends the result as it is [MCP-4] [MCP-5].
 func (s *Server) Answer(name string, accept []string, r *Result) (a Answer, ok bool) {
+	d := s.Decide(name, accept, r)
+	return d.Answer, d.Answered
+}
+
+// Reason says why a result's JSON block keeps the text the tool wrote:
+// the decision's own ground, for a program that reports what it did, such
+// as gcx proxy --stats. The empty Reason is a payload written.
+type Reason string
+
+const (
+	// ReasonNotAccepted: the client reads none of the tags the server
+	// writes, or opted out [MCP-3] [MCP-4].
+	ReasonNotAccepted Reason = "not-accepted"
+	// ReasonModeOff: the tool is in mode off, by the server's mode or its
+	// own (exempt) [MCP-6].
+	ReasonModeOff Reason = "mode-off"
+	// ReasonErrorResult: the tool reported an error (isError) [MCP-5].
+	ReasonErrorResult Reason = "error-result"
+	// ReasonNoJSONBlock: no content block holds the value's JSON: prose,
+	// images, a block that disagrees with structuredContent [MCP-5].
+	ReasonNoJSONBlock Reason = "no-json-block"
+	// ReasonNotMapped: the mapping cannot write the value under the tool's
+	// name [MAP-1] [HDR-3]; the result is marked JSON.
+	ReasonNotMapped Reason = "not-mapped"
+	// ReasonJSONCheaper: auto mode found the payload no cheaper than the
+	// text it would replace [AUTO-1]; the result is marked JSON.
+	ReasonJSONCheaper Reason = "json-cheaper"
+	// ReasonUpstreamAnswered: the result's _meta already names a format:
+	// an intermediary's upstream answered in the binding itself [PRX-3].
+	ReasonUpstreamAnswered Reason = "upstream-answered"
+)
+
+// Decision is what Decide decided and why.
+type Decision struct {
+	// Answer is what changes in the result, when Answered.
+	Answer Answer
+	// Answered is false when the result is sent as it is.
+	Answered bool
+	// Why is "" when Answer.Block holds a payload, and otherwise says why
+	// the JSON block's text stays as the tool wrote it.
+	Why Reason
+}
+
+// Decide is Answer, saying why.
+func (s *Server) Decide(name string, accept []string, r *Result) Decision {
 	tag := codec.Negotiate(accept, s.offer)
 	if tag == "" {
-		return Answer{}, false
+		return Decision{Why: ReasonNotAccepted}
 	}
 	t := s.tools[name]
 	mode := cmp.Or(t.Mode, s.mode)
 	if mode == ModeOff {
-		return Answer{}, false
+		return Decision{Why: ReasonModeOff}
 	}
-	at, value, ok := jsonBlock(r)
+	b, ok := jsonBlock(r)
 	if !ok {
-		return Answer{}, false
+		if r.IsError {
+			return Decision{Why: ReasonErrorResult}
+		}
+		return Decision{Why: ReasonNoJSONBlock}
 	}
 	// A key of the wrong type stays out of the header; the client will
 	// find it in _meta and report it [MCP-7].
 	cut, _ := readTruncation(r.Meta)
-	payload := encode(tag, cmp.Or(t.Name, name), value, cut)
-	if payload != nil && mode == ModeAuto && !cheaper(payload, s.baseline(value, r.Content[at].Text)) {
-		payload = nil
+	weighCompact := mode == ModeAuto && s.against == BaselineCompact
+	payload, compact, ok := b.encode(tag, cmp.Or(t.Name, name), cut, weighCompact)
+	if !ok {
+		return Decision{Why: ReasonNoJSONBlock} // the block was no JSON text after all [MCP-5]
 	}
 	if payload == nil {
-		return Answer{Format: FormatJSON, Block: -1}, true
+		return Decision{Answer: Answer{Format: FormatJSON, Block: -1}, Answered: true, Why: ReasonNotMapped}
 	}
-	return Answer{Format: tag, Block: at, Text: string(payload)}, true
+	if mode == ModeAuto {
+		against := compact
+		if s.against == BaselineText {
+			against = bytesOf(r.Content[b.at].Text)
+		}
+		if !cheaper(payload, against) {
+			return Decision{Answer: Answer{Format: FormatJSON, Block: -1}, Answered: true, Why: ReasonJSONCheaper}
+		}
+	}
+	// The payload is this call's own buffer, never written again: the
+	// answer's text shares it rather than copy a large payload.
+	return Decision{Answer: Answer{Format: tag, Block: b.at, Text: unsafe.String(unsafe.SliceData(payload), len(payload))}, Answered: true}
 }
 
 // Offers returns the tags the server writes, most preferred first, which
@@ -237,38 +300,73 @@ func (s *Server) Offers() []string {
 	return nil
 }
 
-// encode returns the payload of the value for the tool in the version
-// tag, with total= and truncated= in a GCX1 root header where [MCP-7]
-// puts them, or nil when the mapping cannot write the value under this
-// name [MAP-1] [HDR-3] [MCP-6]. Another version's header pairs mean what
-// that version says, so its payload gets none; _meta carries them.
-func encode(tag, tool string, value jsonmap.Value, cut truncation) []byte {
-	if tag != spec.Version {
-		c, _ := codec.Lookup(tag) // NewServer offers registered tags only
-		payload, err := c.Encode(tool, value)
-		if err != nil {
-			return nil
-		}
-		return payload
-	}
-	payload, err := jsonmap.EncodeValue(tool, value)
-	if err != nil {
-		return nil
-	}
-	if cut.any() {
-		payload = withCounts(payload, cut)
-	}
-	return payload
+// streamAbove is the length from which a JSON text is mapped in two reads
+// of it (jsonmap.FilePlan) instead of being parsed whole: a parse tree
+// takes several times its text, the plan a few small tables, so that an
+// intermediary's rewrite stays within a small multiple of the message
+// [PRX-9]. Below it, the parse is the cheaper.
+const streamAbove = 1 << 20
+
+// block is the JSON block of a result: its index, a JSON text of its
+// value (the block's own text, or structuredContent's compact form), and
+// the value when it has been parsed.
+type block struct {
+	at     int
+	json   []byte // read-only: it may share a string's bytes
+	value  jsonmap.Value
+	parsed bool
 }
 
-// baseline returns the text auto mode weighs the payload against: the
-// value's compact JSON, or the JSON block's own text.
-func (s *Server) baseline(value jsonmap.Value, text string) []byte {
-	if s.against == BaselineText {
-		return []byte(text)
+// encode returns the payload of the block's value for the tool in the
+// version tag, with total= and truncated= in a GCX1 root header where
+// [MCP-7] puts them, or nil when the mapping cannot write the value under
+// this name [MAP-1] [HDR-3] [MCP-6]; and, when wantCompact, the value's
+// compact JSON. ok is false when the block holds no JSON text. Another
+// version's header pairs mean what that version says, so its payload gets
+// none; _meta carries them.
+func (b *block) encode(tag, tool string, cut truncation, wantCompact bool) (payload, compact []byte, ok bool) {
+	if !b.parsed && (tag != spec.Version || len(b.json) < streamAbove) {
+		v, err := jsonmap.Parse(b.json)
+		if err != nil {
+			return nil, nil, false
+		}
+		b.value, b.parsed = v, true
 	}
-	return value.AppendCompact(nil)
+	switch {
+	case tag != spec.Version:
+		c, _ := codec.Lookup(tag) // NewServer offers registered tags only
+		payload, _ = c.Encode(tool, b.value)
+	case b.parsed:
+		payload, _ = jsonmap.EncodeValue(tool, b.value)
+	default:
+		plan, err := jsonmap.PlanFile(tool, bytes.NewReader(b.json), int64(len(b.json)))
+		if err != nil {
+			return nil, nil, false
+		}
+		var out bytes.Buffer
+		if plan.Encode(&out, spec.DefaultLimits) == nil {
+			payload = out.Bytes()
+		}
+		if wantCompact {
+			var c bytes.Buffer
+			if plan.Compact(&c) != nil {
+				return nil, nil, false
+			}
+			compact = c.Bytes()
+		}
+	}
+	if wantCompact && compact == nil {
+		compact = b.value.AppendCompact(nil)
+	}
+	if payload != nil && tag == spec.Version && cut.any() {
+		payload = withCounts(payload, cut)
+	}
+	return payload, compact, true
 }
+
+// bytesOf returns the bytes of s without copying them, for reading only:
+// a large text is counted, parsed or planned where it lies.
+func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // cheaper reports whether the payload, as the model will read it — with
 // the header pairs of [MCP-7] — costs strictly fewer cl100k_base tokens
@@ -278,51 +376,91 @@ func cheaper(payload, text []byte) bool {
 	return err == nil && c.Format == jsonmap.FormatGCX
 }
 
-// jsonBlock finds the content block that holds the result's JSON and
-// returns its index and value [MCP-5]. With structuredContent, it is the
-// first text block holding a JSON text of the same value [MAP-2]; without,
-// it is the only block, when that is text holding a JSON text. A text block
+// jsonBlock finds the content block that holds the result's JSON [MCP-5].
+// With structuredContent, it is the first text block holding a JSON text
+// of the same value [MAP-2]; without, it is the only block, when that is
+// text that may hold a JSON text (block.encode parses it). A text block
 // before it that begins with "GCX" would be taken for the payload by a
 // client [MCP-8], so such a result has no JSON block.
-func jsonBlock(r *Result) (int, jsonmap.Value, bool) {
+func jsonBlock(r *Result) (block, bool) {
 	if r.IsError || len(r.Content) == 0 {
-		return 0, jsonmap.Value{}, false
+		return block{}, false
 	}
 	if r.Structured == nil {
 		b := r.Content[0]
 		if !b.IsText || len(r.Content) != 1 || !mayBeJSON(b.Text) {
-			return 0, jsonmap.Value{}, false
+			return block{}, false
 		}
-		v, err := jsonmap.Parse([]byte(b.Text))
-		return 0, v, err == nil
+		return block{json: bytesOf(b.Text)}, true
 	}
 	raw, err := structuredJSON(r.Structured)
 	if err != nil {
-		return 0, jsonmap.Value{}, false
+		return block{}, false
 	}
-	want, err := jsonmap.Parse(raw)
-	if err != nil {
-		return 0, jsonmap.Value{}, false
+	same, blk := sameValueAs(raw)
+	if same == nil {
+		return block{}, false
 	}
 	for i, b := range r.Content {
 		if !b.IsText {
 			continue
 		}
 		if strings.HasPrefix(b.Text, spec.TagPrefix) {
-			return 0, jsonmap.Value{}, false
+			return block{}, false
 		}
-		if b.Text == string(raw) { // the SDK writes structuredContent's own bytes
-			return i, want, true
-		}
-		if !mayBeJSON(b.Text) {
-			continue
-		}
-		if v, err := jsonmap.Parse([]byte(b.Text)); err == nil && jsonmap.Equal(v, want) {
-			return i, want, true
+		if b.Text == string(raw) || mayBeJSON(b.Text) && same(b.Text) {
+			blk.at = i
+			return blk, true
 		}
 	}
-	return 0, jsonmap.Value{}, false
+	return block{}, false
 }
+
+// sameValueAs returns a test of whether a text holds the same JSON value
+// as raw, nil when raw is no JSON text, and the block of raw's value: a
+// small value is parsed and compared, a large one compared by its compact
+// form as the text's is written [MAP-3], so that neither is held as a
+// tree.
+func sameValueAs(raw []byte) (func(text string) bool, block) {
+	if len(raw) < streamAbove {
+		want, err := jsonmap.Parse(raw)
+		if err != nil {
+			return nil, block{}
+		}
+		return func(text string) bool {
+			v, err := jsonmap.Parse(bytesOf(text))
+			return err == nil && jsonmap.Equal(v, want)
+		}, block{json: raw, value: want, parsed: true}
+	}
+	var compact bytes.Buffer
+	if jsonmap.CompactTo(&compact, bytes.NewReader(raw)) != nil {
+		return nil, block{}
+	}
+	return func(text string) bool {
+		w := &sameBytes{want: compact.Bytes()}
+		return jsonmap.CompactTo(w, strings.NewReader(text)) == nil && w.equal()
+	}, block{json: compact.Bytes()}
+}
+
+// sameBytes is a writer that compares what it is written with want.
+type sameBytes struct {
+	want    []byte
+	n       int
+	differs bool
+}
+
+var errDiffers = errors.New("the texts differ")
+
+func (s *sameBytes) Write(b []byte) (int, error) {
+	if s.differs || len(b) > len(s.want)-s.n || !bytes.Equal(b, s.want[s.n:s.n+len(b)]) {
+		s.differs = true
+		return 0, errDiffers
+	}
+	s.n += len(b)
+	return len(b), nil
+}
+
+func (s *sameBytes) equal() bool { return !s.differs && s.n == len(s.want) }
 
 // structuredJSON returns the JSON text of structuredContent: its own bytes
 // when the SDK or the handler kept them, else the marshaled value.

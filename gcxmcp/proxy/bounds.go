@@ -134,7 +134,6 @@ type idScanner struct {
 	key, id    []byte
 	keyTooLong bool
 	inKey      bool
-	wantValue  bool
 	inID       bool
 	idTooLong  bool
 	haveID     bool
@@ -167,17 +166,9 @@ func (s *idScanner) step(c byte) {
 				s.keyTooLong = true
 			}
 		}
-		switch {
-		case s.escaped:
-			s.escaped = false
-		case c == '\\':
-			s.escaped = true
-		case c == '"':
-			s.inString = false
-			if s.inKey {
-				s.inKey = false
-				s.key = s.key[:len(s.key)-1] // the closing quote
-			}
+		if s.closesString(c) && s.inKey {
+			s.inKey = false
+			s.key = s.key[:len(s.key)-1] // the closing quote
 		}
 		return
 	}
@@ -226,13 +217,7 @@ func (s *idScanner) idByte(c byte) {
 	if len(s.id) == 0 && c == '"' {
 		s.inString = true
 	} else if s.inString {
-		switch {
-		case s.escaped:
-			s.escaped = false
-		case c == '\\':
-			s.escaped = true
-		case c == '"':
-			s.inString = false
+		if s.closesString(c) {
 			s.addID(c)
 			s.endID()
 			return
@@ -242,6 +227,21 @@ func (s *idScanner) idByte(c byte) {
 		return
 	}
 	s.addID(c)
+}
+
+// closesString takes a byte inside a string and reports whether it is
+// the quote that ends it.
+func (s *idScanner) closesString(c byte) bool {
+	switch {
+	case s.escaped:
+		s.escaped = false
+	case c == '\\':
+		s.escaped = true
+	case c == '"':
+		s.inString = false
+		return true
+	}
+	return false
 }
 
 func (s *idScanner) addID(c byte) {

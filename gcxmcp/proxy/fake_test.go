@@ -119,14 +119,16 @@ func fakeServer(mode string) int {
 
 // fakeAnswer is the fake server's result for a call: a table of n rows
 // (arguments {"n": n}, 3 by default; {"big": N}: one row with a name of
-// N bytes; {"error": true}: an error result) as pretty-printed JSON in the text and
+// N bytes; {"error": true}: an error result; {"echo": S}: S in every
+// row's name) as pretty-printed JSON in the text and
 // as structuredContent, the text in GCX1 when the call asked for it and
 // the server offers it, and under _meta "seen" the request's _meta.
 func fakeAnswer(id json.RawMessage, name string, arguments json.RawMessage, meta map[string]any, offer bool) []byte {
 	var args struct {
-		N     *int `json:"n"`
-		Big   int  `json:"big"`
-		Error bool `json:"error"`
+		N     *int   `json:"n"`
+		Big   int    `json:"big"`
+		Error bool   `json:"error"`
+		Echo  string `json:"echo"`
 	}
 	json.Unmarshal(arguments, &args)
 	n := 3
@@ -135,7 +137,7 @@ func fakeAnswer(id json.RawMessage, name string, arguments json.RawMessage, meta
 	}
 	rows := make([]map[string]any, n)
 	for i := range rows {
-		rows[i] = map[string]any{"id": i, "name": fmt.Sprintf("row %d", i), "call": string(id)}
+		rows[i] = map[string]any{"id": i, "name": fmt.Sprintf("row %d%s", i, args.Echo), "call": string(id)}
 	}
 	if args.Big > 0 {
 		rows = []map[string]any{{"id": 0, "name": strings.Repeat("x", args.Big), "call": string(id)}}

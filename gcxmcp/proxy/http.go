@@ -17,6 +17,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gcxwire/gcx/gcxmcp/binding"
 )
 
 // The Streamable HTTP transport of MCP: the host POSTs each message to the
@@ -121,6 +123,7 @@ type HTTP struct {
 	hosts    map[string]bool
 	origins  map[string]bool
 	reverse  *httputil.ReverseProxy
+	decide   *binding.Intermediary // every session's: it holds only the settings
 	log      *logger
 	budget   *budget
 
@@ -142,7 +145,8 @@ func NewHTTP(opts HTTPOptions) (*HTTP, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("--upstream %q: want an http or https URL", redactURL(opts.Upstream))
 	}
-	if _, err := New(opts.Options); err != nil {
+	base, err := New(opts.Options)
+	if err != nil {
 		return nil, err
 	}
 	opts.MaxSessions = cmp.Or(opts.MaxSessions, DefaultMaxSessions)
@@ -150,6 +154,7 @@ func NewHTTP(opts HTTPOptions) (*HTTP, error) {
 	opts.SessionIdle = cmp.Or(opts.SessionIdle, DefaultSessionIdle)
 	h := &HTTP{
 		opts:     opts,
+		decide:   base.decide,
 		endpoint: cmp.Or(u.Path, "/"),
 		log:      newLogger(opts.Log),
 		budget:   newBudget(cmp.Or(opts.MaxBufferedBytes, DefaultMaxBufferedBytes)),
@@ -298,8 +303,7 @@ func (o HTTPOptions) maxMessage() int { return cmp.Or(o.MaxMessageBytes, Default
 // newProxy returns a proxy for one session, sharing the log and the
 // budget of every other.
 func (h *HTTP) newProxy(version string) *Proxy {
-	p, _ := New(h.opts.Options) // NewHTTP checked the options
-	p.log, p.budget = h.log, h.budget
+	p := newProxy(h.decide, h.opts.Options, h.budget, h.log)
 	if isProtocolVersion(version) {
 		p.session.ProtocolVersion = version
 	}
@@ -442,15 +446,20 @@ func (h *HTTP) modifyResponse(resp *http.Response) error {
 	case "application/json":
 		body, err := readWhole(resp.Body, p.maxMessage, h.budget)
 		if err != nil || !body.whole {
+			why := ReasonOverLimit
 			if !body.whole && err == nil {
 				if len(body.msg) > p.maxMessage {
 					p.log.overLimit("server", p.maxMessage)
 				} else {
 					p.log.busy("server")
+					why = ReasonBusy
 				}
 			}
+			// Passed on as it arrives, read only for the id of the call
+			// it answers.
 			rest := resp.Body
-			resp.Body = readCloser{io.MultiReader(bytes.NewReader(body.msg), rest), closerFunc(func() error { body.release(); return rest.Close() })}
+			through := &scanThrough{r: io.MultiReader(bytes.NewReader(body.msg), rest), end: func(ids *idScanner) { p.passedUntouched(ids, why) }}
+			resp.Body = readCloser{through, closerFunc(func() error { body.release(); return rest.Close() })}
 			return nil
 		}
 		resp.Body.Close()
@@ -473,6 +482,24 @@ func (h *HTTP) modifyResponse(resp *http.Response) error {
 		resp.Header.Del("Content-Length")
 	}
 	return nil
+}
+
+// scanThrough reads a message passing untouched for the id of the call
+// it answers, and hands the scanner to end once it has passed.
+type scanThrough struct {
+	r    io.Reader
+	ids  idScanner
+	end  func(*idScanner)
+	once sync.Once
+}
+
+func (s *scanThrough) Read(b []byte) (int, error) {
+	n, err := s.r.Read(b)
+	s.ids.write(b[:n])
+	if err == io.EOF {
+		s.once.Do(func() { s.end(&s.ids) })
+	}
+	return n, err
 }
 
 type closerFunc func() error
@@ -511,6 +538,7 @@ func (p *Proxy) events(dst io.Writer, src io.Reader) error {
 	atLineStart := true
 	over := false
 	var ids dataIDs // an event passing untouched
+	passed := ""    // why it passes so
 	write := func(b []byte) error {
 		if len(b) == 0 {
 			return nil
@@ -525,33 +553,35 @@ func (p *Proxy) events(dst io.Writer, src io.Reader) error {
 		switch {
 		case over:
 			ids.write(chunk)
+			if blank {
+				p.passedUntouched(&ids.s, passed)
+			}
 			if werr := write(chunk); werr != nil {
 				return werr
 			}
 			over = !blank
-			if blank {
-				p.passedUntouched(&ids.s)
-			}
 		case len(event)+len(chunk) > p.maxMessage || !p.budget.take(len(chunk)):
 			// Over the limit, or no room to hold it [PRX-9]: the event
 			// passes untouched, read only for the id of the call it
 			// may answer.
+			passed = ReasonOverLimit
 			if len(event)+len(chunk) > p.maxMessage {
 				p.log.overLimit("server", p.maxMessage)
 			} else {
 				p.log.busy("server")
+				passed = ReasonBusy
 			}
 			ids = dataIDs{}
 			ids.write(event)
 			ids.write(chunk)
+			if blank {
+				p.passedUntouched(&ids.s, passed)
+			}
 			werr := write(append(event, chunk...))
 			p.budget.give(held)
 			event, held, over = event[:0], 0, !blank
 			if werr != nil {
 				return werr
-			}
-			if blank {
-				p.passedUntouched(&ids.s)
 			}
 		default:
 			held += len(chunk)

@@ -5,9 +5,11 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/http"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -120,5 +122,24 @@ func TestInteropHTTPExampleGoServer(t *testing.T) {
 	want, _ := jsonmap.Compact([]byte(direct.Content[0].(*mcp.TextContent).Text))
 	if !bytes.Equal(value, want) {
 		t.Errorf("gcx decode gives\n%s\nthe server's JSON is\n%s", value, want)
+	}
+	// DNS rebinding: the Go SDK's handler refuses a foreign Host and
+	// Origin itself, and the proxy refuses them too, before they reach
+	// it [PRX-7].
+	initialize := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"page","version":"1"}}}`
+	for _, endpoint := range []string{upstream, fmt.Sprintf("http://127.0.0.1:%d/mcp", proxyPort)} {
+		req, _ := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(initialize))
+		req.Host = "evil.example"
+		req.Header.Set("Origin", "http://evil.example")
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("%s answered a rebound page's initialize with %d, want 403", endpoint, resp.StatusCode)
+		}
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gcxwire/gcx/gcxmcp/binding"
 	"github.com/gcxwire/gcx/jsonmap"
@@ -49,6 +50,9 @@ type Options struct {
 	// Log receives one line per notable event: a message over the limit,
 	// a message that is not JSON. nil discards them.
 	Log io.Writer
+	// Stats, when not nil, records every tools/call result that passes
+	// (gcx proxy --stats); stats.go.
+	Stats *Recorder
 }
 
 // Proxy holds one session's state and makes its decisions. Its methods
@@ -59,6 +63,7 @@ type Proxy struct {
 	maxCalls   int
 	budget     *budget
 	log        *logger
+	stats      *Recorder
 	// reply writes the proxy's own answer to the host, over stdio; nil
 	// where the transport answers otherwise.
 	reply func([]byte) error
@@ -79,14 +84,21 @@ func New(opts Options) (*Proxy, error) {
 	if opts.MaxMessageBytes < 0 || opts.MaxCalls < 0 || opts.MaxBufferedBytes < 0 {
 		return nil, fmt.Errorf("gcx proxy: negative limits (message %d bytes, %d calls, %d bytes buffered)", opts.MaxMessageBytes, opts.MaxCalls, opts.MaxBufferedBytes)
 	}
+	return newProxy(decide, opts, newBudget(cmp.Or(opts.MaxBufferedBytes, DefaultMaxBufferedBytes)), newLogger(opts.Log)), nil
+}
+
+// newProxy returns the proxy of one session, with the decisions, the
+// budget and the log it shares with the transport's other sessions.
+func newProxy(decide *binding.Intermediary, opts Options, b *budget, log *logger) *Proxy {
 	return &Proxy{
 		decide:     decide,
 		maxMessage: cmp.Or(opts.MaxMessageBytes, DefaultMaxMessageBytes),
 		maxCalls:   cmp.Or(opts.MaxCalls, DefaultMaxCalls),
-		budget:     newBudget(cmp.Or(opts.MaxBufferedBytes, DefaultMaxBufferedBytes)),
-		log:        newLogger(opts.Log),
+		budget:     b,
+		log:        log,
+		stats:      opts.Stats,
 		pending:    map[string]binding.Pending{},
-	}, nil
+	}
 }
 
 // Pending returns how many tools/call requests are in flight.
@@ -239,6 +251,10 @@ func refusal(id jsonmap.Value, message string) []byte {
 // ending, and returns what the host receives: msg itself, or for the
 // result of a tools/call request, the answer the binding decides [PRX-1].
 func (p *Proxy) FromUpstream(msg []byte) []byte {
+	var start time.Time // stats
+	if p.stats != nil {
+		start = time.Now()
+	}
 	p.mu.Lock()
 	waiting := len(p.pending) > 0 || p.initID != ""
 	p.mu.Unlock()
@@ -281,6 +297,9 @@ func (p *Proxy) FromUpstream(msg []byte) []byte {
 	p.mu.Unlock()
 	result, ok := m.Lookup("result")
 	if !ok {
+		if isCall {
+			p.stats.unread(start, call.Name, ReasonRPCError)
+		}
 		return msg // an error response passes untouched [MCP-5]
 	}
 	if isInit {
@@ -292,14 +311,26 @@ func (p *Proxy) FromUpstream(msg []byte) []byte {
 	}
 	r, err := binding.ResultFromJSON(result, false)
 	if err != nil {
+		p.stats.unread(start, call.Name, ReasonNotAResult)
 		return msg
 	}
-	a, ok := p.decide.Answer(call, r)
-	if !ok {
+	d := p.decide.Decide(call, r)
+	if !d.Answered {
+		p.stats.decided(start, call.Name, r, d)
 		return msg
 	}
+	a := d.Answer
 	a.ApplyJSON(&m)
-	return m.AppendCompact(make([]byte, 0, len(msg)))
+	// The answer is the message with the JSON block's text replaced by
+	// the payload, which JSON escapes at a few more bytes: sized so, the
+	// rewrite holds no second copy of the message [PRX-9].
+	size := len(msg) + 64
+	if a.Block >= 0 {
+		size += len(a.Text) + len(a.Text)/8 - len(r.Content[a.Block].Text)
+	}
+	out := m.AppendCompact(make([]byte, 0, max(size, 64)))
+	p.stats.decided(start, call.Name, r, d)
+	return out
 }
 
 // initialized keeps of the upstream's initialize result the negotiated

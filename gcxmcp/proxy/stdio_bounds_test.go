@@ -99,3 +99,29 @@ func alive(pid int) bool {
 	_, after, _ := strings.Cut(string(stat), ") ")
 	return !strings.HasPrefix(after, "Z")
 }
+
+// The bytes held to rewrite are bounded across the proxy: a result that
+// would go over passes untouched, as it arrives, and is reported, though
+// it is under the message limit; the next one that fits is answered
+// [PRX-9].
+func TestBufferedBytesBounded(t *testing.T) {
+	s := startFake(t, "echo", proxy.Options{Binding: binding.ServerOptions{Mode: binding.ModeGCX}, MaxBufferedBytes: 100_000})
+	s.initialize()
+	s.send(call(1, "list_rows", `{"big":150000}`))
+	if got := s.receive(); strings.Contains(got, "GCX1 tool") || !strings.Contains(got, `"id":1`) {
+		t.Errorf("a result over the budget came back changed (%d bytes)", len(got))
+	}
+	if !strings.Contains(s.stderr.String(), "--max-buffered-bytes") {
+		t.Errorf("the result passed untouched without a word:\n%s", s.stderr)
+	}
+	s.send(call(2, "list_rows", `{"n":2}`))
+	if got := s.receive(); !strings.Contains(got, "GCX1 tool") {
+		t.Errorf("a small result after it was not answered: %s", got)
+	}
+	if n := s.p.Pending(); n != 0 {
+		t.Errorf("%d calls in flight", n)
+	}
+	if err := s.end(); err != nil {
+		t.Error(err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"time"
 )
 
 // readBufferBytes is the read buffer of a direction: a message longer than
@@ -87,10 +88,12 @@ func (p *Proxy) Pump(d Direction, dst io.Writer, src io.Reader, readName, writeN
 			// Over the limit, or no room: what came so far and the rest
 			// of the line go on untouched, as they arrive, read only for
 			// the id of the call they may answer.
+			why := ReasonOverLimit
 			if len(long)+len(chunk)-newlineLen(chunk) > p.maxMessage {
 				p.log.overLimit(d.from(), p.maxMessage)
 			} else {
 				p.log.busy(d.from())
+				why = ReasonBusy
 			}
 			var ids idScanner
 			ids.write(long)
@@ -101,19 +104,19 @@ func (p *Proxy) Pump(d Direction, dst io.Writer, src io.Reader, readName, writeN
 			if werr != nil {
 				return werr
 			}
-			ids.write(chunk)
-			if werr := write(chunk); werr != nil {
-				return werr
-			}
-			for err == bufio.ErrBufferFull {
-				chunk, err = r.ReadSlice('\n')
+			for {
 				ids.write(chunk)
+				if err != bufio.ErrBufferFull && d == UpstreamToHost {
+					// The call leaves before its answer reaches the host.
+					p.passedUntouched(&ids, why)
+				}
 				if werr := write(chunk); werr != nil {
 					return werr
 				}
-			}
-			if d == UpstreamToHost {
-				p.passedUntouched(&ids)
+				if err != bufio.ErrBufferFull {
+					break
+				}
+				chunk, err = r.ReadSlice('\n')
 			}
 		case len(chunk)-newlineLen(chunk) > p.maxMessage:
 			// A whole line in the buffer, over a limit below its size.
@@ -121,7 +124,7 @@ func (p *Proxy) Pump(d Direction, dst io.Writer, src io.Reader, readName, writeN
 			if d == UpstreamToHost {
 				var ids idScanner
 				ids.write(chunk)
-				p.passedUntouched(&ids)
+				p.passedUntouched(&ids, ReasonOverLimit)
 			}
 			if werr := write(chunk); werr != nil {
 				return werr
@@ -142,9 +145,18 @@ func (p *Proxy) Pump(d Direction, dst io.Writer, src io.Reader, readName, writeN
 
 // passedUntouched ends the call that a response which passed untouched,
 // unread, answered: it was answered, though not by the proxy [PRX-6].
-func (p *Proxy) passedUntouched(ids *idScanner) {
-	if key, ok := ids.responseID(); ok {
-		p.forget(key)
+// why says why it passed so, for --stats.
+func (p *Proxy) passedUntouched(ids *idScanner, why string) {
+	key, ok := ids.responseID()
+	if !ok {
+		return
+	}
+	p.mu.Lock()
+	call, isCall := p.pending[key]
+	delete(p.pending, key)
+	p.mu.Unlock()
+	if isCall {
+		p.stats.unread(time.Now(), call.Name, why)
 	}
 }
 

@@ -46,7 +46,7 @@ import (
 )
 
 // defaultPackages are the packages whose code users run.
-const defaultPackages = "streaming,spec,jsonmap,jsonmap/auto,tokens,gcxmcp/binding,wire,codec"
+const defaultPackages = "streaming,spec,jsonmap,jsonmap/auto,internal/jsontext,tokens,gcxmcp/binding,wire,codec"
 
 // vectorTests are the tests of ./conformance that run the vectors against
 // the built-in implementation; they run for every surviving mutant.

@@ -7,6 +7,7 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -20,7 +21,7 @@ type site struct {
 	index int    // position in the file's walk order
 	line  int
 	col   int
-	op    string // operator: cmp, logic, const, negate, droperr
+	op    string // operator: cmp, logic, const, negate, droperr, fold, depth
 	desc  string // what changes, as "a < b → a <= b"
 }
 
@@ -44,6 +45,14 @@ type mutation struct {
 //	negate   an if statement's condition negated
 //	droperr  a function returning error returns nil where it returned an
 //	         error
+//	fold     names compared without regard to case: an exact comparison
+//	         of names (a == b, a != b, where an operand is a member,
+//	         field, key, tool or tag name) becomes strings.EqualFold, and
+//	         a switch on a name switches on strings.ToLower of it
+//	depth    a depth bound dropped: an if statement that refuses what is
+//	         nested too deeply (its condition compares a depth with >
+//	         or >= and its body returns) never fires, and a MaxDepth
+//	         passed on or stored becomes 0, no bound
 //
 // Literals and comparisons that cannot change behaviour by construction
 // are left out: capacity hints of make, array lengths in types, and
@@ -75,6 +84,11 @@ func mutations(fset *token.FileSet, file string, src []byte) (*ast.File, []mutat
 				skip[n.Len] = true
 			}
 		case *ast.CallExpr:
+			for i, arg := range n.Args {
+				if isMaxDepth(arg) {
+					add(arg, "depth", fmt.Sprintf("%s → 0 in a call", short(fset, arg)), func() { n.Args[i] = zero() })
+				}
+			}
 			if id, ok := n.Fun.(*ast.Ident); ok && id.Name == "make" {
 				// make(map[K]V, hint) and make([]T, n, capacity): the hint
 				// and the capacity change allocation, not results.
@@ -103,11 +117,35 @@ func mutations(fset *token.FileSet, file string, src []byte) (*ast.File, []mutat
 				from := n.Op
 				add(n, opFor(from), fmt.Sprintf("%s → %s", from, to), func() { n.Op = to })
 			}
+			if (n.Op == token.EQL || n.Op == token.NEQ) && comparesNames(n.X, n.Y) {
+				x, y, op := n.X, n.Y, n.Op
+				add(n, "fold", fmt.Sprintf("%s → strings.EqualFold(…)", short(fset, n)), func() {
+					// The node stays a comparison: EqualFold(x, y) == true, or != true.
+					n.X = &ast.CallExpr{Fun: stringsFunc(f, "EqualFold"), Args: []ast.Expr{x, y}}
+					n.Op, n.Y = op, ast.NewIdent("true")
+				})
+			}
+		case *ast.SwitchStmt:
+			if n.Tag != nil && nameLike(n.Tag) && operand(n.Tag) && hasStringCase(n) {
+				tag := n.Tag
+				add(n, "fold", fmt.Sprintf("switch %s → switch strings.ToLower(…)", short(fset, tag)), func() {
+					n.Tag = &ast.CallExpr{Fun: stringsFunc(f, "ToLower"), Args: []ast.Expr{tag}}
+				})
+			}
+		case *ast.AssignStmt:
+			for i, rhs := range n.Rhs {
+				if isMaxDepth(rhs) {
+					add(rhs, "depth", fmt.Sprintf("%s → 0 stored", short(fset, rhs)), func() { n.Rhs[i] = zero() })
+				}
+			}
 		case *ast.IfStmt:
 			cond := n.Cond
 			add(n, "negate", fmt.Sprintf("if %s → if !(…)", short(fset, cond)), func() {
 				n.Cond = &ast.UnaryExpr{Op: token.NOT, X: &ast.ParenExpr{X: cond}}
 			})
+			if refusesDepth(fset, n) {
+				add(n, "depth", fmt.Sprintf("if %s → if false", short(fset, cond)), func() { n.Cond = ast.NewIdent("false") })
+			}
 		case *ast.BasicLit:
 			if n.Kind == token.INT && !skip[n] {
 				v, err := strconv.ParseInt(n.Value, 0, 64)
@@ -174,11 +212,151 @@ func returnsError(l *ast.FieldList) bool {
 	return ok && id.Name == "error"
 }
 
-// short renders an expression on one line, cut to a readable length.
-func short(fset *token.FileSet, e ast.Expr) string {
+// nameWords are the words that say an identifier holds a name: a member,
+// field, key, tool or tag name, which GCX compares byte for byte; notName
+// are last words that say it holds something else (a kind, a length, a
+// state) and "err" a first word that says so.
+var (
+	nameWords = map[string]bool{"name": true, "names": true, "key": true, "keys": true, "field": true, "fields": true,
+		"member": true, "members": true, "tool": true, "tag": true}
+	notName = map[string]bool{"kind": true, "bytes": true, "len": true, "count": true, "state": true}
+)
+
+// camelWord splits an identifier into its words.
+var camelWord = regexp.MustCompile(`[A-Z]?[a-z0-9]+|[A-Z]+`)
+
+// nameLike reports whether e reads as a name: the last identifier of a
+// variable, field or element names a name.
+func nameLike(e ast.Expr) bool {
+	words := camelWord.FindAllString(lastIdent(e), -1)
+	if len(words) == 0 || strings.EqualFold(words[0], "err") || notName[strings.ToLower(words[len(words)-1])] {
+		return false
+	}
+	for _, w := range words {
+		if nameWords[strings.ToLower(w)] {
+			return true
+		}
+	}
+	return false
+}
+
+// notNameLike reports whether e's last identifier says it holds no name.
+func notNameLike(e ast.Expr) bool {
+	words := camelWord.FindAllString(lastIdent(e), -1)
+	return len(words) > 0 && (strings.EqualFold(words[0], "err") || notName[strings.ToLower(words[len(words)-1])])
+}
+
+// lastIdent returns the identifier a variable, field or element is read
+// by: x, s.x and s.x[i] give x.
+func lastIdent(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return e.Name
+	case *ast.SelectorExpr:
+		return e.Sel.Name
+	case *ast.IndexExpr:
+		return lastIdent(e.X)
+	}
+	return ""
+}
+
+// operand reports whether e may be a string: a variable, a field, an
+// element or a string literal, not a call, a number or nil.
+func operand(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return e.Name != "nil" && e.Name != "true" && e.Name != "false"
+	case *ast.SelectorExpr, *ast.IndexExpr:
+		return true
+	case *ast.BasicLit:
+		return e.Kind == token.STRING
+	}
+	return false
+}
+
+// comparesNames reports whether x == y compares names: both may be
+// strings, one reads as a name, and they are not both literals.
+func comparesNames(x, y ast.Expr) bool {
+	_, xLit := x.(*ast.BasicLit)
+	_, yLit := y.(*ast.BasicLit)
+	return operand(x) && operand(y) && !(xLit && yLit) && !notNameLike(x) && !notNameLike(y) && (nameLike(x) || nameLike(y))
+}
+
+// hasStringCase reports whether a switch has a case of a string literal.
+func hasStringCase(n *ast.SwitchStmt) bool {
+	for _, c := range n.Body.List {
+		for _, e := range c.(*ast.CaseClause).List {
+			if lit, ok := e.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isMaxDepth reports whether e names a depth bound, MaxDepth or maxDepth,
+// as a variable, a constant or a field.
+func isMaxDepth(e ast.Expr) bool {
+	name := ""
+	switch e := e.(type) {
+	case *ast.Ident:
+		name = e.Name
+	case *ast.SelectorExpr:
+		name = e.Sel.Name
+	}
+	return strings.EqualFold(name, "maxdepth")
+}
+
+// refusesDepth reports whether an if statement refuses what is nested too
+// deeply: its condition compares something named for depth with > or
+// >=, and its body returns.
+func refusesDepth(fset *token.FileSet, n *ast.IfStmt) bool {
+	deep := false
+	ast.Inspect(n.Cond, func(c ast.Node) bool {
+		if b, ok := c.(*ast.BinaryExpr); ok && (b.Op == token.GTR || b.Op == token.GEQ) {
+			deep = deep || strings.Contains(strings.ToLower(oneLine(fset, b)), "depth")
+		}
+		return !deep
+	})
+	if !deep {
+		return false
+	}
+	returns := false
+	ast.Inspect(n.Body, func(c ast.Node) bool {
+		_, ok := c.(*ast.ReturnStmt)
+		returns = returns || ok
+		return !returns
+	})
+	return returns
+}
+
+func zero() ast.Expr { return &ast.BasicLit{Kind: token.INT, Value: "0"} }
+
+// stringsFunc returns strings.name for a mutant, importing package
+// strings into f when it does not already.
+func stringsFunc(f *ast.File, name string) ast.Expr {
+	imported := false
+	for _, imp := range f.Imports {
+		imported = imported || (imp.Path.Value == `"strings"` && imp.Name == nil)
+	}
+	if !imported {
+		spec := &ast.ImportSpec{Path: &ast.BasicLit{Kind: token.STRING, Value: `"strings"`}}
+		f.Imports = append(f.Imports, spec)
+		f.Decls = append([]ast.Decl{&ast.GenDecl{Tok: token.IMPORT, Specs: []ast.Spec{spec}}}, f.Decls...)
+	}
+	return &ast.SelectorExpr{X: ast.NewIdent("strings"), Sel: ast.NewIdent(name)}
+}
+
+// oneLine renders an expression on one line.
+func oneLine(fset *token.FileSet, e ast.Expr) string {
 	var b bytes.Buffer
 	format.Node(&b, fset, e)
-	s := strings.Join(strings.Fields(b.String()), " ")
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// short renders an expression on one line, cut to a readable length.
+func short(fset *token.FileSet, e ast.Expr) string {
+	s := oneLine(fset, e)
 	if len(s) > 60 {
 		s = s[:57] + "..."
 	}
