@@ -98,12 +98,12 @@ func TestPythonFindsAPlantedBug(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Finding == nil {
+	if rep.First() == nil {
 		t.Fatalf("%s: not found in %d cases", bug.name, rep.Cases)
 	}
-	v := rep.Finding.Vector()
+	v := rep.First().Vector()
 	if v.Expected.Error == nil || v.Expected.Error.Rule != "ROW-2" {
-		t.Errorf("the finding is not the planted bug's: %s\n%s", v.Input, rep.Finding.Result.Detail)
+		t.Errorf("the finding is not the planted bug's: %s\n%s", v.Input, rep.First().Result.Detail)
 	}
 }
 
@@ -126,7 +126,7 @@ func TestPythonPlantedBugs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if f := rep.Finding; f != nil {
+		if f := rep.First(); f != nil {
 			t.Fatalf("disagreement with the committed example at case %d:\n%q\n%s", f.Index, f.Vector().Input, f.Result.Detail)
 		}
 		t.Logf("%d cases agreed (%v); declined: %v", rep.Agreed, time.Since(start).Round(time.Second), rep.Declined)
@@ -145,7 +145,7 @@ func TestPythonPlantedBugs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f := rep.Finding
+			f := rep.First()
 			if f == nil {
 				t.Fatalf("not found in %d cases", rep.Cases)
 			}
