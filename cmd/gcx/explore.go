@@ -39,7 +39,8 @@ func runExplore(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	levelName := fl.String("level", conformance.Diagnostic.String(), "the `level` a disagreement is judged at: core or diagnostic")
 	shrink := fl.Int("shrink", explore.DefaultShrink, "try at most `N` smaller cases when shrinking a disagreement (0: do not shrink)")
 	out := fl.String("out", "", "write each shrunk case as a vectors file under this `directory` (DIR/CATEGORY/explore-SEED-N.json)")
-	timeout := fl.Duration("timeout", conformance.DefaultTimeout, "time allowed for one run of the program")
+	timeout := fl.Duration("timeout", conformance.DefaultTimeout, "time allowed for one run of the program on a small input (it grows with the input, and a run that\ntimes out is tried once more with twice as long)")
+	perCase := fl.Bool("per-case", false, "start the program once per run even if it offers the persistent mode")
 	parallel := fl.Int("parallel", 0, "run at most `N` cases at once (0: one per CPU)")
 	tag := fl.String("tag", spec.Version, "explore the version `TAG`: GCX1, or a registered draft; the program is given --tag TAG to encode and --accept TAG to decode")
 	findings := fl.Int("findings", explore.DefaultFindings, "stop after `N` distinct new disagreements")
@@ -119,14 +120,15 @@ func runExplore(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	impl := conformance.CommandFor(*tag, *timeout, program...)
+	impl := conformance.NewCommand(conformance.CommandConfig{Tag: *tag, Timeout: *timeout, PerCase: *perCase}, program...)
 	rep, err := explore.Run(impl, opt)
+	impl.Close()
 	if err != nil {
 		fmt.Fprintf(stderr, "gcx explore: %v\n", err)
 		return exitUsage
 	}
 	w := &reportWriter{w: stdout}
-	fmt.Fprintf(w, "== %s: %s of %s, seed %d, %s\n", impl.Name, plural.Count(rep.Cases, "case"), *tag, rep.Seed, rep.Elapsed.Round(time.Millisecond))
+	fmt.Fprintf(w, "== %s: %s of %s, seed %d, %s (%s)\n", impl.Name, plural.Count(rep.Cases, "case"), *tag, rep.Seed, rep.Elapsed.Round(time.Millisecond), impl.Mode())
 	writeExploreCounts(w, rep)
 	writeKnown(w, rep)
 	code := exitOK
