@@ -1,10 +1,7 @@
 package conformance
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -59,42 +56,24 @@ func fakeProgram(mode string, args []string) int {
 // on an input that holds "val-2" (the payload of val-2-unknown-escape-q
 // holds \q): the runner must blame that run alone.
 func fakePersistent(mode string) int {
-	in := bufio.NewReader(os.Stdin)
-	out := bufio.NewWriter(os.Stdout)
-	fmt.Fprintln(out, PersistentHello)
-	out.Flush()
-	for {
-		line, err := in.ReadBytes('\n')
-		if err != nil {
-			return 0
-		}
-		var req persistentRequest
-		if err := json.Unmarshal(line, &req); err != nil {
-			return 4
-		}
-		stdin, err := base64.StdEncoding.DecodeString(req.Stdin)
-		if err != nil {
-			return 4
-		}
+	err := ServePersistent(os.Stdin, os.Stdout, func(args []string, stdin []byte, stdout, stderr io.Writer) int {
 		if bytes.Contains(stdin, []byte(`x\qy`)) {
 			switch mode {
 			case "persistent-crash":
-				return 5
+				os.Exit(5)
 			case "persistent-hang":
 				time.Sleep(time.Hour)
 			case "persistent-garbage":
-				fmt.Fprintln(out, "not a response")
-				out.Flush()
-				continue
+				fmt.Println("not a response")
 			}
 		}
-		var stdout, stderr bytes.Buffer
-		status := fakeRun(mode, req.Args, stdin, &stdout, &stderr)
-		resp, _ := json.Marshal(map[string]any{"id": req.ID, "status": status,
-			"stdout": base64.StdEncoding.EncodeToString(stdout.Bytes()), "stderr": base64.StdEncoding.EncodeToString(stderr.Bytes())})
-		out.Write(append(resp, '\n'))
-		out.Flush()
+		return fakeRun(mode, args, stdin, stdout, stderr)
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 4
 	}
+	return 0
 }
 
 // fakeRun is one run of fakeProgram, on its arguments and stdin.

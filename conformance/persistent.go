@@ -300,3 +300,49 @@ func (p *sessions) close() {
 		s.close()
 	}
 }
+
+// ServePersistent answers the requests of the persistent mode read from r
+// until r ends, writing the hello line and then one response per request
+// to w: run is one run of the program, with the request's arguments and
+// stdin, and returns its exit status. It returns nil when r ends, and an
+// error for a request that is not one.
+func ServePersistent(r io.Reader, w io.Writer, run func(args []string, stdin []byte, stdout, stderr io.Writer) int) error {
+	in := bufio.NewReaderSize(r, 64<<10)
+	out := bufio.NewWriter(w)
+	if _, err := io.WriteString(out, PersistentHello+"\n"); err != nil {
+		return err
+	}
+	if err := out.Flush(); err != nil {
+		return err
+	}
+	for {
+		line, err := in.ReadBytes('\n')
+		if err == io.EOF && len(line) == 0 {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("persistent mode: reading a request: %v", err)
+		}
+		var req persistentRequest
+		if err := json.Unmarshal(line, &req); err != nil {
+			return fmt.Errorf("persistent mode: a request is not a JSON line: %v", err)
+		}
+		stdin, err := base64.StdEncoding.DecodeString(req.Stdin)
+		if err != nil {
+			return fmt.Errorf("persistent mode: request %d: stdin is not base64: %v", req.ID, err)
+		}
+		var stdout, stderr bytes.Buffer
+		status := run(req.Args, stdin, &stdout, &stderr)
+		resp, err := json.Marshal(persistentResponse{ID: req.ID, Status: &status,
+			Stdout: base64.StdEncoding.EncodeToString(stdout.Bytes()), Stderr: base64.StdEncoding.EncodeToString(stderr.Bytes())})
+		if err != nil {
+			return err
+		}
+		if _, err := out.Write(append(resp, '\n')); err != nil {
+			return err
+		}
+		if err := out.Flush(); err != nil {
+			return err
+		}
+	}
+}

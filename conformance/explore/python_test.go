@@ -64,7 +64,7 @@ func python(t *testing.T) string {
 func plant(t *testing.T, old, new string) string {
 	t.Helper()
 	dir := t.TempDir()
-	for _, name := range []string{"adapter.py", "gcx1.py"} {
+	for _, name := range []string{"adapter.py", "gcx1.py", "persistent.py"} {
 		b, err := os.ReadFile(filepath.Join("..", "examples", "python", name))
 		if err != nil {
 			t.Fatal(err)
