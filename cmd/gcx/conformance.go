@@ -109,10 +109,10 @@ func runConformance(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if impl.Close != nil {
 			impl.Close()
 		}
-		r.WriteSummary(out, *verbose)
 		if impl.Mode != nil {
 			fmt.Fprintf(out, "(%s)\n", impl.Mode())
 		}
+		r.WriteSummary(out, *verbose)
 		core.Add(r.Core)
 		diagnostic.Add(r.Diagnostic)
 	}
