@@ -57,6 +57,11 @@ type Options struct {
 	// Known lists disagreements already known: cases of them are counted
 	// apart, never shrunk, and do not count against Findings.
 	Known *Known
+	// Observe, if set, is called with every case run — its number, the
+	// case as a vector (whose Rules say what it exercises) and how the
+	// implementation fared — one call at a time, in no set order: a hook
+	// for reports by rule or by generator.
+	Observe func(index int, v *conformance.Vector, res conformance.Result)
 }
 
 // DefaultFindings is the number of distinct new disagreements a run
@@ -148,10 +153,11 @@ func generate(seed uint64, i int, categories []string, ref Reference, declined m
 	return Case{}, nil, fmt.Errorf("explore: the reference of %s judges no case of %v", ref.Tag, categories)
 }
 
-// Run generates cases, checks impl on each and, on the first
-// disagreement, shrinks it. The run is deterministic for a seed when
-// bounded by Cases: cases are numbered, and the finding is the
-// lowest-numbered disagreement, whichever finished first.
+// Run generates cases and checks impl on each; it groups the cases that
+// disagree by Key, sets apart those opt.Known lists, and shrinks the first
+// case of each new key. The run is deterministic for a seed when bounded
+// by Cases: cases are numbered, and each finding is the lowest-numbered
+// case of its key, whichever finished first.
 func Run(impl conformance.Implementation, opt Options) (*Report, error) {
 	if opt.Cases <= 0 && opt.Time <= 0 {
 		return nil, errors.New("explore: bound the run by cases or time")
@@ -235,6 +241,9 @@ func Run(impl conformance.Implementation, opt Options) (*Report, error) {
 		defer mu.Unlock()
 		rep.Cases++
 		rep.ByOp[c.Op]++
+		if opt.Observe != nil {
+			opt.Observe(i, &f.Vectors[0], res)
+		}
 		switch res.Status(level) {
 		case conformance.Pass:
 			rep.Agreed++

@@ -275,3 +275,24 @@ func TestReadKnown(t *testing.T) {
 		}
 	}
 }
+
+// Observe sees every case run, once, with the rules its vector names.
+func TestObserveSeesEveryCase(t *testing.T) {
+	seen := map[int]bool{}
+	rules := map[string]int{}
+	rep, err := explore.Run(conformance.Streaming(), explore.Options{Seed: 2, Cases: 200, Observe: func(i int, v *conformance.Vector, res conformance.Result) {
+		if seen[i] {
+			t.Errorf("case %d observed twice", i)
+		}
+		seen[i] = true
+		for _, r := range v.Rules {
+			rules[r]++
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != rep.Cases || rep.Cases != 200 || len(rules) < 5 {
+		t.Errorf("observed %d of %d cases, rules %v", len(seen), rep.Cases, rules)
+	}
+}

@@ -1,6 +1,7 @@
 package explore_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -152,9 +153,11 @@ func TestPythonPlantedBugs(t *testing.T) {
 			if f == nil {
 				t.Fatalf("not found in %d cases", rep.Cases)
 			}
-			t.Logf("found at case %d, shrunk from %d to %d bytes in %d tries (%v): %q",
-				f.Index, len(f.Original.Vectors[0].Input), len(f.Vector().Input), f.Tries,
-				time.Since(start).Round(time.Second), f.Vector().Input)
+			t.Logf("%s in %v (%s)", plural(len(rep.Findings), "finding"), time.Since(start).Round(time.Second), impl.Mode())
+			for _, f := range rep.Findings {
+				t.Logf("%v: %d cases, the first at %d, shrunk from %d to %d bytes in %d tries: %q", f.Key, f.Cases,
+					f.Index, len(f.Original.Vectors[0].Input), len(f.Vector().Input), f.Tries, f.Vector().Input)
+			}
 		})
 	}
 }
@@ -208,4 +211,11 @@ func TestPythonKnownBugDoesNotBlind(t *testing.T) {
 				len(f.Original.Vectors[0].Input), len(f.Vector().Input), f.Vector().Input, impl.Mode())
 		}
 	}
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
