@@ -267,8 +267,13 @@ func writeFindings(w io.Writer, rep *explore.Report, level conformance.Level) {
 func writeFinding(w io.Writer, rep *explore.Report, f *explore.Finding, level conformance.Level) {
 	v := f.Vector()
 	orig := &f.Original.Vectors[0]
-	fmt.Fprintf(w, "\nDISAGREEMENT %s: %s, the first at case %d (seed %d, %s level), shrunk from %d to %d input bytes in %d of %d tries:\n",
-		f.Key, plural.Count(f.Cases, "case"), f.Index, rep.Seed, level, len(orig.Input), len(v.Input), f.Shrinks, f.Tries)
+	if f.Result.Status(level) == conformance.Timeout {
+		// no answer to judge, and none to shrink: every try would wait as long
+		fmt.Fprintf(w, "\nTIMEOUT %s: %s, the first at case %d (seed %d), not shrunk:\n", f.Key, plural.Count(f.Cases, "case"), f.Index, rep.Seed)
+	} else {
+		fmt.Fprintf(w, "\nDISAGREEMENT %s: %s, the first at case %d (seed %d, %s level), shrunk from %d to %d input bytes in %d of %d tries:\n",
+			f.Key, plural.Count(f.Cases, "case"), f.Index, rep.Seed, level, len(orig.Input), len(v.Input), f.Shrinks, f.Tries)
+	}
 	fmt.Fprintf(w, "== %s/%s [%s] op %s\n", v.Category, v.ID, strings.Join(v.Rules, " "), v.Op)
 	if v.Limits != nil {
 		fmt.Fprintf(w, "   limits %s\n", strings.Join(v.Limits.Flags(), " "))

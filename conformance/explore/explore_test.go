@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gcxwire/gcx/conformance"
 	"github.com/gcxwire/gcx/conformance/explore"
@@ -294,5 +295,26 @@ func TestObserveSeesEveryCase(t *testing.T) {
 	}
 	if len(seen) != rep.Cases || rep.Cases != 200 || len(rules) < 5 {
 		t.Errorf("observed %d of %d cases, rules %v", len(seen), rep.Cases, rules)
+	}
+}
+
+// A case that times out is its own finding, "timed out", and is not
+// shrunk: every try would wait as long.
+func TestTimeoutIsAFindingOfItsOwn(t *testing.T) {
+	impl := conformance.Streaming()
+	decode := impl.Decode
+	impl.Decode = func(payload []byte, limits conformance.Limits) (*spec.Payload, error) {
+		if bytes.Contains(payload, []byte("#")) {
+			return nil, &conformance.CommandError{Argv: []string{"slow"}, Status: -1, Timeout: time.Second, Cause: errors.New("timed out after 1s")}
+		}
+		return decode(payload, limits)
+	}
+	rep, err := explore.Run(impl, explore.Options{Seed: 1, Cases: 300, Categories: []string{"decode"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := rep.First()
+	if f == nil || f.Key.Aspect != "timed out" || f.Result.Diagnostic != conformance.Timeout || f.Tries != 0 {
+		t.Fatalf("findings %v", keys(rep.Findings))
 	}
 }
