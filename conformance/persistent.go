@@ -301,6 +301,11 @@ func (p *sessions) close() {
 	}
 }
 
+// MaxPersistentRequest bounds a request line ServePersistent reads: the
+// base64 of the largest input a vector holds (64 MiB, "Long texts" in
+// docs/conformance.md) and room to spare.
+const MaxPersistentRequest = 128 << 20
+
 // ServePersistent answers the requests of the persistent mode read from r
 // until r ends, writing the hello line and then one response per request
 // to w: run is one run of the program, with the request's arguments and
@@ -316,7 +321,7 @@ func ServePersistent(r io.Reader, w io.Writer, run func(args []string, stdin []b
 		return err
 	}
 	for {
-		line, err := in.ReadBytes('\n')
+		line, err := readLine(in, MaxPersistentRequest)
 		if err == io.EOF && len(line) == 0 {
 			return nil
 		}
