@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gcxwire/gcx/conformance/persistent"
 	"github.com/gcxwire/gcx/internal/plural"
 	"github.com/gcxwire/gcx/spec"
 	"github.com/gcxwire/gcx/wire"
@@ -321,8 +322,8 @@ func (c *command) offersPersistent() bool {
 		return false
 	}
 	c.persistent.once.Do(func() {
-		out, err := c.runProcess(nil, c.timeout, []string{PersistentFlag})
-		c.persistent.offered = err == nil && string(bytes.TrimSpace(out)) == PersistentHello
+		out, err := c.runProcess(nil, c.timeout, []string{persistent.Flag})
+		c.persistent.offered = err == nil && string(bytes.TrimSpace(out)) == persistent.Hello
 	})
 	return c.persistent.offered
 }

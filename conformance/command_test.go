@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gcxwire/gcx/conformance/persistent"
 	"github.com/gcxwire/gcx/spec"
 	wireview "github.com/gcxwire/gcx/wire"
 )
@@ -39,7 +40,7 @@ func TestMain(m *testing.M) {
 // names. Started with --persistent alone, it speaks the persistent mode,
 // but in the modes that stand for a program without it.
 func fakeProgram(mode string, args []string) int {
-	if len(args) == 1 && args[0] == PersistentFlag && !strings.HasPrefix(mode, "per-case") {
+	if len(args) == 1 && args[0] == persistent.Flag && !strings.HasPrefix(mode, "per-case") {
 		switch mode {
 		case "sleep", "child-holds-stdout", "flood-stdout", "flood-stderr":
 		default:
@@ -56,7 +57,7 @@ func fakeProgram(mode string, args []string) int {
 // on an input that holds "val-2" (the payload of val-2-unknown-escape-q
 // holds \q): the runner must blame that run alone.
 func fakePersistent(mode string) int {
-	err := ServePersistent(os.Stdin, os.Stdout, func(args []string, stdin []byte, stdout, stderr io.Writer) int {
+	err := persistent.Serve(os.Stdin, os.Stdout, func(args []string, stdin []byte, stdout, stderr io.Writer) int {
 		if bytes.Contains(stdin, []byte(`x\qy`)) {
 			switch mode {
 			case "persistent-crash":

@@ -12,32 +12,13 @@ import (
 	"os/exec"
 	"sync"
 	"time"
+
+	"github.com/gcxwire/gcx/conformance/persistent"
 )
 
-// The persistent mode of the protocol (docs/conformance.md, "The
-// persistent mode"): started with the single argument PersistentFlag, a
-// program writes the line PersistentHello, then answers requests, one
-// JSON line each, in order, until its stdin ends. A request holds the
-// arguments a run would be given and its stdin; the response holds what
-// the run would have written and its exit status. Bytes travel in base64,
-// so the framing (one LF ends each line) holds for any bytes at all.
-const (
-	PersistentFlag  = "--persistent"
-	PersistentHello = `{"persistent":1}`
-)
-
-type persistentRequest struct {
-	ID    int      `json:"id"`
-	Args  []string `json:"args"`
-	Stdin string   `json:"stdin"`
-}
-
-type persistentResponse struct {
-	ID     int    `json:"id"`
-	Status *int   `json:"status"`
-	Stdout string `json:"stdout"`
-	Stderr string `json:"stderr"`
-}
+// The runner's side of the persistent mode of the protocol
+// (docs/conformance.md, "The persistent mode"); package persistent
+// defines its lines and a program's side.
 
 // session is one process of the program in persistent mode.
 type session struct {
@@ -73,7 +54,7 @@ func (b *lockedBuffer) String() string {
 // startSession starts the program in persistent mode and waits, at most
 // timeout, for its hello line.
 func startSession(argv []string, timeout time.Duration) (*session, error) {
-	cmd := exec.Command(argv[0], append(argv[1:len(argv):len(argv)], PersistentFlag)...)
+	cmd := exec.Command(argv[0], append(argv[1:len(argv):len(argv)], persistent.Flag)...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -101,12 +82,12 @@ func startSession(argv []string, timeout time.Duration) (*session, error) {
 	}()
 	hello := make(chan error, 1)
 	go func() {
-		line, err := readLine(s.stdout, 1<<10)
+		line, err := persistent.ReadLine(s.stdout, 1<<10)
 		switch {
 		case err != nil:
 			hello <- err
-		case string(bytes.TrimSpace(line)) != PersistentHello:
-			hello <- fmt.Errorf("its first line is %q, not %s", CutText(string(line)), PersistentHello)
+		case string(bytes.TrimSpace(line)) != persistent.Hello:
+			hello <- fmt.Errorf("its first line is %q, not %s", CutText(string(line)), persistent.Hello)
 		default:
 			hello <- nil
 		}
@@ -155,13 +136,13 @@ var errSessionLost = errors.New("persistent mode: the process is lost")
 func (s *session) run(argv []string, input []byte, limit time.Duration, args []string) ([]byte, error) {
 	s.next++
 	id := s.next
-	req, err := json.Marshal(persistentRequest{ID: id, Args: args, Stdin: base64.StdEncoding.EncodeToString(input)})
+	req, err := json.Marshal(persistent.Request{ID: id, Args: args, Stdin: base64.StdEncoding.EncodeToString(input)})
 	if err != nil {
 		return nil, err
 	}
 	full := append(append([]string(nil), argv...), args...)
 	type answer struct {
-		resp persistentResponse
+		resp persistent.Response
 		line []byte
 		err  error
 	}
@@ -176,7 +157,7 @@ func (s *session) run(argv []string, input []byte, limit time.Duration, args []s
 			writeErr <- err
 		}()
 		max := base64.StdEncoding.EncodedLen(stdoutLimit(input)) + base64.StdEncoding.EncodedLen(maxStderrBytes) + 1<<10
-		line, err := readLine(s.stdout, max)
+		line, err := persistent.ReadLine(s.stdout, max)
 		if err == nil {
 			err = <-writeErr
 		}
@@ -206,7 +187,7 @@ func (s *session) run(argv []string, input []byte, limit time.Duration, args []s
 		return e
 	}
 	switch {
-	case errors.Is(a.err, errLineTooLong):
+	case errors.Is(a.err, persistent.ErrLineTooLong):
 		return nil, lost(fmt.Errorf("wrote a response of more than %d bytes, more than any result of a %d-byte input", len(a.line), len(input)))
 	case a.err == io.EOF || errors.Is(a.err, io.ErrUnexpectedEOF):
 		return nil, lost(errors.New("the process ended while answering"))
@@ -229,30 +210,6 @@ func (s *session) run(argv []string, input []byte, limit time.Duration, args []s
 		stderr = append(stderr[:maxStderrBytes:maxStderrBytes], fmt.Sprintf("… (%d more bytes not kept)", len(stderr)-maxStderrBytes)...)
 	}
 	return nil, &CommandError{Argv: full, Status: *a.resp.Status, Stdout: stdout, Stderr: string(stderr)}
-}
-
-var errLineTooLong = errors.New("line too long")
-
-// readLine reads one line ending in LF, without it, of at most max bytes.
-func readLine(r *bufio.Reader, max int) ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := r.ReadSlice('\n')
-		line = append(line, chunk...)
-		if len(line) > max {
-			return line[:0], errLineTooLong
-		}
-		switch {
-		case err == nil:
-			return line[:len(line)-1], nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case err == io.EOF && len(line) > 0:
-			return line, io.ErrUnexpectedEOF
-		default:
-			return line, err
-		}
-	}
 }
 
 // sessions holds the idle processes of a command in persistent mode: a
@@ -298,56 +255,5 @@ func (p *sessions) close() {
 	p.mu.Unlock()
 	for _, s := range idle {
 		s.close()
-	}
-}
-
-// MaxPersistentRequest bounds a request line ServePersistent reads: the
-// base64 of the largest input a vector holds (64 MiB, "Long texts" in
-// docs/conformance.md) and room to spare.
-const MaxPersistentRequest = 128 << 20
-
-// ServePersistent answers the requests of the persistent mode read from r
-// until r ends, writing the hello line and then one response per request
-// to w: run is one run of the program, with the request's arguments and
-// stdin, and returns its exit status. It returns nil when r ends, and an
-// error for a request that is not one.
-func ServePersistent(r io.Reader, w io.Writer, run func(args []string, stdin []byte, stdout, stderr io.Writer) int) error {
-	in := bufio.NewReaderSize(r, 64<<10)
-	out := bufio.NewWriter(w)
-	if _, err := io.WriteString(out, PersistentHello+"\n"); err != nil {
-		return err
-	}
-	if err := out.Flush(); err != nil {
-		return err
-	}
-	for {
-		line, err := readLine(in, MaxPersistentRequest)
-		if err == io.EOF && len(line) == 0 {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("persistent mode: reading a request: %v", err)
-		}
-		var req persistentRequest
-		if err := json.Unmarshal(line, &req); err != nil {
-			return fmt.Errorf("persistent mode: a request is not a JSON line: %v", err)
-		}
-		stdin, err := base64.StdEncoding.DecodeString(req.Stdin)
-		if err != nil {
-			return fmt.Errorf("persistent mode: request %d: stdin is not base64: %v", req.ID, err)
-		}
-		var stdout, stderr bytes.Buffer
-		status := run(req.Args, stdin, &stdout, &stderr)
-		resp, err := json.Marshal(persistentResponse{ID: req.ID, Status: &status,
-			Stdout: base64.StdEncoding.EncodeToString(stdout.Bytes()), Stderr: base64.StdEncoding.EncodeToString(stderr.Bytes())})
-		if err != nil {
-			return err
-		}
-		if _, err := out.Write(append(resp, '\n')); err != nil {
-			return err
-		}
-		if err := out.Flush(); err != nil {
-			return err
-		}
 	}
 }

@@ -27,7 +27,9 @@ func TestExplore(t *testing.T) {
 	}
 	dir := t.TempDir()
 	wrapper := filepath.Join(dir, "unguarded.sh")
-	script := "#!" + sh + "\nif [ \"$1\" = encode ]; then\n  tmp=$(mktemp) || exit 4\n  \"" + bin + "\" \"$@\" >\"$tmp\" || { s=$?; rm -f \"$tmp\"; exit $s; }\n" +
+	// The wrapper changes what gcx writes run by run, so it declines the
+	// persistent mode, which would hand every run to gcx unchanged.
+	script := "#!" + sh + "\nif [ \"$1\" = --persistent ]; then exit 2; fi\nif [ \"$1\" = encode ]; then\n  tmp=$(mktemp) || exit 4\n  \"" + bin + "\" \"$@\" >\"$tmp\" || { s=$?; rm -f \"$tmp\"; exit $s; }\n" +
 		"  sed 's/^\\\\#/#/' \"$tmp\"; rm -f \"$tmp\"\nelse\n  exec \"" + bin + "\" \"$@\"\nfi\n"
 	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
 		t.Fatal(err)

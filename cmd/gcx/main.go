@@ -58,7 +58,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/gcxwire/gcx/conformance"
+	"github.com/gcxwire/gcx/conformance/persistent"
 	"github.com/gcxwire/gcx/spec"
 )
 
@@ -138,7 +138,7 @@ func main() {
 // run runs gcx with the arguments after the program name and returns the
 // exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 1 && args[0] == conformance.PersistentFlag {
+	if len(args) == 1 && args[0] == persistent.Flag {
 		return servePersistent(stdin, stdout, stderr)
 	}
 	out := &checkedWriter{w: stdout}
@@ -157,7 +157,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // decode and encode, and nothing else, so that no request can start a
 // command that listens or lasts.
 func servePersistent(stdin io.Reader, stdout, stderr io.Writer) int {
-	err := conformance.ServePersistent(stdin, stdout, func(args []string, in []byte, out, errOut io.Writer) int {
+	err := persistent.Serve(stdin, stdout, func(args []string, in []byte, out, errOut io.Writer) int {
 		if len(args) == 0 || (args[0] != "decode" && args[0] != "encode") {
 			fmt.Fprintln(errOut, "gcx --persistent: only the conformance protocol's decode and encode")
 			return exitUsage

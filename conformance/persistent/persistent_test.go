@@ -1,4 +1,4 @@
-package conformance
+package persistent
 
 import (
 	"bufio"
@@ -13,7 +13,7 @@ import (
 // The framing of the persistent mode carries any bytes: every byte value,
 // LF and CR among them, and text that is not UTF-8, goes in and comes back
 // on stdout and stderr exactly, each request answered by one line.
-func TestServePersistentCarriesAnyBytes(t *testing.T) {
+func TestServeCarriesAnyBytes(t *testing.T) {
 	all := make([]byte, 256)
 	for i := range all {
 		all[i] = byte(i)
@@ -21,11 +21,11 @@ func TestServePersistentCarriesAnyBytes(t *testing.T) {
 	inputs := [][]byte{nil, all, []byte("\n\n"), []byte("\xff\xfe{\"id\":9}\n"), bytes.Repeat(all, 3000)}
 	var requests bytes.Buffer
 	for i, in := range inputs {
-		b, _ := json.Marshal(persistentRequest{ID: i + 1, Args: []string{"echo", string(rune('a' + i))}, Stdin: base64.StdEncoding.EncodeToString(in)})
+		b, _ := json.Marshal(Request{ID: i + 1, Args: []string{"echo", string(rune('a' + i))}, Stdin: base64.StdEncoding.EncodeToString(in)})
 		requests.Write(append(b, '\n'))
 	}
 	var out bytes.Buffer
-	err := ServePersistent(&requests, &out, func(args []string, stdin []byte, stdout, stderr io.Writer) int {
+	err := Serve(&requests, &out, func(args []string, stdin []byte, stdout, stderr io.Writer) int {
 		stdout.Write(stdin)
 		stderr.Write(append([]byte(strings.Join(args, " ")), stdin...))
 		return len(stdin) % 4
@@ -34,7 +34,7 @@ func TestServePersistentCarriesAnyBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := bufio.NewReader(&out)
-	if hello, _ := r.ReadString('\n'); hello != PersistentHello+"\n" {
+	if hello, _ := r.ReadString('\n'); hello != Hello+"\n" {
 		t.Fatalf("hello %q", hello)
 	}
 	for i, in := range inputs {
@@ -42,7 +42,7 @@ func TestServePersistentCarriesAnyBytes(t *testing.T) {
 		if err != nil {
 			t.Fatalf("response %d: %v", i+1, err)
 		}
-		var resp persistentResponse
+		var resp Response
 		if err := json.Unmarshal(line, &resp); err != nil {
 			t.Fatal(err)
 		}
@@ -57,7 +57,7 @@ func TestServePersistentCarriesAnyBytes(t *testing.T) {
 		t.Errorf("more after the responses: %q", rest)
 	}
 	for _, bad := range []string{"not json\n", `{"id":1,"args":[],"stdin":"%%%"}` + "\n"} {
-		if err := ServePersistent(strings.NewReader(bad), io.Discard, nil); err == nil {
+		if err := Serve(strings.NewReader(bad), io.Discard, nil); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
 	}
