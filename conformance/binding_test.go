@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -310,7 +311,7 @@ func TestCommandBinding(t *testing.T) {
 		t.Run(c.mode, func(t *testing.T) {
 			t.Setenv(fakeEnv, c.mode)
 			r := Check(vs, Command(time.Minute, os.Args[0]), Options{})
-			if n := r.Counts(Core); n != (Counts{c.passed, c.failed, c.skips}) {
+			if n := r.Counts(Core); n != (Counts{Passed: c.passed, Failed: c.failed, Skipped: c.skips}) {
 				var b strings.Builder
 				r.WriteSummary(&b, false)
 				t.Fatalf("%s, want %d passed, %d failed, %d skipped:\n%s", n, c.passed, c.failed, c.skips, b.String())
@@ -326,7 +327,7 @@ func TestCommandBinding(t *testing.T) {
 
 // fakeBinding is the fake program's binding: gcxmcp's, or broken as mode
 // says; the modes that know nothing of the binding do not offer it.
-func fakeBinding(mode, op string, in []byte) int {
+func fakeBinding(mode, op string, in []byte, stdout, stderr io.Writer) int {
 	switch mode {
 	case "honest", "binding-not-json", "binding-exit-1", "binding-exit-2":
 	case "binding-no-auto":
@@ -342,7 +343,7 @@ func fakeBinding(mode, op string, in []byte) int {
 	out, err := runBinding(Op(op), in)
 	switch {
 	case err != nil:
-		os.Stderr.WriteString(err.Error() + "\n")
+		io.WriteString(stderr, err.Error()+"\n")
 		return 1
 	case mode == "binding-exit-1":
 		return 1
@@ -351,7 +352,7 @@ func fakeBinding(mode, op string, in []byte) int {
 	case mode == "binding-not-json":
 		out = append([]byte("outcome: "), out...)
 	}
-	os.Stdout.Write(append(out, '\n'))
+	stdout.Write(append(out, '\n'))
 	return 0
 }
 

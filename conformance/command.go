@@ -10,8 +10,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/gcxwire/gcx/conformance/persistent"
+	"github.com/gcxwire/gcx/internal/plural"
 	"github.com/gcxwire/gcx/spec"
 	"github.com/gcxwire/gcx/wire"
 )
@@ -61,10 +64,37 @@ func Command(timeout time.Duration, argv ...string) Implementation {
 // gcx itself, and probes with payloads under that tag. For GCX1 it adds
 // nothing, so a GCX1 implementation need not know the flags.
 func CommandFor(tag string, timeout time.Duration, argv ...string) Implementation {
-	if timeout <= 0 {
-		timeout = DefaultTimeout
+	return NewCommand(CommandConfig{Tag: tag, Timeout: timeout}, argv...)
+}
+
+// CommandConfig configures a program under test.
+type CommandConfig struct {
+	// Tag is the version whose vectors run; "" means GCX1 (CommandFor).
+	Tag string
+	// Timeout bounds a run of the program on a small input; a run's limit
+	// grows with its input, and a run that times out is tried once more
+	// with twice the limit (RunLimit). Zero means DefaultTimeout.
+	Timeout time.Duration
+	// PerCase starts a process for every run even when the program
+	// offers the persistent mode.
+	PerCase bool
+}
+
+// NewCommand returns an Implementation that runs the program argv as
+// Command describes. Unless cfg.PerCase is set, it first asks the program
+// whether it offers the persistent mode (docs/conformance.md, "The
+// persistent mode"): one with the single argument --persistent and an
+// empty stdin that writes the hello line and exits 0 does, and then one
+// process answers many runs, restarted after a run that ends it. Close
+// the Implementation to end the processes it keeps.
+func NewCommand(cfg CommandConfig, argv ...string) Implementation {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
 	}
-	c := &command{argv: argv, timeout: timeout, probes: map[string]*probe{}, tag: tag}
+	if cfg.Tag == "" {
+		cfg.Tag = spec.Version
+	}
+	c := &command{argv: argv, timeout: cfg.Timeout, probes: map[string]*probe{}, tag: cfg.Tag, perCase: cfg.PerCase}
 	return Implementation{
 		Name:       strings.Join(argv, " "),
 		Decode:     c.decode,
@@ -72,6 +102,8 @@ func CommandFor(tag string, timeout time.Duration, argv ...string) Implementatio
 		EncodeJSON: c.encodeJSON,
 		DecodeJSON: c.decodeJSON,
 		MCP:        c.mcp,
+		Close:      c.close,
+		Mode:       c.mode,
 	}
 }
 
@@ -81,6 +113,12 @@ type command struct {
 	timeout time.Duration
 	mu      sync.Mutex
 	probes  map[string]*probe
+
+	perCase    bool
+	persistent probe // whether the program offers the persistent mode
+	sessions   sessions
+	// counts for Mode
+	runs, retries, fallbacks atomic.Int64
 }
 
 // probe records whether the program offers a feature, found once.
@@ -226,14 +264,110 @@ func (c *command) protocolError(args []string, out []byte, cause error) error {
 	return &CommandError{Argv: append(append([]string(nil), c.argv...), args...), Status: ExitOK, Stdout: out, Cause: cause}
 }
 
+// RunLimit is the time a run on input of n bytes is allowed, given the
+// time allowed a run on a small input: timeout more for every whole 256 KiB, so
+// that the million-row vectors are not held to the limit of a one-line
+// one. A run that times out is tried once more with twice its limit
+// before the vector is reported as timed out.
+func RunLimit(timeout time.Duration, n int) time.Duration {
+	return timeout * time.Duration(1+n/(256<<10))
+}
+
 // run runs the program with args appended and input on stdin, and returns
-// its stdout, or a *CommandError if it does not exit with status 0.
+// its stdout, or a *CommandError if it does not exit with status 0. A run
+// that times out is tried once more with twice the limit, so that a slow
+// moment of a loaded machine is not taken for a hang.
 func (c *command) run(input []byte, args ...string) ([]byte, error) {
-	argv := append(append([]string(nil), c.argv...), args...)
-	if len(argv) == 0 {
+	limit := RunLimit(c.timeout, len(input))
+	out, err := c.runOnce(input, limit, args)
+	if e, ok := err.(*CommandError); ok && e.Timeout > 0 {
+		c.retries.Add(1)
+		out, err = c.runOnce(input, 2*limit, args)
+		if e, ok := err.(*CommandError); ok && e.Timeout > 0 {
+			e.Cause = fmt.Errorf("timed out after %v, and after %v the first time", 2*limit, limit)
+		}
+	}
+	return out, err
+}
+
+// runOnce runs the program once, in a persistent process when it offers
+// the mode, else in a process of its own.
+func (c *command) runOnce(input []byte, limit time.Duration, args []string) ([]byte, error) {
+	if len(c.argv) == 0 {
 		return nil, errors.New("conformance: no command to run")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
+	c.runs.Add(1)
+	if !c.offersPersistent() {
+		return c.runProcess(input, limit, args)
+	}
+	s, err := c.sessions.get(c.argv, c.timeout)
+	if err != nil {
+		// It answered the probe but does not start now: this run, at
+		// least, is made the ordinary way.
+		c.fallbacks.Add(1)
+		return c.runProcess(input, limit, args)
+	}
+	out, err := s.run(c.argv, input, limit, args)
+	if !errors.Is(err, errSessionLost) {
+		c.sessions.put(s)
+	}
+	return out, err
+}
+
+// offersPersistent reports whether the program offers the persistent
+// mode, asking it once: started with --persistent alone and an empty
+// stdin, a program that does writes the hello line and exits 0.
+func (c *command) offersPersistent() bool {
+	if c.perCase {
+		return false
+	}
+	c.persistent.once.Do(func() {
+		out, err := c.runProcess(nil, c.timeout, []string{persistent.Flag})
+		c.persistent.offered = err == nil && string(bytes.TrimSpace(out)) == persistent.Hello
+	})
+	return c.persistent.offered
+}
+
+func (c *command) close() error {
+	c.sessions.close()
+	return nil
+}
+
+// mode says how the program was run, for reports.
+func (c *command) mode() string {
+	switch {
+	case c.runs.Load() == 0:
+		return "not run"
+	case !c.offersPersistent():
+		return fmt.Sprintf("one process per run (%s)%s", plural.Count(int(c.runs.Load()), "run"), c.retried())
+	}
+	c.sessions.mu.Lock()
+	started := c.sessions.started
+	c.sessions.mu.Unlock()
+	processes := fmt.Sprintf("%d processes", started)
+	if started == 1 {
+		processes = "1 process"
+	}
+	s := fmt.Sprintf("persistent mode: %s in %s", plural.Count(int(c.runs.Load()), "run"), processes)
+	if n := c.fallbacks.Load(); n > 0 {
+		s += fmt.Sprintf(", %d made in a process of their own", n)
+	}
+	return s + c.retried()
+}
+
+// retried says how many runs timed out and were tried again.
+func (c *command) retried() string {
+	if n := c.retries.Load(); n > 0 {
+		return fmt.Sprintf("; %d timed out and tried again with twice as long", n)
+	}
+	return ""
+}
+
+// runProcess runs the program with args appended and input on stdin in a
+// process of its own, within limit.
+func (c *command) runProcess(input []byte, limit time.Duration, args []string) ([]byte, error) {
+	argv := append(append([]string(nil), c.argv...), args...)
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Stdin = bytes.NewReader(input)
@@ -253,7 +387,8 @@ func (c *command) run(input []byte, args ...string) ([]byte, error) {
 	case stdout.over:
 		e.Cause = fmt.Errorf("wrote more than %d bytes on stdout, more than any result of a %d-byte input", stdout.limit, len(input))
 	case ctx.Err() != nil:
-		e.Cause = fmt.Errorf("timed out after %v", c.timeout)
+		e.Timeout = limit
+		e.Cause = fmt.Errorf("timed out after %v", limit)
 	case errors.As(err, &exit) && exit.ExitCode() >= 0:
 		e.Status = exit.ExitCode()
 	default:
@@ -324,6 +459,9 @@ type CommandError struct {
 	Stdout []byte
 	Stderr string
 	Cause  error // set when the command could not run, timed out or broke the protocol
+	// Timeout is the limit a run that timed out was given; zero for one
+	// that did not time out.
+	Timeout time.Duration
 }
 
 func (e *CommandError) Error() string {
@@ -336,6 +474,9 @@ func (e *CommandError) Error() string {
 	}
 	return msg
 }
+
+// Unwrap returns the cause.
+func (e *CommandError) Unwrap() error { return e.Cause }
 
 // check compares the failure with the expected error. The class is read
 // from the exit status — 3 for unsupported-version, 1 for every other class

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gcxwire/gcx/conformance/persistent"
 	"github.com/gcxwire/gcx/spec"
 	wireview "github.com/gcxwire/gcx/wire"
 )
@@ -36,9 +37,48 @@ func TestMain(m *testing.M) {
 
 // fakeProgram speaks the protocol of the gcx command with the reference
 // implementation, keeping it ("honest") or breaking it in the way mode
-// names.
+// names. Started with --persistent alone, it speaks the persistent mode,
+// but in the modes that stand for a program without it.
 func fakeProgram(mode string, args []string) int {
+	if len(args) == 1 && args[0] == persistent.Flag && !strings.HasPrefix(mode, "per-case") {
+		switch mode {
+		case "sleep", "child-holds-stdout", "flood-stdout", "flood-stderr":
+		default:
+			return fakePersistent(mode)
+		}
+	}
 	in, _ := io.ReadAll(os.Stdin)
+	return fakeRun(strings.TrimPrefix(mode, "per-case "), args, in, os.Stdout, os.Stderr)
+}
+
+// fakePersistent answers requests of the persistent mode with fakeRun
+// until stdin ends. The modes "persistent-crash", "persistent-hang" and
+// "persistent-garbage" exit, hang or write a line that is no response
+// on an input that holds "val-2" (the payload of val-2-unknown-escape-q
+// holds \q): the runner must blame that run alone.
+func fakePersistent(mode string) int {
+	err := persistent.Serve(os.Stdin, os.Stdout, func(args []string, stdin []byte, stdout, stderr io.Writer) int {
+		if bytes.Contains(stdin, []byte(`x\qy`)) {
+			switch mode {
+			case "persistent-crash":
+				os.Exit(5)
+			case "persistent-hang":
+				time.Sleep(time.Hour)
+			case "persistent-garbage":
+				fmt.Println("not a response")
+			}
+		}
+		return fakeRun(mode, args, stdin, stdout, stderr)
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 4
+	}
+	return 0
+}
+
+// fakeRun is one run of fakeProgram, on its arguments and stdin.
+func fakeRun(mode string, args []string, in []byte, stdout, stderr io.Writer) int {
 	switch mode {
 	case "sleep":
 		time.Sleep(8 * time.Second)
@@ -70,7 +110,7 @@ func fakeProgram(mode string, args []string) int {
 	}
 	op, args := args[0], args[1:]
 	if Op(op).Binding() && len(args) == 0 {
-		return fakeBinding(mode, op, in)
+		return fakeBinding(mode, op, in, stdout, stderr)
 	}
 	fl := flag.NewFlagSet("fake", flag.ContinueOnError)
 	fl.SetOutput(io.Discard)
@@ -99,7 +139,7 @@ func fakeProgram(mode string, args []string) int {
 		return 2
 	case op == "decode" && *wire:
 		if mode == "always-empty-view" {
-			fmt.Println(`{"sections":[]}`)
+			fmt.Fprintln(stdout, `{"sections":[]}`)
 			return 0
 		}
 		var p *spec.Payload
@@ -125,7 +165,7 @@ func fakeProgram(mode string, args []string) int {
 		return 2
 	}
 	if err == nil {
-		os.Stdout.Write(out)
+		stdout.Write(out)
 		return 0
 	}
 	msg := err.Error()
@@ -140,9 +180,9 @@ func fakeProgram(mode string, args []string) int {
 			msg = fmt.Sprintf("line %d, column %d: %s [%s]", e.Line, e.Column, e.Msg, e.Rule)
 		}
 	case "stdout-on-error":
-		fmt.Println(`{"sections":[]}`)
+		fmt.Fprintln(stdout, `{"sections":[]}`)
 	}
-	fmt.Fprintln(os.Stderr, msg)
+	fmt.Fprintln(stderr, msg)
 	if errors.Is(err, spec.ErrUnsupportedVersion) {
 		return 3
 	}
@@ -163,18 +203,18 @@ func TestCommandProtocol(t *testing.T) {
 		core, diagnostic Counts
 		failDetail       string
 	}{
-		{"honest", Counts{5, 0, 0}, Counts{5, 0, 0}, ""},
-		{"always-empty-view", Counts{1, 4, 0}, Counts{1, 4, 0}, ""},
-		{"no-rule-ids", Counts{5, 0, 0}, Counts{2, 3, 0}, "does not name rule"},
+		{"honest", Counts{Passed: 5, Failed: 0, Skipped: 0}, Counts{Passed: 5, Failed: 0, Skipped: 0}, ""},
+		{"always-empty-view", Counts{Passed: 1, Failed: 4, Skipped: 0}, Counts{Passed: 1, Failed: 4, Skipped: 0}, ""},
+		{"no-rule-ids", Counts{Passed: 5, Failed: 0, Skipped: 0}, Counts{Passed: 2, Failed: 3, Skipped: 0}, "does not name rule"},
 		// The limit error passes: its own text, "more than the limit of 2
 		// fields", names its class.
-		{"no-class", Counts{4, 1, 0}, Counts{4, 1, 0}, "does not name the error class"},
-		{"bare-errors", Counts{2, 3, 0}, Counts{2, 3, 0}, "does not"},
-		{"stdout-on-error", Counts{2, 3, 0}, Counts{2, 3, 0}, "stdout"},
-		{"no-limit-flags", Counts{4, 0, 1}, Counts{4, 0, 1}, ""},
+		{"no-class", Counts{Passed: 4, Failed: 1, Skipped: 0}, Counts{Passed: 4, Failed: 1, Skipped: 0}, "does not name the error class"},
+		{"bare-errors", Counts{Passed: 2, Failed: 3, Skipped: 0}, Counts{Passed: 2, Failed: 3, Skipped: 0}, "does not"},
+		{"stdout-on-error", Counts{Passed: 2, Failed: 3, Skipped: 0}, Counts{Passed: 2, Failed: 3, Skipped: 0}, "stdout"},
+		{"no-limit-flags", Counts{Passed: 4, Failed: 0, Skipped: 1}, Counts{Passed: 4, Failed: 0, Skipped: 1}, ""},
 		// row-4-guard-hash is canonical: its view is never encoded back,
 		// so it is skipped like the encode vector, not passed.
-		{"decoder-only", Counts{3, 0, 2}, Counts{3, 0, 2}, ""},
+		{"decoder-only", Counts{Passed: 3, Failed: 0, Skipped: 2}, Counts{Passed: 3, Failed: 0, Skipped: 2}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.mode, func(t *testing.T) {
@@ -195,34 +235,44 @@ func TestCommandProtocol(t *testing.T) {
 }
 
 // One run of a program under test is bounded in time and memory: a child
-// that keeps stdout open does not outlast the timeout, a flood on stdout
-// fails the vector, and stderr is kept only up to a prefix.
+// that keeps stdout open does not outlast the timeout (tried twice, the
+// second time with twice as long, and reported as timed out, not failed),
+// a flood on stdout fails the vector, and stderr is kept only up to a
+// prefix.
 func TestCommandRunIsBounded(t *testing.T) {
 	opt := Options{Match: regexp.MustCompile(`/ver-2-gcx2$`).MatchString}
 	vs := loadVectors(t)
 	cases := []struct {
 		mode, detail string
 		timeout      time.Duration
+		status       Status
 	}{
-		{"child-holds-stdout", "timed out", 200 * time.Millisecond},
-		{"flood-stdout", "more than", time.Minute},
-		{"flood-stderr", "more bytes not kept", time.Minute},
+		{"child-holds-stdout", "timed out after 400ms, and after 200ms the first time", 200 * time.Millisecond, Timeout},
+		{"flood-stdout", "more than", time.Minute, Fail},
+		{"flood-stderr", "more bytes not kept", time.Minute, Fail},
 	}
 	for _, c := range cases {
 		t.Run(c.mode, func(t *testing.T) {
 			t.Setenv(fakeEnv, c.mode)
 			start := time.Now()
 			r := Check(vs, Command(c.timeout, os.Args[0]), opt)
-			if elapsed := time.Since(start); elapsed > 6*time.Second {
+			// the probes of the persistent mode and of the op, and the
+			// vector's run: each ends within its limits and the wait delay
+			// (a flood ends when the runner stops reading, which takes as
+			// long as copying 64 MiB three times on a loaded machine)
+			if elapsed := time.Since(start); c.status == Timeout && elapsed > 12*time.Second {
 				t.Errorf("took %v; a run should end within its timeout and the wait delay", elapsed)
 			}
 			if r.Core.Passed != 0 {
 				t.Errorf("core %s; want nothing passed", r.Core)
 			}
-			if len(r.Failures()) == 0 {
-				t.Fatal("no vector failed; the runaway program should fail what it ran")
+			if len(r.Results) == 0 {
+				t.Fatal("no vector ran")
 			}
-			for _, res := range r.Failures() {
+			for _, res := range r.Results {
+				if res.Core != c.status {
+					t.Errorf("%s: %s, want %s", res.Vector.Name(), res.Core, c.status)
+				}
 				if !strings.Contains(res.Detail, c.detail) {
 					t.Errorf("%s: detail lacks %q: %.300s", res.Vector.Name(), c.detail, res.Detail)
 				}
@@ -231,6 +281,67 @@ func TestCommandRunIsBounded(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// In persistent mode a run that ends the process, hangs it or breaks the
+// framing fails (or times out) alone: the process is started again and
+// every other vector passes. Without the mode, and with it turned off,
+// the same vectors pass one process per run.
+func TestCommandPersistentMode(t *testing.T) {
+	vs := loadVectors(t)
+	sample := regexp.MustCompile(`/(row-4-guard-hash|val-2-unknown-escape-q|ver-2-gcx2|lim-3-field-limit|row-4-encoder-guards-hash|hdr-1-minimal|lim-2-1048576-rows)$`)
+	opt := Options{Match: sample.MatchString, Parallel: 2}
+	for _, c := range []struct {
+		mode, detail string
+		perCase      bool
+		want         Counts
+		wantMode     string
+	}{
+		{"honest", "", false, Counts{Passed: 7}, "persistent mode: "},
+		{"honest", "", true, Counts{Passed: 7}, "one process per run"},
+		{"per-case honest", "", false, Counts{Passed: 7}, "one process per run"},
+		{"persistent-crash", "exited with status 5 while answering", false, Counts{Passed: 6, Failed: 1}, "persistent mode: "},
+		{"persistent-garbage", "not a JSON line of the persistent mode", false, Counts{Passed: 6, Failed: 1}, "persistent mode: "},
+		{"persistent-hang", "timed out after 2s, and after 1s the first time", false, Counts{Passed: 6, TimedOut: 1}, "persistent mode: "},
+	} {
+		t.Run(fmt.Sprint(c.mode, " per-case=", c.perCase), func(t *testing.T) {
+			t.Setenv(fakeEnv, c.mode)
+			timeout := time.Minute
+			if c.mode == "persistent-hang" {
+				timeout = time.Second
+			}
+			impl := NewCommand(CommandConfig{Timeout: timeout, PerCase: c.perCase}, os.Args[0])
+			r := Check(vs, impl, opt)
+			impl.Close()
+			if r.Diagnostic != c.want {
+				var b strings.Builder
+				r.WriteSummary(&b, true)
+				t.Fatalf("%s, want %s\n%s", r.Diagnostic, c.want, b.String())
+			}
+			for _, res := range r.Results {
+				if res.Diagnostic != Pass && (!strings.HasSuffix(res.Vector.Name(), "/val-2-unknown-escape-q") || !strings.Contains(res.Detail, c.detail)) {
+					t.Errorf("%s: %s: %.400s", res.Vector.Name(), res.Diagnostic, res.Detail)
+				}
+			}
+			if m := impl.Mode(); !strings.HasPrefix(m, c.wantMode) {
+				t.Errorf("mode %q, want %q", m, c.wantMode)
+			}
+			t.Log(impl.Mode())
+		})
+	}
+}
+
+// RunLimit grows with the input: a megabyte has five times the limit of
+// a line.
+func TestRunLimit(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want time.Duration
+	}{{0, 10 * time.Second}, {1000, 10 * time.Second}, {256<<10 - 1, 10 * time.Second}, {256 << 10, 20 * time.Second}, {1 << 20, 50 * time.Second}} {
+		if got := RunLimit(10*time.Second, c.n).Round(time.Second); got != c.want {
+			t.Errorf("RunLimit(10s, %d) = %v, want %v", c.n, got, c.want)
+		}
 	}
 }
 

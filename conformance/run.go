@@ -41,6 +41,12 @@ type Implementation struct {
 	// An error the binding ends in is an outcome, not an error of MCP's:
 	// that is for an input it cannot run.
 	MCP func(op Op, input []byte) ([]byte, error)
+	// Close, if set, ends what the implementation keeps running between
+	// steps (a program's persistent processes); call it when done.
+	Close func() error
+	// Mode, if set, says how the steps ran, for reports: for a program,
+	// in one process each or in persistent mode, and in how many.
+	Mode func() string
 }
 
 // ErrSkip, returned (or wrapped) by an Implementation's function, marks a
@@ -120,6 +126,11 @@ const (
 	Pass Status = iota
 	Fail
 	Skip
+	// Timeout is a vector a step of which did not finish in its time,
+	// even when tried again with twice as long (RunLimit), and that no
+	// step failed: the implementation gave no answer to judge, which is
+	// not the wrong answer a failure is.
+	Timeout
 )
 
 func (s Status) String() string {
@@ -128,6 +139,8 @@ func (s Status) String() string {
 		return "PASS"
 	case Fail:
 		return "FAIL"
+	case Timeout:
+		return "TIMEOUT"
 	}
 	return "SKIP"
 }
@@ -152,20 +165,26 @@ func (r *Result) Status(level Level) Status {
 	return r.Diagnostic
 }
 
-// Counts are the numbers of vectors that passed, failed and were skipped.
-type Counts struct{ Passed, Failed, Skipped int }
+// Counts are the numbers of vectors that passed, failed, were skipped and
+// timed out.
+type Counts struct{ Passed, Failed, Skipped, TimedOut int }
 
 // Add adds c's numbers to n's.
 func (n *Counts) Add(c Counts) {
 	n.Passed += c.Passed
 	n.Failed += c.Failed
 	n.Skipped += c.Skipped
+	n.TimedOut += c.TimedOut
 }
 
 // String gives the closing line of a report: "N passed, N failed, N
-// skipped".
+// skipped", and ", N timed out" when one did.
 func (n Counts) String() string {
-	return fmt.Sprintf("%d passed, %d failed, %d skipped", n.Passed, n.Failed, n.Skipped)
+	s := fmt.Sprintf("%d passed, %d failed, %d skipped", n.Passed, n.Failed, n.Skipped)
+	if n.TimedOut > 0 {
+		s += fmt.Sprintf(", %d timed out", n.TimedOut)
+	}
+	return s
 }
 
 // Report holds the results of one Check, in vector order, and the
@@ -222,7 +241,7 @@ func (r *Report) WriteSummary(w io.Writer, verbose bool) {
 			}
 			skipped[res.Detail] = append(skipped[res.Detail], res.Vector.Name())
 		}
-		if st != Fail && !verbose {
+		if st != Fail && st != Timeout && !verbose {
 			continue
 		}
 		label := st.String()
@@ -236,7 +255,7 @@ func (r *Report) WriteSummary(w io.Writer, verbose bool) {
 				fmt.Fprintf(w, "     (a vector of %s, its payloads respelled for %s)\n", spec.Version, res.Vector.Tag)
 			}
 		}
-		if res.Detail != "" && st != Pass {
+		if res.Detail != "" && st != Pass && st != Skip {
 			for _, line := range strings.Split(strings.TrimRight(res.Detail, "\n"), "\n") {
 				fmt.Fprintf(w, "     %s\n", line)
 			}
@@ -311,6 +330,8 @@ func count(c *Counts, s Status) {
 		c.Failed++
 	case Skip:
 		c.Skipped++
+	case Timeout:
+		c.TimedOut++
 	}
 }
 
@@ -333,7 +354,17 @@ func diagnostic(format string, args ...any) problem {
 // did not run.
 type step struct {
 	skipped  string // the reason, if the step did not run
+	timedOut string // what timed out, if the step ran out of time
 	problems []problem
+}
+
+// timedOut returns the step of a run that timed out, if err says so.
+func timedOutStep(err error) (step, bool) {
+	var e *CommandError
+	if errors.As(err, &e) && e.Timeout > 0 {
+		return step{timedOut: e.Error()}, true
+	}
+	return step{}, false
 }
 
 func skipped(why string) step { return step{skipped: why} }
@@ -353,7 +384,7 @@ func declined(err error) step {
 // when every step ran and passed: a step never run is never a pass.
 func CheckVector(v *Vector, impl Implementation) Result {
 	steps := []step{runStep(v, impl)}
-	if first := steps[0]; first.skipped != "" || !hasCore(first.problems) {
+	if first := steps[0]; first.timedOut == "" && (first.skipped != "" || !hasCore(first.problems)) {
 		switch {
 		case v.Op == OpDecode && v.IsCanonical():
 			steps = append(steps, reencode(v, impl))
@@ -388,9 +419,13 @@ var (
 
 func judge(v *Vector, steps []step) Result {
 	res := Result{Vector: v}
-	var lines, skips []string
+	var lines, skips, timeouts []string
 	var coreFail, diagFail bool
 	for i, s := range steps {
+		if s.timedOut != "" {
+			timeouts = append(timeouts, fmt.Sprintf("%s %s", stepNames[v.Op][i], s.timedOut))
+			continue
+		}
 		if s.skipped != "" {
 			skips = append(skips, fmt.Sprintf("%s not run (%s)", stepNames[v.Op][i], s.skipped))
 			continue
@@ -411,22 +446,26 @@ func judge(v *Vector, steps []step) Result {
 			}
 		}
 	}
-	skip := len(skips) > 0
-	res.Core = status(coreFail, skip)
-	res.Diagnostic = status(coreFail || diagFail, skip)
+	skip, timeout := len(skips) > 0, len(timeouts) > 0
+	res.Core = status(coreFail, timeout, skip)
+	res.Diagnostic = status(coreFail || diagFail, timeout, skip)
 	switch {
 	case coreFail || diagFail:
-		res.Detail = strings.Join(append(lines, skips...), "\n")
+		res.Detail = strings.Join(slices.Concat(lines, timeouts, skips), "\n")
+	case timeout:
+		res.Detail = strings.Join(slices.Concat(timeouts, skips), "\n")
 	case skip:
 		res.Detail = strings.Join(skips, "; ")
 	}
 	return res
 }
 
-func status(failed, skip bool) Status {
+func status(failed, timeout, skip bool) Status {
 	switch {
 	case failed:
 		return Fail
+	case timeout:
+		return Timeout
 	case skip:
 		return Skip
 	}
@@ -446,6 +485,9 @@ func runStep(v *Vector, impl Implementation) step {
 		got, err = impl.Decode(v.Input, v.Limits)
 		if errors.Is(err, ErrSkip) {
 			return declined(err)
+		}
+		if st, ok := timedOutStep(err); ok {
+			return st
 		}
 		switch {
 		case v.Accepts() && err != nil && v.Expected.OrError != nil:
@@ -476,6 +518,9 @@ func runStep(v *Vector, impl Implementation) step {
 		if errors.Is(err, ErrSkip) {
 			return declined(err)
 		}
+		if st, ok := timedOutStep(err); ok {
+			return st
+		}
 		if v.Accepts() {
 			problems = checkBytes("output", v.Expected.Output, got, err)
 		} else if problems = checkError(v, v.Expected.Error, err); err != nil && len(got) > 0 {
@@ -490,6 +535,9 @@ func runStep(v *Vector, impl Implementation) step {
 		if errors.Is(err, ErrSkip) {
 			return declined(err)
 		}
+		if st, ok := timedOutStep(err); ok {
+			return st
+		}
 		if v.Accepts() {
 			problems = checkBytes("value", []byte(*v.Expected.Value), got, err)
 		} else if problems = checkError(v, v.Expected.Error, err); err != nil && len(got) > 0 {
@@ -503,6 +551,9 @@ func runStep(v *Vector, impl Implementation) step {
 		got, err = impl.MCP(v.Op, v.Input)
 		if errors.Is(err, ErrSkip) {
 			return declined(err)
+		}
+		if st, ok := timedOutStep(err); ok {
+			return st
 		}
 		problems = checkOutcome(v, got, err)
 	default:
@@ -520,6 +571,9 @@ func reencode(v *Vector, impl Implementation) step {
 	got, err := impl.Encode(v.Expected.View)
 	if errors.Is(err, ErrSkip) {
 		return declined(err)
+	}
+	if st, ok := timedOutStep(err); ok {
+		return st
 	}
 	if v.Expected.OrError != nil && err != nil {
 		// The input lies beyond a decoder's own bounds: an encoder under
@@ -539,6 +593,9 @@ func roundTrip(v *Vector, impl Implementation) step {
 	got, err := impl.DecodeJSON(v.Expected.Output)
 	if errors.Is(err, ErrSkip) {
 		return declined(err)
+	}
+	if st, ok := timedOutStep(err); ok {
+		return st
 	}
 	return step{problems: checkBytes("value", []byte(*v.Expected.Value), got, err)}
 }

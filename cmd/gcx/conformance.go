@@ -29,7 +29,8 @@ func runConformance(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	categories := fl.String("category", "", "run only these categories, a comma-separated `list` of "+strings.Join(conformance.Categories, ","))
 	levelName := fl.String("level", conformance.Diagnostic.String(), "the `level` that decides pass or fail: core (accept or refuse, value, error class, line)\nor diagnostic (also column, offset and rule ID); both are reported")
 	dir := fl.String("vectors", "", "read the vectors from this `directory` instead of the built-in copy")
-	timeout := fl.Duration("timeout", conformance.DefaultTimeout, "time allowed for one run of the program under test")
+	timeout := fl.Duration("timeout", conformance.DefaultTimeout, "time allowed for one run of the program under test on a small input;\nit grows by as much for every 256 KiB of input, and a run that times out is tried once more with twice as long")
+	perCase := fl.Bool("per-case", false, "start the program once per run even if it offers the persistent mode")
 	verbose := fl.Bool("v", false, "list every vector, passed and skipped too")
 	tag := fl.String("tag", spec.Version, "run the vectors of this version `TAG`: GCX1's, or a draft's own and those it inherits;\nthe program is then given --tag TAG to encode and --accept TAG to decode")
 	fl.Usage = func() {
@@ -88,7 +89,7 @@ func runConformance(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "gcx conformance: %v\n", err)
 			return exitUsage
 		}
-		impls = []conformance.Implementation{conformance.CommandFor(*tag, *timeout, program...)}
+		impls = []conformance.Implementation{conformance.NewCommand(conformance.CommandConfig{Tag: *tag, Timeout: *timeout, PerCase: *perCase}, program...)}
 	} else if impls, err = conformance.BuiltInFor(*tag); err != nil {
 		fmt.Fprintf(stderr, "gcx conformance: --tag: %v\n", err)
 		return exitUsage
@@ -105,6 +106,12 @@ func runConformance(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	for _, impl := range impls {
 		fmt.Fprintf(out, "== %s: %s of %s (%s)\n", impl.Name, plural.Count(selected, "vector"), *tag, source)
 		r := conformance.Check(vectors, impl, opt)
+		if impl.Close != nil {
+			impl.Close()
+		}
+		if impl.Mode != nil {
+			fmt.Fprintf(out, "(%s)\n", impl.Mode())
+		}
 		r.WriteSummary(out, *verbose)
 		core.Add(r.Core)
 		diagnostic.Add(r.Diagnostic)
@@ -122,7 +129,7 @@ func runConformance(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return exitInvalid
 	}
 	switch {
-	case total.Failed > 0:
+	case total.Failed > 0 || total.TimedOut > 0:
 		return exitInvalid
 	case selected == 0:
 		fmt.Fprintf(stderr, "gcx conformance: no vector of %s matches the filters (--run, --category)\n", *tag)

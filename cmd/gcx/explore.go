@@ -26,9 +26,9 @@ const (
 
 // runExplore drives a program over the conformance protocol with
 // generated cases, compares each answer with the reference's at the
-// chosen level, and shrinks the first disagreement (docs/conformance.md,
-// "Exploring"). It exits 0 when every case agreed, 1 on a disagreement
-// (or when no case could run), 2 on a usage error.
+// chosen level, and shrinks each distinct disagreement (docs/conformance.md,
+// "Exploring"). It exits 0 when no case disagreed but as --known lists, 1
+// on a new disagreement (or when no case could run), 2 on a usage error.
 func runExplore(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("gcx explore", flag.ContinueOnError)
 	fl.SetOutput(stderr)
@@ -38,15 +38,23 @@ func runExplore(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	categories := fl.String("category", "", "generate only cases of these categories, a comma-separated `list` of "+strings.Join(conformance.Categories, ","))
 	levelName := fl.String("level", conformance.Diagnostic.String(), "the `level` a disagreement is judged at: core or diagnostic")
 	shrink := fl.Int("shrink", explore.DefaultShrink, "try at most `N` smaller cases when shrinking a disagreement (0: do not shrink)")
-	out := fl.String("out", "", "write the shrunk case as a vectors file under this `directory` (DIR/CATEGORY/explore-SEED.json)")
-	timeout := fl.Duration("timeout", conformance.DefaultTimeout, "time allowed for one run of the program")
+	out := fl.String("out", "", "write each shrunk case as a vectors file under this `directory` (DIR/CATEGORY/explore-SEED-N.json)")
+	timeout := fl.Duration("timeout", conformance.DefaultTimeout, "time allowed for one run of the program on a small input (it grows with the input, and a run that\ntimes out is tried once more with twice as long)")
+	perCase := fl.Bool("per-case", false, "start the program once per run even if it offers the persistent mode")
 	parallel := fl.Int("parallel", 0, "run at most `N` cases at once (0: one per CPU)")
 	tag := fl.String("tag", spec.Version, "explore the version `TAG`: GCX1, or a registered draft; the program is given --tag TAG to encode and --accept TAG to decode")
+	findings := fl.Int("findings", explore.DefaultFindings, "stop after `N` distinct new disagreements")
+	var knownFiles []string
+	fl.Func("known", "a `file` of known disagreements (rules, or vectors files such as --out writes; docs/conformance.md): reported apart, never failing the run; may be repeated", func(name string) error {
+		knownFiles = append(knownFiles, name)
+		return nil
+	})
 	fl.Usage = func() {
 		fmt.Fprint(stderr, "usage: gcx explore [flags] -- PROGRAM [ARGS...]\n\n"+
 			"Runs PROGRAM over the conformance protocol (docs/conformance.md) on generated cases,\n"+
-			"compares each answer with the reference's, and shrinks the first disagreement to a\n"+
-			"small case, printed and (with --out) written as a vector.\n\nflags:\n")
+			"compares each answer with the reference's, and shrinks each distinct disagreement to a\n"+
+			"small case, printed by rule and (with --out) written as a vector. Disagreements listed\n"+
+			"with --known are reported apart; the exit status is 1 only for new ones.\n\nflags:\n")
 		fl.PrintDefaults()
 		fmt.Fprint(stderr, "\nexample:\n"+
 			"  gcx explore --seed 7 --out /tmp/found -- python3 conformance/examples/python/adapter.py\n")
@@ -67,13 +75,16 @@ func runExplore(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gcx explore: --level: %v\n", err)
 		return exitUsage
 	}
-	opt := explore.Options{Seed: *seed, Cases: *cases, Time: *limit, Level: level, Parallel: *parallel, Shrink: *shrink}
+	opt := explore.Options{Seed: *seed, Cases: *cases, Time: *limit, Level: level, Parallel: *parallel, Shrink: *shrink, Findings: *findings}
 	if *shrink == 0 {
 		opt.Shrink = -1
 	}
 	switch {
 	case *cases < 0, *limit < 0, *shrink < 0, *parallel < 0:
 		fmt.Fprintln(stderr, "gcx explore: --cases, --time, --shrink and --parallel take no negative value")
+		return exitUsage
+	case *findings < 1:
+		fmt.Fprintln(stderr, "gcx explore: --findings takes a count of at least 1")
 		return exitUsage
 	case *cases == 0 && *limit == 0:
 		fmt.Fprintln(stderr, "gcx explore: bound the run: --cases N or --time D")
@@ -103,35 +114,53 @@ func runExplore(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return runLaws(codec.Program(*tag, *timeout, program...), opt, *out != "", stdout, stderr)
 	}
 	opt.Reference = ref
-	impl := conformance.CommandFor(*tag, *timeout, program...)
+	if len(knownFiles) > 0 {
+		if opt.Known, err = readKnownFiles(knownFiles); err != nil {
+			fmt.Fprintf(stderr, "gcx explore: --known %v\n", err)
+			return exitUsage
+		}
+	}
+	impl := conformance.NewCommand(conformance.CommandConfig{Tag: *tag, Timeout: *timeout, PerCase: *perCase}, program...)
 	rep, err := explore.Run(impl, opt)
+	impl.Close()
 	if err != nil {
 		fmt.Fprintf(stderr, "gcx explore: %v\n", err)
 		return exitUsage
 	}
 	w := &reportWriter{w: stdout}
-	fmt.Fprintf(w, "== %s: %s of %s, seed %d, %s\n", impl.Name, plural.Count(rep.Cases, "case"), *tag, rep.Seed, rep.Elapsed.Round(time.Millisecond))
+	fmt.Fprintf(w, "== %s: %s of %s, seed %d, %s (%s)\n", impl.Name, plural.Count(rep.Cases, "case"), *tag, rep.Seed, rep.Elapsed.Round(time.Millisecond), impl.Mode())
 	writeExploreCounts(w, rep)
+	writeKnown(w, rep)
 	code := exitOK
-	if f := rep.Finding; f != nil {
+	if len(rep.Findings) > 0 {
 		code = exitInvalid
-		writeFinding(w, rep, f, level)
+		writeFindings(w, rep, level)
 		if *out != "" {
-			name, err := writeVectorFile(*out, f, rep.Seed)
-			if err != nil {
-				fmt.Fprintf(stderr, "gcx explore: --out: %v\n", err)
-				return exitInvalid
+			for n, f := range rep.Findings {
+				name, err := writeVectorFile(*out, f, rep.Seed, n+1)
+				if err != nil {
+					fmt.Fprintf(stderr, "gcx explore: --out: %v\n", err)
+					return exitInvalid
+				}
+				fmt.Fprintf(w, "wrote %s\n", name)
 			}
-			fmt.Fprintf(w, "wrote %s\n", name)
 		}
-	} else if rep.Agreed == 0 {
+		if rep.FindingsBound {
+			fmt.Fprintf(w, "stopped at --findings %d: there may be more\n", opt.Findings)
+		}
+		fmt.Fprintf(w, "%s new (%s), %s known\n", plural.Count(len(rep.Findings), "disagreement"), plural.Count(newCases(rep), "case"), plural.Count(len(rep.Known), "disagreement"))
+	} else if rep.Agreed == 0 && len(rep.Known) == 0 {
 		fmt.Fprintln(stderr, "gcx explore: no case ran in full: the program declined every op it was asked (see the skips)")
 		code = exitInvalid
 	} else {
 		if opt.Cases > 0 && rep.Cases < opt.Cases && len(rep.Declined) < len(probeOps) {
 			fmt.Fprintf(w, "stopped by --time %v before case %d of --cases %d\n", opt.Time, rep.Cases, opt.Cases)
 		}
-		fmt.Fprintf(w, "all %s agreed with the reference at the %s level\n", plural.Count(rep.Agreed, "case"), level)
+		if len(rep.Known) > 0 {
+			fmt.Fprintf(w, "no new disagreement: %s agreed with the reference at the %s level, %d disagreed as known\n", plural.Count(rep.Agreed, "case"), level, rep.Disagreed)
+		} else {
+			fmt.Fprintf(w, "all %s agreed with the reference at the %s level\n", plural.Count(rep.Agreed, "case"), level)
+		}
 	}
 	if w.err != nil {
 		fmt.Fprintf(stderr, "gcx explore: writing the report to stdout: %v\n", w.err)
@@ -140,11 +169,32 @@ func runExplore(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return code
 }
 
-func btoi(b bool) int {
-	if b {
-		return 1
+// readKnownFiles reads the files of --known into one list.
+func readKnownFiles(names []string) (*explore.Known, error) {
+	all := &explore.Known{}
+	for _, name := range names {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		k, err := explore.ReadKnown(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		all.Rules = append(all.Rules, k.Rules...)
+		all.Cases = append(all.Cases, k.Cases...)
 	}
-	return 0
+	return all, nil
+}
+
+// newCases counts the cases of the new findings.
+func newCases(rep *explore.Report) int {
+	n := 0
+	for _, f := range rep.Findings {
+		n += f.Cases
+	}
+	return n
 }
 
 // probeOps are the ops in the order the report counts them.
@@ -162,7 +212,7 @@ func writeExploreCounts(w io.Writer, rep *explore.Report) {
 	for _, n := range rep.Skipped {
 		skipped += n
 	}
-	fmt.Fprintf(w, "cases by op: %s\n%d agreed, %d disagreed, %d skipped\n", strings.Join(ops, ", "), rep.Agreed, btoi(rep.Finding != nil), skipped)
+	fmt.Fprintf(w, "cases by op: %s\n%d agreed, %d disagreed, %d skipped\n", strings.Join(ops, ", "), rep.Agreed, rep.Disagreed, skipped)
 	if len(rep.Declined) > 0 {
 		var ops []string
 		for _, op := range rep.Declined {
@@ -180,13 +230,50 @@ func writeExploreCounts(w io.Writer, rep *explore.Report) {
 	}
 }
 
+// writeKnown lists the known disagreements the run met, and the known
+// cases that no longer disagree.
+func writeKnown(w io.Writer, rep *explore.Report) {
+	for _, f := range rep.Known {
+		fmt.Fprintf(w, "KNOWN %s: %s, the first at case %d\n", f.Key, plural.Count(f.Cases, "case"), f.Index)
+	}
+	for _, k := range rep.KnownCases {
+		if k.Status != conformance.Fail {
+			fmt.Fprintf(w, "KNOWN case %s no longer disagrees (%s): it marks nothing as known\n", k.Vector.ID, k.Status)
+		}
+	}
+}
+
+// writeFindings prints the new disagreements grouped by rule, in the
+// order of each rule's first case.
+func writeFindings(w io.Writer, rep *explore.Report, level conformance.Level) {
+	var rules []string
+	byRule := map[string][]*explore.Finding{}
+	for _, f := range rep.Findings {
+		if byRule[f.Key.Rule] == nil {
+			rules = append(rules, f.Key.Rule)
+		}
+		byRule[f.Key.Rule] = append(byRule[f.Key.Rule], f)
+	}
+	for _, rule := range rules {
+		fmt.Fprintf(w, "\n== [%s]: %s\n", rule, plural.Count(len(byRule[rule]), "disagreement"))
+		for _, f := range byRule[rule] {
+			writeFinding(w, rep, f, level)
+		}
+	}
+}
+
 // writeFinding prints the shrunk case: its input, what the reference
 // expects, what the program did, and the rules it touches.
 func writeFinding(w io.Writer, rep *explore.Report, f *explore.Finding, level conformance.Level) {
 	v := f.Vector()
 	orig := &f.Original.Vectors[0]
-	fmt.Fprintf(w, "\nDISAGREEMENT at case %d (seed %d, %s level), shrunk from %d to %d input bytes in %d of %d tries:\n",
-		f.Index, rep.Seed, level, len(orig.Input), len(v.Input), f.Shrinks, f.Tries)
+	if f.Result.Status(level) == conformance.Timeout {
+		// no answer to judge, and none to shrink: every try would wait as long
+		fmt.Fprintf(w, "\nTIMEOUT %s: %s, the first at case %d (seed %d), not shrunk:\n", f.Key, plural.Count(f.Cases, "case"), f.Index, rep.Seed)
+	} else {
+		fmt.Fprintf(w, "\nDISAGREEMENT %s: %s, the first at case %d (seed %d, %s level), shrunk from %d to %d input bytes in %d of %d tries:\n",
+			f.Key, plural.Count(f.Cases, "case"), f.Index, rep.Seed, level, len(orig.Input), len(v.Input), f.Shrinks, f.Tries)
+	}
 	fmt.Fprintf(w, "== %s/%s [%s] op %s\n", v.Category, v.ID, strings.Join(v.Rules, " "), v.Op)
 	if v.Limits != nil {
 		fmt.Fprintf(w, "   limits %s\n", strings.Join(v.Limits.Flags(), " "))
@@ -228,11 +315,12 @@ func writeFinding(w io.Writer, rep *explore.Report, f *explore.Finding, level co
 	fmt.Fprintf(w, "   rules: %s\n", strings.Join(v.Rules, ", "))
 }
 
-// writeVectorFile writes the finding as DIR/CATEGORY/explore-SEED.json, a
-// vectors file of one vector in canonical form, and returns its name.
-func writeVectorFile(dir string, f *explore.Finding, seed uint64) (string, error) {
+// writeVectorFile writes finding n of a run as
+// DIR/CATEGORY/explore-SEED-N.json, a vectors file of one vector in
+// canonical form, and returns its name.
+func writeVectorFile(dir string, f *explore.Finding, seed uint64, n int) (string, error) {
 	file := *f.File
-	file.Group = fmt.Sprintf("explore-%d", seed)
+	file.Group = fmt.Sprintf("explore-%d-%d", seed, n)
 	b, err := conformance.Format(&file)
 	if err != nil {
 		return "", err

@@ -17,9 +17,11 @@
 //	                             implementations, or against PROGRAM
 //	gcx explore [flags] -- PROGRAM ARGS...
 //	                             check PROGRAM against the reference on generated
-//	                             cases; shrink the first disagreement to a vector
+//	                             cases; shrink each distinct disagreement to a vector
 //	gcx help [COMMAND]           this text, or a command's flags and an example
 //	gcx --version                the module version and the spec revision
+//	gcx --persistent             answer decode and encode runs of the conformance
+//	                             protocol in one process (docs/conformance.md)
 //
 // --tag writes another registered version (a draft of package codec), and
 // --accept lists the versions decode reads; both default to GCX1.
@@ -42,6 +44,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -56,6 +59,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/gcxwire/gcx/conformance/persistent"
 	"github.com/gcxwire/gcx/spec"
 )
 
@@ -140,6 +144,9 @@ func main() {
 // run runs gcx with the arguments after the program name and returns the
 // exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 1 && args[0] == persistent.Flag {
+		return servePersistent(stdin, stdout, stderr)
+	}
 	out := &checkedWriter{w: stdout}
 	code := dispatch(args, streams{stdin, out, stderr})
 	if out.err != nil && code != exitIO {
@@ -149,6 +156,25 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitIO
 	}
 	return code
+}
+
+// servePersistent answers the conformance protocol's runs in one process
+// (docs/conformance.md, "The persistent mode"): the ops of the protocol,
+// decode and encode, and nothing else, so that no request can start a
+// command that listens or lasts.
+func servePersistent(stdin io.Reader, stdout, stderr io.Writer) int {
+	err := persistent.Serve(stdin, stdout, func(args []string, in []byte, out, errOut io.Writer) int {
+		if len(args) == 0 || (args[0] != "decode" && args[0] != "encode") {
+			fmt.Fprintln(errOut, "gcx --persistent: only the conformance protocol's decode and encode")
+			return exitUsage
+		}
+		return run(args, bytes.NewReader(in), out, errOut)
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "gcx: %v\n", err)
+		return exitIO
+	}
+	return exitOK
 }
 
 // checkedWriter remembers the first error of the writer it wraps.

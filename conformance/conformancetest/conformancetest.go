@@ -74,6 +74,8 @@ func RunFor(t *testing.T, tag string, impl conformance.Implementation, opt confo
 			switch res.Status(level) {
 			case conformance.Fail:
 				t.Errorf("%s\n%s", v.Description, res.Detail)
+			case conformance.Timeout:
+				t.Errorf("%s\ntimed out: %s", v.Description, res.Detail)
 			case conformance.Skip:
 				t.Skip(res.Detail)
 			}

@@ -2,9 +2,12 @@
 // on generated cases, the way the conformance vectors check it on written
 // ones: each case is made into a vector whose expected outcome is the
 // reference's, and judged by the conformance runner's own comparison
-// (conformance.CheckVector) at the level asked for. On the first
-// disagreement it shrinks the case to a small one that still disagrees
-// and hands it back as a vector, ready to be added to the suite.
+// (conformance.CheckVector) at the level asked for. It goes on past a
+// disagreement: the failing cases are grouped by what disagrees (a Key:
+// the rule, the op, the aspect of the answer), disagreements listed as
+// known are set apart, and each new one is shrunk to a small case that
+// still disagrees the same way and handed back as a vector, ready to be
+// added to the suite.
 //
 // The generators are small and seeded (math/rand/v2), so a run is
 // repeatable from its seed, and programs built on this package (gcx
@@ -47,7 +50,23 @@ type Options struct {
 	Shrink int
 	// Reference computes the expected outcomes; zero means GCX1().
 	Reference Reference
+	// Findings bounds the distinct new disagreements a run looks for: it
+	// stops starting cases once it has found that many. Zero means
+	// DefaultFindings.
+	Findings int
+	// Known lists disagreements already known: cases of them are counted
+	// apart, never shrunk, and do not count against Findings.
+	Known *Known
+	// Observe, if set, is called with every case run — its number, the
+	// case as a vector (whose Rules say what it exercises) and how the
+	// implementation fared — one call at a time, in no set order: a hook
+	// for reports by rule or by generator.
+	Observe func(index int, v *conformance.Vector, res conformance.Result)
 }
+
+// DefaultFindings is the number of distinct new disagreements a run
+// looks for by default; each costs a shrink.
+const DefaultFindings = 20
 
 // DefaultShrink is the number of candidates a shrink tries by default:
 // each runs the program, so it bounds the time a finding takes.
@@ -55,23 +74,37 @@ const DefaultShrink = 400
 
 // Report is what a run did.
 type Report struct {
-	Seed    uint64
-	Cases   int            // cases run
-	Agreed  int            // cases on which the implementation agreed with the reference
-	Skipped map[string]int // cases not run in full, by reason
+	Seed      uint64
+	Cases     int            // cases run
+	Agreed    int            // cases on which the implementation agreed with the reference
+	Disagreed int            // cases on which it did not (new and known)
+	Skipped   map[string]int // cases not run in full, by reason
 	// Declined lists the ops the program declined on a trivial input
 	// (exit status 2, as gcx conformance probes): no case of them is
 	// generated, and a category all of whose ops are declined is left out.
 	Declined []conformance.Op
 	ByOp     map[conformance.Op]int
 	Elapsed  time.Duration
-	// Finding is the first disagreement, shrunk; nil when every case agreed.
-	Finding *Finding
+	// Findings are the new disagreements, one per Key, in the order of
+	// their first case, each shrunk; empty when every case agreed or
+	// disagreed only as known.
+	Findings []*Finding
+	// Known are the disagreements the run met that Options.Known lists,
+	// one per Key, not shrunk.
+	Known []*Finding
+	// KnownCases are the known cases as the implementation now fares on
+	// them: a case that agrees is fixed, and no longer marks its key.
+	KnownCases []KnownCase
+	// FindingsBound says the run stopped at Options.Findings new findings.
+	FindingsBound bool
 }
 
-// Finding is a disagreement: the case as generated, and shrunk.
+// Finding is a disagreement: the first case of its key as generated, and
+// shrunk (a known one is not shrunk: File is Original).
 type Finding struct {
-	Index    int // the case's number in the run, from 0
+	Key      Key
+	Index    int // the first case's number in the run, from 0
+	Cases    int // how many cases of the run disagreed with this key
 	Original *conformance.File
 	// File holds the shrunk case as a one-vector file of the vectors
 	// format, and Result how the implementation fared on it.
@@ -120,10 +153,11 @@ func generate(seed uint64, i int, categories []string, ref Reference, declined m
 	return Case{}, nil, fmt.Errorf("explore: the reference of %s judges no case of %v", ref.Tag, categories)
 }
 
-// Run generates cases, checks impl on each and, on the first
-// disagreement, shrinks it. The run is deterministic for a seed when
-// bounded by Cases: cases are numbered, and the finding is the
-// lowest-numbered disagreement, whichever finished first.
+// Run generates cases and checks impl on each; it groups the cases that
+// disagree by Key, sets apart those opt.Known lists, and shrinks the first
+// case of each new key. The run is deterministic for a seed when bounded
+// by Cases: cases are numbered, and each finding is the lowest-numbered
+// case of its key, whichever finished first.
 func Run(impl conformance.Implementation, opt Options) (*Report, error) {
 	if opt.Cases <= 0 && opt.Time <= 0 {
 		return nil, errors.New("explore: bound the run by cases or time")
@@ -172,15 +206,27 @@ func Run(impl conformance.Implementation, opt Options) (*Report, error) {
 		return rep, nil
 	}
 
+	known, knownCases, err := prepareKnown(opt.Known, impl, level, ref.Tag)
+	if err != nil {
+		return nil, err
+	}
+	rep.KnownCases = knownCases
+	maxFindings := opt.Findings
+	if maxFindings <= 0 {
+		maxFindings = DefaultFindings
+	}
+
 	type outcome struct {
 		index  int
 		kase   Case
 		file   *conformance.File
 		result conformance.Result
+		key    Key
 	}
 	var (
-		mu     sync.Mutex
-		failed []outcome
+		mu      sync.Mutex
+		failed  []outcome
+		newKeys = map[Key]bool{}
 	)
 	runIndexed(workers, opt.Cases, opt.Time, start, func(i int) (stop bool) {
 		c, f, err := generate(opt.Seed, i, categories, ref, declined)
@@ -195,44 +241,78 @@ func Run(impl conformance.Implementation, opt Options) (*Report, error) {
 		defer mu.Unlock()
 		rep.Cases++
 		rep.ByOp[c.Op]++
+		if opt.Observe != nil {
+			opt.Observe(i, &f.Vectors[0], res)
+		}
 		switch res.Status(level) {
 		case conformance.Pass:
 			rep.Agreed++
 		case conformance.Skip:
 			rep.Skipped[res.Detail]++
-		case conformance.Fail:
-			failed = append(failed, outcome{i, c, f, res})
-			return true
+		default:
+			key := KeyOf(&f.Vectors[0], res)
+			failed = append(failed, outcome{i, c, f, res, key})
+			if !known.match(key) {
+				newKeys[key] = true
+			}
+			return len(newKeys) >= maxFindings
 		}
 		return false
 	})
 	rep.Elapsed = time.Since(start)
-	if len(failed) == 0 {
-		return rep, nil
-	}
+	rep.Disagreed = len(failed)
 	sort.Slice(failed, func(a, b int) bool { return failed[a].index < failed[b].index })
-	first := failed[0]
+	byKey := map[Key]*Finding{}
+	for _, o := range failed {
+		if f := byKey[o.key]; f != nil {
+			f.Cases++
+			continue
+		}
+		f := &Finding{Key: o.key, Index: o.index, Cases: 1, Original: o.file, File: o.file, Result: o.result}
+		byKey[o.key] = f
+		if known.match(o.key) {
+			rep.Known = append(rep.Known, f)
+			continue
+		}
+		if len(rep.Findings) == maxFindings {
+			rep.FindingsBound = true
+			delete(byKey, o.key) // beyond the bound: not reported
+			continue
+		}
+		rep.Findings = append(rep.Findings, f)
+	}
+	for _, f := range rep.Findings {
+		if o := failed[slices.IndexFunc(failed, func(o outcome) bool { return o.index == f.Index })]; o.result.Status(level) == conformance.Fail {
+			shrinkFinding(f, o.kase, impl, ref, level, opt.Shrink)
+		}
+	}
+	rep.Elapsed = time.Since(start)
+	return rep, nil
+}
+
+// shrinkFinding shrinks a finding's case while it still disagrees with
+// the same key, so that it does not drift to another disagreement (a
+// known one, say).
+func shrinkFinding(f *Finding, c Case, impl conformance.Implementation, ref Reference, level conformance.Level, budget int) {
 	s := &shrinker{
-		budget: opt.Shrink,
-		best:   first.kase,
-		file:   first.file,
-		result: first.result,
+		budget: budget,
+		best:   c,
+		file:   f.File,
+		result: f.Result,
 		fails: func(c Case) (*conformance.File, conformance.Result, bool) {
-			f, err := ref.Expect(c)
+			file, err := ref.Expect(c)
 			if err != nil {
 				return nil, conformance.Result{}, false
 			}
-			res := conformance.CheckVector(&f.Vectors[0], impl)
-			return f, res, res.Status(level) == conformance.Fail
+			res := conformance.CheckVector(&file.Vectors[0], impl)
+			return file, res, res.Status(level) == conformance.Fail && KeyOf(&file.Vectors[0], res) == f.Key
 		},
 	}
 	if s.budget == 0 {
 		s.budget = DefaultShrink
 	}
 	s.run()
-	rep.Finding = &Finding{Index: first.index, Original: first.file, File: s.file, Result: s.result, Tries: s.tries, Shrinks: s.accepted}
-	rep.Elapsed = time.Since(start)
-	return rep, nil
+	f.File, f.Result, f.Tries, f.Shrinks = s.file, s.result, s.tries, s.accepted
 }
 
 // opsOf lists the ops of each category's cases.
@@ -309,4 +389,12 @@ func runIndexed(workers, cases int, limit time.Duration, start time.Time, do fun
 	}
 	close(next)
 	wg.Wait()
+}
+
+// First returns the first new finding, or nil when there is none.
+func (r *Report) First() *Finding {
+	if len(r.Findings) == 0 {
+		return nil
+	}
+	return r.Findings[0]
 }

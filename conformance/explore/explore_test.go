@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gcxwire/gcx/conformance"
 	"github.com/gcxwire/gcx/conformance/explore"
@@ -25,7 +26,7 @@ func TestReferenceAgreesWithItself(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if f := rep.Finding; f != nil {
+			if f := rep.First(); f != nil {
 				t.Fatalf("disagreement on case %d: %s\n%s", f.Index, f.Vector().Input, f.Result.Detail)
 			}
 			if rep.Agreed != cases {
@@ -126,7 +127,7 @@ func TestFindsPlantedBugs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f := rep.Finding
+			f := rep.First()
 			if f == nil {
 				t.Fatalf("not found in %d cases", rep.Cases)
 			}
@@ -155,10 +156,10 @@ func TestRunIsDeterministic(t *testing.T) {
 	var inputs []string
 	for range 2 {
 		rep, err := explore.Run(buggy, explore.Options{Seed: 3, Cases: 2000, Parallel: 4, Categories: []string{"encode", "decode"}})
-		if err != nil || rep.Finding == nil {
+		if err != nil || rep.First() == nil {
 			t.Fatalf("no finding: %v", err)
 		}
-		inputs = append(inputs, string(rep.Finding.Vector().Input))
+		inputs = append(inputs, string(rep.First().Vector().Input))
 	}
 	if inputs[0] != inputs[1] {
 		t.Errorf("two runs of one seed shrank to %q and %q", inputs[0], inputs[1])
@@ -171,5 +172,149 @@ func TestRunNeedsABound(t *testing.T) {
 	}
 	if _, err := explore.Run(conformance.Streaming(), explore.Options{Cases: 1, Categories: []string{"nope"}}); err == nil {
 		t.Error("an unknown category is accepted")
+	}
+}
+
+// twoBugs is the streaming implementation with the first two planted bugs
+// at once: an encoder that does not guard GCX2, and a decoder whose
+// [META-4] column is one off.
+func twoBugs() conformance.Implementation {
+	return planted[1].make(planted[0].make(conformance.Streaming()))
+}
+
+// TestKnownDisagreementsDoNotBlind shows that a run goes on past a
+// disagreement: with two bugs it reports both, each shrunk to a case of
+// its own key; told that one is known, as a rule or as its shrunk case,
+// it reports that one apart and still finds the other.
+func TestKnownDisagreementsDoNotBlind(t *testing.T) {
+	opt := explore.Options{Seed: 1, Cases: 1500, Categories: []string{"decode", "reject", "encode"}, Shrink: 100}
+	rep, err := explore.Run(twoBugs(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byRule := map[string]*explore.Finding{}
+	for _, f := range rep.Findings {
+		byRule[f.Key.Rule] = f
+		if got := explore.KeyOf(f.Vector(), conformance.CheckVector(f.Vector(), twoBugs())); got != f.Key {
+			t.Errorf("the shrunk case of %v disagrees as %v", f.Key, got)
+		}
+	}
+	t.Logf("findings: %v", keys(rep.Findings))
+	meta := byRule["META-4"]
+	if meta == nil || len(rep.Findings) < 2 || len(rep.Known) != 0 {
+		t.Fatalf("want the [META-4] bug and the encoder's among the findings, got %v", keys(rep.Findings))
+	}
+	if meta.Key.Aspect != "error column" {
+		t.Errorf("the [META-4] bug's aspect is %q", meta.Key.Aspect)
+	}
+
+	metaCase, err := explore.ReadKnown(strings.NewReader(string(mustFormat(t, meta.File))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, known := range map[string]*explore.Known{
+		"rule": {Rules: []explore.KnownRule{{Rule: "META-4"}}},
+		"case": metaCase,
+	} {
+		t.Run(name, func(t *testing.T) {
+			opt := opt
+			opt.Known = known
+			rep, err := explore.Run(twoBugs(), opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Known) != 1 || rep.Known[0].Key != meta.Key {
+				t.Errorf("known: %v, want %v", keys(rep.Known), meta.Key)
+			}
+			for _, f := range rep.Findings {
+				if f.Key == meta.Key {
+					t.Errorf("the known disagreement is reported as new")
+				}
+			}
+			if len(rep.Findings) == 0 {
+				t.Fatal("the known disagreement hides the other bug")
+			}
+			if name == "case" && (len(rep.KnownCases) != 1 || rep.KnownCases[0].Status != conformance.Fail) {
+				t.Errorf("the known case: %+v", rep.KnownCases)
+			}
+		})
+	}
+
+	// Bounded by findings: the run stops at the first.
+	opt.Findings = 1
+	rep, err = explore.Run(twoBugs(), opt)
+	if err != nil || len(rep.Findings) != 1 || rep.Cases == opt.Cases {
+		t.Errorf("--findings 1: %d findings in %d cases (%v)", len(rep.Findings), rep.Cases, err)
+	}
+}
+
+func keys(fs []*explore.Finding) []explore.Key {
+	var out []explore.Key
+	for _, f := range fs {
+		out = append(out, f.Key)
+	}
+	return out
+}
+
+func mustFormat(t *testing.T, f *conformance.File) []byte {
+	t.Helper()
+	b, err := conformance.Format(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestReadKnown(t *testing.T) {
+	k, err := explore.ReadKnown(strings.NewReader(`{"rule":"META-4"}` + "\n" + `{"rule":"ROW-2","op":"decode","note":"the guard"}` + "\n"))
+	if err != nil || len(k.Rules) != 2 || k.Rules[1].Op != conformance.OpDecode {
+		t.Errorf("rules: %+v, %v", k, err)
+	}
+	for _, bad := range []string{`{"rule":""}`, `{"rules":"X"}`, `[1]`, `{"vectors":[]}`, `{"rule":"A"} x`} {
+		if _, err := explore.ReadKnown(strings.NewReader(bad)); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
+	}
+}
+
+// Observe sees every case run, once, with the rules its vector names.
+func TestObserveSeesEveryCase(t *testing.T) {
+	seen := map[int]bool{}
+	rules := map[string]int{}
+	rep, err := explore.Run(conformance.Streaming(), explore.Options{Seed: 2, Cases: 200, Observe: func(i int, v *conformance.Vector, res conformance.Result) {
+		if seen[i] {
+			t.Errorf("case %d observed twice", i)
+		}
+		seen[i] = true
+		for _, r := range v.Rules {
+			rules[r]++
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != rep.Cases || rep.Cases != 200 || len(rules) < 5 {
+		t.Errorf("observed %d of %d cases, rules %v", len(seen), rep.Cases, rules)
+	}
+}
+
+// A case that times out is its own finding, "timed out", and is not
+// shrunk: every try would wait as long.
+func TestTimeoutIsAFindingOfItsOwn(t *testing.T) {
+	impl := conformance.Streaming()
+	decode := impl.Decode
+	impl.Decode = func(payload []byte, limits conformance.Limits) (*spec.Payload, error) {
+		if bytes.Contains(payload, []byte("#")) {
+			return nil, &conformance.CommandError{Argv: []string{"slow"}, Status: -1, Timeout: time.Second, Cause: errors.New("timed out after 1s")}
+		}
+		return decode(payload, limits)
+	}
+	rep, err := explore.Run(impl, explore.Options{Seed: 1, Cases: 300, Categories: []string{"decode"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := rep.First()
+	if f == nil || f.Key.Aspect != "timed out" || f.Result.Diagnostic != conformance.Timeout || f.Tries != 0 {
+		t.Fatalf("findings %v", keys(rep.Findings))
 	}
 }

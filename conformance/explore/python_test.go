@@ -1,6 +1,7 @@
 package explore_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,22 +60,25 @@ func python(t *testing.T) string {
 	return path
 }
 
-// plant copies the Python example to a temporary directory with the bug
-// applied and returns the adapter's path.
-func plant(t *testing.T, old, new string) string {
+// plant copies the Python example to a temporary directory with the bugs
+// applied, each a pair of the line as committed and the line planted, and
+// returns the adapter's path.
+func plant(t *testing.T, bugs ...[2]string) string {
 	t.Helper()
 	dir := t.TempDir()
-	for _, name := range []string{"adapter.py", "gcx1.py"} {
+	for _, name := range []string{"adapter.py", "gcx1.py", "persistent.py"} {
 		b, err := os.ReadFile(filepath.Join("..", "examples", "python", name))
 		if err != nil {
 			t.Fatal(err)
 		}
 		text := string(b)
-		if name == "gcx1.py" && old != "" {
-			if strings.Count(text, old) != 1 {
-				t.Fatalf("the line to change is not in gcx1.py once: %s", old)
+		for _, bug := range bugs {
+			if name == "gcx1.py" && bug[0] != "" {
+				if strings.Count(text, bug[0]) != 1 {
+					t.Fatalf("the line to change is not in gcx1.py once: %s", bug[0])
+				}
+				text = strings.Replace(text, bug[0], bug[1], 1)
 			}
-			text = strings.Replace(text, old, new, 1)
 		}
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o666); err != nil {
 			t.Fatal(err)
@@ -93,17 +97,17 @@ var defaultRun = explore.Options{Seed: 1, Cases: 1000}
 func TestPythonFindsAPlantedBug(t *testing.T) {
 	py := python(t)
 	bug := pythonBugs[2]
-	impl := conformance.Command(time.Minute, py, plant(t, bug.old, bug.new))
+	impl := conformance.Command(time.Minute, py, plant(t, [2]string{bug.old, bug.new}))
 	rep, err := explore.Run(impl, explore.Options{Seed: 3, Cases: 100, Shrink: 40})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Finding == nil {
+	if rep.First() == nil {
 		t.Fatalf("%s: not found in %d cases", bug.name, rep.Cases)
 	}
-	v := rep.Finding.Vector()
+	v := rep.First().Vector()
 	if v.Expected.Error == nil || v.Expected.Error.Rule != "ROW-2" {
-		t.Errorf("the finding is not the planted bug's: %s\n%s", v.Input, rep.Finding.Result.Detail)
+		t.Errorf("the finding is not the planted bug's: %s\n%s", v.Input, rep.First().Result.Detail)
 	}
 }
 
@@ -122,18 +126,18 @@ func TestPythonPlantedBugs(t *testing.T) {
 	}
 	t.Run("unmodified", func(t *testing.T) {
 		start := time.Now()
-		rep, err := explore.Run(conformance.Command(time.Minute, py, plant(t, "", "")), defaultRun)
+		rep, err := explore.Run(conformance.Command(time.Minute, py, plant(t)), defaultRun)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if f := rep.Finding; f != nil {
+		if f := rep.First(); f != nil {
 			t.Fatalf("disagreement with the committed example at case %d:\n%q\n%s", f.Index, f.Vector().Input, f.Result.Detail)
 		}
 		t.Logf("%d cases agreed (%v); declined: %v", rep.Agreed, time.Since(start).Round(time.Second), rep.Declined)
 	})
 	for _, bug := range pythonBugs {
 		t.Run(bug.name, func(t *testing.T) {
-			impl := conformance.Command(time.Minute, py, plant(t, bug.old, bug.new))
+			impl := conformance.Command(time.Minute, py, plant(t, [2]string{bug.old, bug.new}))
 			r := conformance.Check(vectors, impl, conformance.Options{
 				Categories: []string{conformance.CategoryDecode, conformance.CategoryReject, conformance.CategoryEncode, conformance.CategoryVersion},
 			})
@@ -145,13 +149,73 @@ func TestPythonPlantedBugs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f := rep.Finding
+			f := rep.First()
 			if f == nil {
 				t.Fatalf("not found in %d cases", rep.Cases)
 			}
-			t.Logf("found at case %d, shrunk from %d to %d bytes in %d tries (%v): %q",
-				f.Index, len(f.Original.Vectors[0].Input), len(f.Vector().Input), f.Tries,
-				time.Since(start).Round(time.Second), f.Vector().Input)
+			t.Logf("%s in %v (%s)", plural(len(rep.Findings), "finding"), time.Since(start).Round(time.Second), impl.Mode())
+			for _, f := range rep.Findings {
+				t.Logf("%v: %d cases, the first at %d, shrunk from %d to %d bytes in %d tries: %q", f.Key, f.Cases,
+					f.Index, len(f.Original.Vectors[0].Input), len(f.Vector().Input), f.Tries, f.Vector().Input)
+			}
 		})
 	}
+}
+
+// TestPythonKnownBugDoesNotBlind plants two bugs in the Python example and
+// lists the first as known: the default run, in the persistent mode the
+// example offers, reports the first apart and still finds the second,
+// shrunk; and without the list it reports both.
+func TestPythonKnownBugDoesNotBlind(t *testing.T) {
+	if os.Getenv("GCX_EXPLORE_PYTHON") == "" {
+		t.Skip("set GCX_EXPLORE_PYTHON=1 to run two default runs against the Python example with two planted bugs")
+	}
+	py := python(t)
+	columns, limit := pythonBugs[0], pythonBugs[1]
+	impl := conformance.Command(time.Minute, py, plant(t, [2]string{columns.old, columns.new}, [2]string{limit.old, limit.new}))
+	defer impl.Close()
+	opt := defaultRun
+	opt.Shrink = 100
+	// The line limit's bug is about a limit [LIM-1], and the reference
+	// names [LIM-3] when it refuses a line the example lets through.
+	rules := func(fs []*explore.Finding) map[string]bool {
+		m := map[string]bool{}
+		for _, f := range fs {
+			m[f.Key.Rule] = true
+			m["LIM"] = m["LIM"] || strings.HasPrefix(f.Key.Rule, "LIM-")
+		}
+		return m
+	}
+	rep, err := explore.Run(impl, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if found := rules(rep.Findings); !found["META-4"] || !found["LIM"] {
+		t.Fatalf("both bugs are not found: %v", keys(rep.Findings))
+	}
+	opt.Known = &explore.Known{Rules: []explore.KnownRule{{Rule: "META-4"}}}
+	rep, err = explore.Run(impl, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if known := rules(rep.Known); !known["META-4"] || len(rep.Known) == 0 {
+		t.Errorf("the known bug is not reported as known: %v", keys(rep.Known))
+	}
+	found := rules(rep.Findings)
+	if found["META-4"] || !found["LIM"] {
+		t.Fatalf("with [META-4] known, the findings are %v; want the line limit's", keys(rep.Findings))
+	}
+	for _, f := range rep.Findings {
+		if strings.HasPrefix(f.Key.Rule, "LIM-") {
+			t.Logf("%v: %d cases, the first at %d, shrunk from %d to %d bytes: %q (%s)", f.Key, f.Cases, f.Index,
+				len(f.Original.Vectors[0].Input), len(f.Vector().Input), f.Vector().Input, impl.Mode())
+		}
+	}
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -29,6 +29,9 @@
 //
 // Exit status: 0 on success; 1 for invalid input, with "line L, column C: class: description [RULE-N]" on stderr
 // and nothing on stdout; 2 for a usage error; 3 for an unsupported version, with the tag on stderr.
+//
+// With the single argument --persistent it answers many runs in one process, one JSON line each way
+// (docs/conformance.md, "The persistent mode"); the runner uses that mode when the program offers it.
 'use strict';
 const fs = require('fs');
 
@@ -1506,28 +1509,75 @@ function writeStdout(buffer) {
   }
 }
 
-function main() {
+// One run of the protocol: the exit status, stdout's bytes and stderr's text.
+function runOnce(args, input) {
   let options;
   try {
-    options = parseCommandLine(process.argv.slice(2));
+    options = parseCommandLine(args);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    process.stderr.write('usage: adapter.js decode [--wire] [limits] | encode --wire | encode --mode gcx [--tool NAME]: ' + e.message + '\n');
-    return 2;
+    return { status: 2, stdout: Buffer.alloc(0), stderr: 'usage: adapter.js decode [--wire] [limits] | encode --wire | encode --mode gcx [--tool NAME]: ' + e.message + '\n' };
   }
-  const input = fs.readFileSync(0);
-  let output;
   try {
-    output = run(options, input);
+    return { status: 0, stdout: run(options, input), stderr: '' };
   } catch (e) {
     if (!(e instanceof GcxError)) throw e;
     const position = e.line !== undefined ? 'line ' + e.line + ', column ' + e.col + ': ' : '';
     const tag = e.tag ? ' (tag ' + e.tag + ')' : '';
-    process.stderr.write('adapter.js: ' + position + e.cls + ': ' + e.message + tag + ' [' + e.rule + ']\n');
-    return e.cls === 'unsupported-version' ? 3 : 1;
+    return {
+      status: e.cls === 'unsupported-version' ? 3 : 1,
+      stdout: Buffer.alloc(0),
+      stderr: 'adapter.js: ' + position + e.cls + ': ' + e.message + tag + ' [' + e.rule + ']\n',
+    };
   }
-  writeStdout(output);
-  return 0;
+}
+
+// The persistent mode of the protocol (docs/conformance.md, "The persistent mode"): after the line
+// {"persistent":1}, one request per line on stdin, {"id","args","stdin"}, each answered by one line,
+// {"id","status","stdout","stderr"}, the bytes in base64, until stdin ends.
+function serve() {
+  writeStdout(Buffer.from('{"persistent":1}\n'));
+  const answer = (line) => {
+    const request = JSON.parse(line.toString('utf8'));
+    let result;
+    try {
+      result = runOnce(request.args, Buffer.from(request.stdin, 'base64'));
+    } catch (e) {
+      result = { status: 1, stdout: Buffer.alloc(0), stderr: String(e && e.stack) + '\n' }; // what a process would die with
+    }
+    writeStdout(Buffer.from(JSON.stringify({
+      id: request.id,
+      status: result.status,
+      stdout: result.stdout.toString('base64'),
+      stderr: Buffer.from(result.stderr, 'utf8').toString('base64'),
+    }) + '\n'));
+  };
+  // The pieces of a line not yet ended, joined once its LF comes: a request of megabytes is copied once.
+  let pieces = [];
+  process.stdin.on('data', (chunk) => {
+    let lf;
+    while ((lf = chunk.indexOf(0x0A)) >= 0) {
+      pieces.push(chunk.subarray(0, lf));
+      chunk = chunk.subarray(lf + 1);
+      const line = Buffer.concat(pieces);
+      pieces = [];
+      answer(line);
+    }
+    if (chunk.length > 0) pieces.push(chunk);
+  });
+  process.stdin.on('end', () => { process.exitCode = 0; });
+}
+
+function main() {
+  const args = process.argv.slice(2);
+  if (args.length === 1 && args[0] === '--persistent') {
+    serve();
+    return 0;
+  }
+  const result = runOnce(args, args[0] === 'decode' || args[0] === 'encode' ? fs.readFileSync(0) : Buffer.alloc(0));
+  process.stderr.write(result.stderr);
+  writeStdout(result.stdout);
+  return result.status;
 }
 
 process.exitCode = main();

@@ -2,6 +2,7 @@
 """gcx1.py behind the command-line protocol of [WIRE-3], as the conformance runner drives it.
 
 Exit status: 0 success, 1 invalid input, 2 usage, 3 unsupported version (the tag on stderr).
+With the single argument --persistent it answers many runs in one process (persistent.py).
 """
 
 import gc
@@ -10,6 +11,7 @@ import sys
 
 sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import persistent  # noqa: E402
 from gcx1 import GCXError, decode, encode, from_wire, to_wire  # noqa: E402
 
 USAGE = """usage: adapter.py decode --wire [--max-line-bytes N] [--max-fields N] [--max-sections N] [--max-rows N]
@@ -37,22 +39,28 @@ def parse_args(args):
     return command, limits
 
 
-def main():
-    parsed = parse_args(sys.argv[1:])
+def run(args, data):
+    """One run of the protocol: the exit status, stdout's bytes and stderr's text."""
+    parsed = parse_args(args)
     if parsed is None:
-        print(USAGE, file=sys.stderr)
-        return 2
+        return 2, b"", USAGE + "\n"
     command, limits = parsed
-    gc.disable()  # one short run that makes no reference cycles: the collector only costs time
-    data = sys.stdin.buffer.read()
     try:
         out = to_wire(decode(data, limits)) if command == "decode" else encode(from_wire(data))
     except GCXError as e:
         # Nothing on stdout [ERR-4]; one line with position, description and rule on stderr.
-        print(f"adapter.py: {e}", file=sys.stderr)
-        return 3 if e.cls == "unsupported-version" else 1
+        return (3 if e.cls == "unsupported-version" else 1), b"", f"adapter.py: {e}\n"
+    return 0, out, ""
+
+
+def main():
+    if sys.argv[1:] == ["--persistent"]:
+        return persistent.serve(run)  # one process, many runs
+    gc.disable()  # one short run that makes no reference cycles: the collector only costs time
+    status, out, err = run(sys.argv[1:], sys.stdin.buffer.read())
+    sys.stderr.write(err)
     sys.stdout.buffer.write(out)
-    return 0
+    return status
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ import threading
 
 sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import persistent  # noqa: E402
 from gcx1 import GCXError, encode  # noqa: E402
 from jsonmap import (TAG, JSONError, Number, Object, compact, decode_value,  # noqa: E402
                      encode_value, has_member, is_json_text, member, meta_value, parse_json,
@@ -315,24 +316,28 @@ def run(args, data):
     return server(inp) if args[0] == "mcp-server" else client(inp)
 
 
+def run_once(args, data):
+    """One run of the protocol: the exit status, stdout's bytes and stderr's text."""
+    try:
+        outcome = run(args, data)
+    except Decline as e:
+        return 2, b"", f"mcp_adapter.py: {e}\n"
+    except CannotRun as e:
+        return 1, b"", f"mcp_adapter.py: {e}\n"
+    return 0, (compact(outcome) + "\n").encode("utf-8"), ""
+
+
 def main():
-    data = sys.stdin.buffer.read()
     status = [1]
 
     def work():
-        try:
-            outcome = run(sys.argv[1:], data)
-        except Decline as e:
-            print(f"mcp_adapter.py: {e}", file=sys.stderr)
-            status[0] = 2
+        if sys.argv[1:] == ["--persistent"]:
+            status[0] = persistent.serve(run_once)  # one process, many runs
             return
-        except CannotRun as e:
-            print(f"mcp_adapter.py: {e}", file=sys.stderr)
-            status[0] = 1
-            return
-        sys.stdout.buffer.write((compact(outcome) + "\n").encode("utf-8"))
+        status[0], out, err = run_once(sys.argv[1:], sys.stdin.buffer.read())
+        sys.stderr.write(err)
+        sys.stdout.buffer.write(out)
         sys.stdout.flush()
-        status[0] = 0
 
     # Deep values recurse deeply: give them a stack the nesting bound fits in [MAP-4].
     sys.setrecursionlimit(50000)
