@@ -251,9 +251,17 @@ exit status: 0 ok, 1 invalid input, 2 usage, 3 unsupported version, 4 input or o
 
 // version is what gcx --version prints: the module's version as the build
 // recorded it, and the revision of the specification it implements.
+// releaseVersion is the release a binary was built for, set by the release
+// command (tools/release) with -ldflags "-X main.releaseVersion=vX.Y.Z".
+// A binary from go install of a tagged version leaves it empty and takes
+// the version from its build information instead.
+var releaseVersion string
+
 func version() string {
 	v := "(devel)"
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
+	if releaseVersion != "" {
+		v = releaseVersion
+	} else if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
 		v = info.Main.Version
 	}
 	return fmt.Sprintf("gcx %s, GCX1 specification revision %s", v, spec.Revision)

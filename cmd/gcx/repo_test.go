@@ -171,6 +171,8 @@ func TestReadmeCommandsWork(t *testing.T) {
 	}
 	for _, b := range fencedBlocks(readme) {
 		switch {
+		case markedHostConfig(readme, b):
+			r.npmHostConfig(b)
 		case strings.HasPrefix(b.text, "GCX1 "):
 			r.payload(b)
 		case strings.HasPrefix(b.text, "$ "):
@@ -265,23 +267,79 @@ func (r *readmeRunner) hostConfig(b fencedBlock) {
 		if server.Command != "gcx" {
 			continue
 		}
-		if len(server.Args) == 0 || server.Args[0] != "proxy" {
-			r.t.Errorf("README.md:%d: server %q runs gcx %v, not gcx proxy", b.line, name, server.Args)
-			continue
+		r.proxyArgs(b.line, name, server.Args)
+	}
+}
+
+// proxyArgs checks the arguments of gcx in a host's configuration: gcx
+// proxy with flags it takes, and a server's command after "--" or its URL
+// in --upstream.
+func (r *readmeRunner) proxyArgs(line int, name string, args []string) {
+	if len(args) == 0 || args[0] != "proxy" {
+		r.t.Errorf("README.md:%d: server %q runs gcx %v, not gcx proxy", line, name, args)
+		return
+	}
+	fs := flag.NewFlagSet("gcx proxy", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	cfg := proxyFlags(fs)
+	if err := fs.Parse(args[1:]); err != nil {
+		r.t.Errorf("README.md:%d: server %q: gcx %v: %v", line, name, args, err)
+		return
+	}
+	if cfg.upstream != "" {
+		if fs.NArg() > 0 {
+			r.t.Errorf("README.md:%d: server %q: gcx %v has both --upstream and a command", line, name, args)
 		}
-		fs := flag.NewFlagSet("gcx proxy", flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		cfg := proxyFlags(fs)
-		if err := fs.Parse(server.Args[1:]); err != nil {
-			r.t.Errorf("README.md:%d: server %q: gcx %v: %v", b.line, name, server.Args, err)
-			continue
+		return
+	}
+	opts, err := cfg.options()
+	if err == nil {
+		_, err = proxy.New(opts)
+	}
+	if err != nil || fs.NArg() == 0 {
+		r.t.Errorf("README.md:%d: server %q: gcx %v starts no server (%v)", line, name, args, err)
+	}
+}
+
+// hostConfigMarker is the comment before each of the README's host
+// configurations; npm/npm_test.go finds them by it and starts each as
+// written with gcx installed from its npm packages (GCX_NPM_E2E=1).
+var hostConfigMarker = regexp.MustCompile(`^ *<!-- host-config: [a-z-]+ (stdio|http) -->$`)
+
+// markedHostConfig reports whether block b of readme follows a
+// host-config comment.
+func markedHostConfig(readme string, b fencedBlock) bool {
+	lines := strings.Split(readme, "\n")
+	return b.line >= 2 && hostConfigMarker.MatchString(lines[b.line-2])
+}
+
+// npmHostConfig checks a marked host configuration, a JSON file or a
+// command line, where it runs gcx as npx -y @gcxwire/gcx: the arguments
+// after the package name are gcx proxy's, as proxyArgs checks them.
+func (r *readmeRunner) npmHostConfig(b fencedBlock) {
+	var commands [][]string
+	if b.lang == "json" {
+		var config map[string]map[string]struct {
+			Command string   `json:"command"`
+			Args    []string `json:"args"`
 		}
-		opts, err := cfg.options()
-		if err == nil {
-			_, err = proxy.New(opts)
+		if err := json.Unmarshal([]byte(b.text), &config); err != nil {
+			r.t.Errorf("README.md:%d: a host configuration that is not JSON: %v", b.line, err)
+			return
 		}
-		if err != nil || fs.NArg() == 0 {
-			r.t.Errorf("README.md:%d: server %q: gcx %v starts no server (%v)", b.line, name, server.Args, err)
+		for _, servers := range config { // mcpServers, or VS Code's servers
+			for _, s := range servers {
+				commands = append(commands, append([]string{s.Command}, s.Args...))
+			}
+		}
+	} else {
+		commands = append(commands, strings.Fields(b.text))
+	}
+	for _, words := range commands {
+		for i := range words {
+			if i >= 2 && words[i] == "@gcxwire/gcx" && words[i-2] == "npx" && words[i-1] == "-y" {
+				r.proxyArgs(b.line, "npx -y @gcxwire/gcx", words[i+1:])
+			}
 		}
 	}
 }
@@ -380,6 +438,13 @@ func (r *readmeRunner) command(file string, line int, command, comment string) {
 		// files being formatted, change nothing.
 		r.ran[command] = true
 		r.vectorFormatter(where)
+	case command == "go run ./tools/release VERSION":
+		// A template with VERSION to fill in; tools/release's tests run
+		// the release, and .ci/run runs it for every target.
+		r.ran[command] = true
+		if _, err := readRepoFile(filepath.Join("tools", "release", "main.go")); err != nil {
+			r.t.Errorf("%s: %s: %v", where, command, err)
+		}
 	case command == "npm ci --prefix bench/toon":
 		// It downloads, so it is not run here; it needs the lockfile.
 		r.ran[command] = true

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gcxwire/gcx/spec"
+)
+
+// hostTarget returns the release target of this machine, skipping the
+// test where this machine is not one.
+func hostTarget(t *testing.T) target {
+	t.Helper()
+	i := slices.IndexFunc(targets, func(x target) bool { return x.goos == runtime.GOOS && x.goarch == runtime.GOARCH })
+	if i < 0 {
+		t.Skipf("%s/%s is not a release target", runtime.GOOS, runtime.GOARCH)
+	}
+	return targets[i]
+}
+
+// Two releases of the same tree give the same bytes, and what they hold
+// is what a user needs: a binary that names the release and the
+// specification revision, checksums that match it, and npm packages at the
+// release's version. (The second build reuses the first's compiled
+// packages from the build cache; .ci/run builds a second time in another
+// folder with an empty cache.)
+func TestReleaseReproducible(t *testing.T) {
+	host := hostTarget(t)
+	const version = "v0.0.0-test.1"
+	var outs []string
+	for range 2 {
+		out := filepath.Join(t.TempDir(), "dist")
+		var log bytes.Buffer
+		if err := release(version, []target{host}, out, &log); err != nil {
+			t.Fatalf("%v\n%s", err, log.Bytes())
+		}
+		outs = append(outs, out)
+	}
+	binary := host.binaryName(version)
+	for _, name := range []string{binary, "SHA256SUMS", "npm/gcx/package.json", "npm/" + host.npmDir() + "/package.json", "npm/" + host.npmDir() + "/bin/" + host.exe()} {
+		a, errA := os.ReadFile(filepath.Join(outs[0], name))
+		b, errB := os.ReadFile(filepath.Join(outs[1], name))
+		if errA != nil || errB != nil {
+			t.Fatalf("%s: %v, %v", name, errA, errB)
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s differs between two releases of the same tree", name)
+		}
+	}
+	out := outs[0]
+
+	got, err := exec.Command(filepath.Join(out, binary), "--version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("gcx %s, GCX1 specification revision %s\n", version, spec.Revision); string(got) != want {
+		t.Errorf("gcx --version: %q, want %q", got, want)
+	}
+
+	sums, err := os.ReadFile(filepath.Join(out, "SHA256SUMS"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := fileSHA256(filepath.Join(out, binary))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := sum + "  " + binary + "\n"; string(sums) != want {
+		t.Errorf("SHA256SUMS:\n%s\nwant\n%s", sums, want)
+	}
+	if packaged, _ := os.ReadFile(filepath.Join(out, "npm", host.npmDir(), "bin", host.exe())); !bytes.Equal(packaged, mustRead(t, filepath.Join(out, binary))) {
+		t.Errorf("the npm package's binary is not the release's")
+	}
+
+	launcher := readJSON(t, filepath.Join(out, "npm", "gcx", "package.json"))
+	if launcher.Version != "0.0.0-test.1" || launcher.Bin["gcx"] != "bin/gcx.js" {
+		t.Errorf("launcher: version %q, bin %v", launcher.Version, launcher.Bin)
+	}
+	if len(launcher.OptionalDependencies) != len(targets) {
+		t.Errorf("launcher: %d optional dependencies, want one per target (%d)", len(launcher.OptionalDependencies), len(targets))
+	}
+	for _, x := range targets {
+		if v := launcher.OptionalDependencies[x.npmName()]; v != "0.0.0-test.1" {
+			t.Errorf("launcher: optional dependency %s at %q", x.npmName(), v)
+		}
+	}
+	platform := readJSON(t, filepath.Join(out, "npm", host.npmDir(), "package.json"))
+	if platform.Name != host.npmName() || platform.Version != "0.0.0-test.1" ||
+		!slices.Equal(platform.OS, []string{host.nodeOS}) || !slices.Equal(platform.CPU, []string{host.nodeCPU}) ||
+		!slices.Equal(platform.Files, []string{"bin/" + host.exe()}) {
+		t.Errorf("platform package: %+v", platform)
+	}
+	if info, err := os.Stat(filepath.Join(out, "npm", host.npmDir(), "bin", host.exe())); err != nil || info.Mode().Perm()&0o111 == 0 {
+		t.Errorf("the platform package's binary is not executable: %v", err)
+	}
+}
+
+// The launcher finds the platform package by Node's names for the
+// platform, which must be the names the release gives the packages.
+func TestLauncherNamesThePlatformPackages(t *testing.T) {
+	js := string(mustRead(t, filepath.Join("..", "..", launcherDir, "bin", "gcx.js")))
+	for _, want := range []string{"`@gcxwire/gcx-${process.platform}-${process.arch}`", `process.platform === "win32" ? "gcx.exe" : "gcx"`, "`${platformPackage}/bin/${binaryFile}`"} {
+		if !strings.Contains(js, want) {
+			t.Errorf("bin/gcx.js does not hold %s", want)
+		}
+	}
+	for _, x := range targets {
+		if x.npmName() != "@gcxwire/gcx-"+x.nodeOS+"-"+x.nodeCPU || !slices.Contains([]string{"linux", "darwin", "win32"}, x.nodeOS) || !slices.Contains([]string{"x64", "arm64"}, x.nodeCPU) {
+			t.Errorf("%v: npm names %s, %s/%s", x, x.npmName(), x.nodeOS, x.nodeCPU)
+		}
+	}
+}
+
+// A target that does not build fails the release: the command says which,
+// and writes no checksums and no npm packages that would pass for a
+// complete release.
+func TestReleaseFailsLoudly(t *testing.T) {
+	host := hostTarget(t)
+	out := filepath.Join(t.TempDir(), "dist")
+	var log bytes.Buffer
+	broken := target{"linux", "nosucharch", "linux", "nosucharch"}
+	err := release("v0.0.0-test.1", []target{host, broken}, out, &log)
+	if err == nil || !strings.Contains(err.Error(), "1 of 2 targets failed (linux/nosucharch)") {
+		t.Fatalf("release with a target that cannot build: %v", err)
+	}
+	if !strings.Contains(log.String(), "FAIL linux/nosucharch: go build") {
+		t.Errorf("the log does not say which target failed and why:\n%s", log.Bytes())
+	}
+	for _, name := range []string{"SHA256SUMS", "npm"} {
+		if _, err := os.Stat(filepath.Join(out, name)); !os.IsNotExist(err) {
+			t.Errorf("%s written by a failed release (%v)", name, err)
+		}
+	}
+	// And a second run into the same folder is refused, not mixed in.
+	if err := release("v0.0.0-test.1", []target{host}, out, &log); err == nil || !strings.Contains(err.Error(), "exists") {
+		t.Errorf("release into an existing folder: %v", err)
+	}
+}
+
+func TestVersionSyntax(t *testing.T) {
+	for v, ok := range map[string]bool{
+		"v0.1.0": true, "v1.20.3": true, "v1.0.0-rc.1": true, "v0.0.0-test.1": true,
+		"0.1.0": false, "v1.0": false, "v01.0.0": false, "v1.0.0+build.5": false, "v1.0.0-": false, "": false,
+	} {
+		if semver.MatchString(v) != ok {
+			t.Errorf("%q: accepted %v, want %v", v, !ok, ok)
+		}
+	}
+	for list, ok := range map[string]bool{"": true, "linux/amd64": true, "linux/amd64,windows/arm64": true, "linux/386": false, "linux": false} {
+		if _, err := selectTargets(list); (err == nil) != ok {
+			t.Errorf("-targets %q: %v", list, err)
+		}
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func readJSON(t *testing.T, path string) *packageJSON {
+	t.Helper()
+	var p packageJSON
+	if err := json.Unmarshal(mustRead(t, path), &p); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return &p
+}
