@@ -1,7 +1,10 @@
 package explore
 
 import (
+	"cmp"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/gcxwire/gcx/conformance"
 )
@@ -43,12 +46,41 @@ func (c *Coverage) Generators(rule string) []string {
 	return out
 }
 
-// Reached returns the rules the run reached, sorted.
+// Reached returns the rules the run reached, in CompareRules order.
 func (c *Coverage) Reached() []string {
 	out := make([]string, 0, len(c.ByRule))
 	for r := range c.ByRule {
 		out = append(out, r)
 	}
-	slices.Sort(out)
+	slices.SortFunc(out, CompareRules)
 	return out
+}
+
+// Unreached returns the rules of rules that no case reached, in
+// CompareRules order.
+func (c *Coverage) Unreached(rules []string) []string {
+	var out []string
+	for _, r := range rules {
+		if c.ByRule[r] == 0 && !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	slices.SortFunc(out, CompareRules)
+	return out
+}
+
+// CompareRules orders rule IDs by prefix, then by number: MAP-2 before
+// MAP-10.
+func CompareRules(a, b string) int {
+	pa, na, _ := strings.Cut(a, "-")
+	pb, nb, _ := strings.Cut(b, "-")
+	if c := strings.Compare(pa, pb); c != 0 {
+		return c
+	}
+	ia, errA := strconv.Atoi(na)
+	ib, errB := strconv.Atoi(nb)
+	if errA != nil || errB != nil {
+		return strings.Compare(na, nb)
+	}
+	return cmp.Compare(ia, ib)
 }

@@ -353,3 +353,12 @@ func TestCoverageCountsRulesByGenerator(t *testing.T) {
 		}
 	}
 }
+
+// Rule IDs sort by prefix, then by number.
+func TestCompareRules(t *testing.T) {
+	ids := []string{"MAP-10", "CAN-3", "MAP-2", "MAP-1", "AUTO-1"}
+	slices.SortFunc(ids, explore.CompareRules)
+	if want := []string{"AUTO-1", "CAN-3", "MAP-1", "MAP-2", "MAP-10"}; !slices.Equal(ids, want) {
+		t.Errorf("sorted %v, want %v", ids, want)
+	}
+}
