@@ -44,6 +44,7 @@ func runExplore(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	parallel := fl.Int("parallel", 0, "run at most `N` cases at once (0: one per CPU)")
 	tag := fl.String("tag", spec.Version, "explore the version `TAG`: GCX1, or a registered draft; the program is given --tag TAG to encode and --accept TAG to decode")
 	findings := fl.Int("findings", explore.DefaultFindings, "stop after `N` distinct new disagreements")
+	coverage := fl.Bool("coverage", false, "report the rules the run's cases cite (their vectors' rules), and the rules the committed vectors cite that no case reached")
 	var knownFiles []string
 	fl.Func("known", "a `file` of known disagreements (rules, or vectors files such as --out writes; docs/conformance.md): reported apart, never failing the run; may be repeated", func(name string) error {
 		knownFiles = append(knownFiles, name)
@@ -111,6 +112,10 @@ func runExplore(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		// No codec of the tag is registered: the program is a draft
 		// codec, held to the laws every registered codec keeps.
+		if *coverage {
+			fmt.Fprintln(stderr, "gcx explore: --coverage counts the rules of the cases' vectors, which need a reference; a draft given as a program is checked against laws, not rules")
+			return exitUsage
+		}
 		return runLaws(codec.Program(*tag, *timeout, program...), opt, *out != "", stdout, stderr)
 	}
 	opt.Reference = ref
@@ -119,6 +124,10 @@ func runExplore(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "gcx explore: --known %v\n", err)
 			return exitUsage
 		}
+	}
+	var cov explore.Coverage
+	if *coverage {
+		opt.Observe = cov.Observe
 	}
 	impl := conformance.NewCommand(conformance.CommandConfig{Tag: *tag, Timeout: *timeout, PerCase: *perCase}, program...)
 	rep, err := explore.Run(impl, opt)
@@ -131,6 +140,12 @@ func runExplore(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fmt.Fprintf(w, "== %s: %s of %s, seed %d, %s (%s)\n", impl.Name, plural.Count(rep.Cases, "case"), *tag, rep.Seed, rep.Elapsed.Round(time.Millisecond), impl.Mode())
 	writeExploreCounts(w, rep)
 	writeKnown(w, rep)
+	if *coverage {
+		if err := writeCoverage(w, &cov); err != nil {
+			fmt.Fprintf(stderr, "gcx explore: --coverage: %v\n", err)
+			return exitInvalid
+		}
+	}
 	code := exitOK
 	if len(rep.Findings) > 0 {
 		code = exitInvalid
@@ -195,6 +210,37 @@ func newCases(rep *explore.Report) int {
 		n += f.Cases
 	}
 	return n
+}
+
+// writeCoverage lists the rules the run's cases cited, with how many
+// cases and which generators, and the rules the committed vectors cite
+// that no case reached: what the run did not look at (docs/coverage.md
+// measures the default run).
+func writeCoverage(w io.Writer, cov *explore.Coverage) error {
+	vectors, err := conformance.Vectors()
+	if err != nil {
+		return err
+	}
+	binding, err := conformance.BindingVectors()
+	if err != nil {
+		return err
+	}
+	var cited []string
+	for _, v := range slices.Concat(vectors, binding) {
+		cited = append(cited, v.Rules...)
+	}
+	reached := cov.Reached()
+	fmt.Fprintf(w, "coverage: %s cited by the %s (cases, generators):\n", plural.Count(len(reached), "rule"), plural.Count(cov.Cases, "case"))
+	for _, r := range reached {
+		fmt.Fprintf(w, "  %s %d %s\n", r, cov.ByRule[r], strings.Join(cov.Generators(r), ","))
+	}
+	unreached := cov.Unreached(cited)
+	fmt.Fprintf(w, "coverage: %s the vectors cite reached by no case", plural.Count(len(unreached), "rule"))
+	if len(unreached) > 0 {
+		fmt.Fprintf(w, ": %s", strings.Join(unreached, ", "))
+	}
+	fmt.Fprintln(w)
+	return nil
 }
 
 // probeOps are the ops in the order the report counts them.

@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -83,6 +85,33 @@ func TestExplore(t *testing.T) {
 	}
 }
 
+// gcx explore --coverage lists the rules the cases cited, each with its
+// count and generators, and the rules vectors cite that no case reached;
+// a run of reject cases alone reaches no binding rule.
+func TestExploreCoverage(t *testing.T) {
+	bin := gcxBinary(t)
+	code, stdout, stderr := gcx(t, "", "explore", "--coverage", "--cases", "30", "--category", "reject", "--", bin)
+	if code != exitOK {
+		t.Fatalf("gcx explore --coverage -- gcx: exit %d\n%s%s", code, stdout, stderr)
+	}
+	reached := regexp.MustCompile(`(?m)^coverage: ([0-9]+) rules? cited by the 30 cases`).FindStringSubmatch(stdout)
+	rows := regexp.MustCompile(`(?m)^  ([A-Z]+-[0-9]+) ([0-9]+) reject$`).FindAllStringSubmatch(stdout, -1)
+	unreached := regexp.MustCompile(`(?m)^coverage: [0-9]+ rules the vectors cite reached by no case: (.*)$`).FindStringSubmatch(stdout)
+	if reached == nil || unreached == nil || len(rows) == 0 || reached[1] != strconv.Itoa(len(rows)) {
+		t.Fatalf("no coverage report of the reject cases:\n%s", stdout)
+	}
+	for _, row := range rows {
+		if n, _ := strconv.Atoi(row[2]); n < 1 || n > 30 || slices.Contains(strings.Split(unreached[1], ", "), row[1]) {
+			t.Errorf("%s reached by %s of 30 cases, and listed as unreached: %q", row[1], row[2], unreached[1])
+		}
+	}
+	for _, rule := range []string{"MCP-8", "MAP-12"} {
+		if !slices.Contains(strings.Split(unreached[1], ", "), rule) {
+			t.Errorf("a run of reject cases reached %s, or it is not listed as unreached:\n%s", rule, stdout)
+		}
+	}
+}
+
 func TestExploreUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"explore"},
@@ -94,6 +123,7 @@ func TestExploreUsage(t *testing.T) {
 		{"explore", "--tag", "GCX9", "--out", "x", "--", "gcx"},
 		{"explore", "--findings", "0", "--", "gcx"},
 		{"explore", "--known", "/no/such/file", "--", "gcx"},
+		{"explore", "--tag", "GCX9", "--coverage", "--", "gcx"},
 	} {
 		if code, _, stderr := gcx(t, "", args...); code != exitUsage || stderr == "" {
 			t.Errorf("gcx %s: exit %d, stderr %q; want 2 and a message", strings.Join(args, " "), code, stderr)

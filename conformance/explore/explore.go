@@ -58,10 +58,13 @@ type Options struct {
 	// apart, never shrunk, and do not count against Findings.
 	Known *Known
 	// Observe, if set, is called with every case run — its number, the
-	// case as a vector (whose Rules say what it exercises) and how the
-	// implementation fared — one call at a time, in no set order: a hook
-	// for reports by rule or by generator.
-	Observe func(index int, v *conformance.Vector, res conformance.Result)
+	// category of the generator that drew it (a key of the generator
+	// table, which is not always the vector's category: a near miss the
+	// reference accepts is a decode vector), the case as a vector (whose
+	// Rules say what it exercises) and how the implementation fared — one
+	// call at a time, in no set order: a hook for reports by rule or by
+	// generator, such as Coverage.
+	Observe func(index int, generator string, v *conformance.Vector, res conformance.Result)
 }
 
 // DefaultFindings is the number of distinct new disagreements a run
@@ -132,25 +135,28 @@ var generators = map[string]func(*gen, Reference) Case{
 // It fails when the reference can judge none of a thousand draws (a
 // reference without the ops of the categories).
 func Generate(seed uint64, i int, categories []string, ref Reference) (Case, *conformance.File, error) {
-	return generate(seed, i, categories, ref, nil)
+	c, f, _, err := generate(seed, i, categories, ref, nil)
+	return c, f, err
 }
 
-// generate is Generate drawing only cases of ops not declined.
-func generate(seed uint64, i int, categories []string, ref Reference, declined map[conformance.Op]bool) (Case, *conformance.File, error) {
+// generate is Generate drawing only cases of ops not declined; it also
+// returns the category of the generator that drew the case.
+func generate(seed uint64, i int, categories []string, ref Reference, declined map[conformance.Op]bool) (Case, *conformance.File, string, error) {
 	g := &gen{r: rand.New(rand.NewPCG(seed, uint64(i))), tag: ref.Tag}
 	if slices.Contains(categories, conformance.CategoryMCP) {
 		g.seed, _ = conformance.BindingVectors()
 	}
 	for range 1000 {
-		c := generators[pick(g, categories)](g, ref)
+		generator := pick(g, categories)
+		c := generators[generator](g, ref)
 		if c.Op == "" || declined[c.Op] {
 			continue
 		}
 		if f, err := ref.Expect(c); err == nil {
-			return c, f, nil
+			return c, f, generator, nil
 		}
 	}
-	return Case{}, nil, fmt.Errorf("explore: the reference of %s judges no case of %v", ref.Tag, categories)
+	return Case{}, nil, "", fmt.Errorf("explore: the reference of %s judges no case of %v", ref.Tag, categories)
 }
 
 // Run generates cases and checks impl on each; it groups the cases that
@@ -229,7 +235,7 @@ func Run(impl conformance.Implementation, opt Options) (*Report, error) {
 		newKeys = map[Key]bool{}
 	)
 	runIndexed(workers, opt.Cases, opt.Time, start, func(i int) (stop bool) {
-		c, f, err := generate(opt.Seed, i, categories, ref, declined)
+		c, f, generator, err := generate(opt.Seed, i, categories, ref, declined)
 		if err != nil {
 			mu.Lock()
 			rep.Skipped[err.Error()]++
@@ -242,7 +248,7 @@ func Run(impl conformance.Implementation, opt Options) (*Report, error) {
 		rep.Cases++
 		rep.ByOp[c.Op]++
 		if opt.Observe != nil {
-			opt.Observe(i, &f.Vectors[0], res)
+			opt.Observe(i, generator, &f.Vectors[0], res)
 		}
 		switch res.Status(level) {
 		case conformance.Pass:

@@ -3,6 +3,7 @@ package explore_test
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -281,11 +282,14 @@ func TestReadKnown(t *testing.T) {
 func TestObserveSeesEveryCase(t *testing.T) {
 	seen := map[int]bool{}
 	rules := map[string]int{}
-	rep, err := explore.Run(conformance.Streaming(), explore.Options{Seed: 2, Cases: 200, Observe: func(i int, v *conformance.Vector, res conformance.Result) {
+	rep, err := explore.Run(conformance.Streaming(), explore.Options{Seed: 2, Cases: 200, Observe: func(i int, generator string, v *conformance.Vector, res conformance.Result) {
 		if seen[i] {
 			t.Errorf("case %d observed twice", i)
 		}
 		seen[i] = true
+		if !slices.Contains(conformance.Categories, generator) {
+			t.Errorf("case %d: generator %q is no category", i, generator)
+		}
 		for _, r := range v.Rules {
 			rules[r]++
 		}
@@ -316,5 +320,45 @@ func TestTimeoutIsAFindingOfItsOwn(t *testing.T) {
 	f := rep.First()
 	if f == nil || f.Key.Aspect != "timed out" || f.Result.Diagnostic != conformance.Timeout || f.Tries != 0 {
 		t.Fatalf("findings %v", keys(rep.Findings))
+	}
+}
+
+// Coverage counts each case once per rule its vector cites, under the
+// generator that drew it, and agrees with what Observe saw.
+func TestCoverageCountsRulesByGenerator(t *testing.T) {
+	var cov explore.Coverage
+	byRule := map[string]int{}
+	rep, err := explore.Run(conformance.Streaming(), explore.Options{Seed: 3, Cases: 120, Categories: []string{"reject", "json"}, Observe: func(i int, generator string, v *conformance.Vector, res conformance.Result) {
+		for _, r := range v.Rules {
+			byRule[r]++
+		}
+		cov.Observe(i, generator, v, res)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cov.Cases != rep.Cases || len(cov.Reached()) != len(byRule) || len(byRule) < 3 {
+		t.Fatalf("coverage of %d cases reached %v; observed %v", cov.Cases, cov.Reached(), byRule)
+	}
+	for _, r := range cov.Reached() {
+		sum := 0
+		for g, n := range cov.By[r] {
+			if g != "reject" && g != "json" {
+				t.Errorf("%s: reached by generator %q, which did not run", r, g)
+			}
+			sum += n
+		}
+		if sum != byRule[r] || cov.ByRule[r] != byRule[r] || len(cov.Generators(r)) == 0 {
+			t.Errorf("%s: %d cases by generator, %d counted, %d observed", r, sum, cov.ByRule[r], byRule[r])
+		}
+	}
+}
+
+// Rule IDs sort by prefix, then by number.
+func TestCompareRules(t *testing.T) {
+	ids := []string{"MAP-10", "CAN-3", "MAP-2", "MAP-1", "AUTO-1"}
+	slices.SortFunc(ids, explore.CompareRules)
+	if want := []string{"AUTO-1", "CAN-3", "MAP-1", "MAP-2", "MAP-10"}; !slices.Equal(ids, want) {
+		t.Errorf("sorted %v, want %v", ids, want)
 	}
 }
