@@ -111,7 +111,9 @@ func runExplore(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		// No codec of the tag is registered: the program is a draft
 		// codec, held to the laws every registered codec keeps.
-		return runLaws(codec.Program(*tag, *timeout, program...), opt, *out != "", stdout, stderr)
+		draft := codec.NewProgram(codec.ProgramConfig{Tag: *tag, Timeout: *timeout, PerCall: *perCase}, program...)
+		defer draft.(io.Closer).Close()
+		return runLaws(draft, opt, *out != "", stdout, stderr)
 	}
 	opt.Reference = ref
 	if len(knownFiles) > 0 {
