@@ -9,8 +9,10 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/gcxwire/gcx/conformance/persistent"
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/spec"
 )
@@ -28,19 +30,48 @@ import (
 // another version (stderr names its tag). The codec is Limited: a program
 // must keep its encoder within the limits its decoder is given.
 //
+// A program that offers the persistent mode of the conformance protocol
+// (docs/conformance.md, "The persistent mode") is asked once, then kept
+// running: one process answers many calls, several when calls are made at
+// once. A call that ends the process, hangs it or breaks the framing fails
+// alone, and the next call starts a new process. The codec is safe for
+// concurrent use; Close ends the processes it keeps.
+//
 // Register it (Register(Program(...))) and the scorecard measures it;
 // gcx explore --tag TAG -- PROGRAM checks the registry-wide laws on it.
 func Program(tag string, timeout time.Duration, argv ...string) Limited {
-	if timeout <= 0 {
-		timeout = 10 * time.Second
+	return NewProgram(ProgramConfig{Tag: tag, Timeout: timeout}, argv...)
+}
+
+// ProgramConfig configures a draft codec written as a program.
+type ProgramConfig struct {
+	Tag string
+	// Timeout bounds a call; zero means 10 seconds.
+	Timeout time.Duration
+	// PerCall starts a process for every call even when the program
+	// offers the persistent mode.
+	PerCall bool
+}
+
+// NewProgram is Program with every setting; its codec has a Close method
+// (io.Closer) that ends the processes it keeps.
+func NewProgram(cfg ProgramConfig, argv ...string) Limited {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 10 * time.Second
 	}
-	return &program{tag: tag, argv: argv, timeout: timeout}
+	return &program{tag: cfg.Tag, argv: argv, timeout: cfg.Timeout, perCall: cfg.PerCall,
+		sessions: &persistent.Pool{Argv: argv, Timeout: cfg.Timeout}}
 }
 
 type program struct {
 	tag     string
 	argv    []string
 	timeout time.Duration
+	perCall bool
+
+	probe      sync.Once
+	persistent bool // whether the program offers the persistent mode
+	sessions   *persistent.Pool
 }
 
 func (p *program) Tag() string { return p.tag }
@@ -113,40 +144,87 @@ func (p *program) run(input []byte, args []string) ([]byte, error) {
 	if len(p.argv) == 0 {
 		return nil, errors.New("codec: a program codec needs a command")
 	}
+	status, stdout, stderr, err := p.runOnce(input, args)
+	if err == nil && status == 0 {
+		return stdout, nil
+	}
+	msg := strings.TrimSpace(string(stderr))
+	if len(msg) > 500 {
+		msg = msg[:500] + "…"
+	}
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("%s: %w; stderr: %s", p.name(args), err, msg)
+	case status == 1:
+		e := &spec.Error{Class: spec.ErrModel, Rule: ruleInText.FindString(msg), Msg: msg}
+		for _, w := range classWords {
+			if w.re.MatchString(msg) {
+				e.Class = w.class
+				break
+			}
+		}
+		return nil, e
+	case status == 3:
+		return nil, &spec.Error{Class: spec.ErrUnsupportedVersion, Rule: ruleInText.FindString(msg),
+			Tag: tagInText.FindString(msg), Msg: msg}
+	}
+	return nil, fmt.Errorf("%s: exit status %d; stderr: %s", p.name(args), status, msg)
+}
+
+// runOnce runs the program once, in a persistent process when it offers
+// the mode, else in a process of its own, and returns the exit status and
+// what it wrote; err is set when it did not exit normally.
+func (p *program) runOnce(input []byte, args []string) (status int, stdout, stderr []byte, err error) {
+	p.probe.Do(func() {
+		p.persistent = !p.perCall && persistent.Offers(p.argv, p.timeout)
+	})
+	if p.persistent {
+		s, err := p.sessions.Get()
+		if err == nil {
+			r, err := s.Run(args, input, p.timeout, maxProgramOutput(input))
+			var lost *persistent.LostError
+			if errors.As(err, &lost) {
+				return -1, nil, []byte(lost.Stderr), lost
+			}
+			p.sessions.Put(s)
+			return r.Status, r.Stdout, r.Stderr, nil
+		}
+		// It answered the probe but does not start now: this call, at
+		// least, is made the ordinary way.
+	}
+	return p.runProcess(input, args)
+}
+
+// maxProgramOutput bounds what a call may write on stdout: far more than
+// any payload or value of input, so that a program that floods stdout
+// fails instead of exhausting memory.
+func maxProgramOutput(input []byte) int {
+	return 64<<20 + 16*len(input)
+}
+
+func (p *program) runProcess(input []byte, args []string) (status int, stdout, stderr []byte, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), p.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, p.argv[0], append(p.argv[1:len(p.argv):len(p.argv)], args...)...)
 	cmd.Stdin = bytes.NewReader(input)
-	cmd.WaitDelay = time.Second
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	if err == nil {
-		return stdout.Bytes(), nil
-	}
-	msg := strings.TrimSpace(stderr.String())
-	if len(msg) > 500 {
-		msg = msg[:500] + "…"
-	}
+	cmd.WaitDelay = persistent.WaitDelay
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err = cmd.Run()
 	var exit *exec.ExitError
-	if ctx.Err() == nil && errors.As(err, &exit) {
-		switch exit.ExitCode() {
-		case 1:
-			e := &spec.Error{Class: spec.ErrModel, Rule: ruleInText.FindString(msg), Msg: msg}
-			for _, w := range classWords {
-				if w.re.MatchString(msg) {
-					e.Class = w.class
-					break
-				}
-			}
-			return nil, e
-		case 3:
-			return nil, &spec.Error{Class: spec.ErrUnsupportedVersion, Rule: ruleInText.FindString(msg),
-				Tag: tagInText.FindString(msg), Msg: msg}
-		}
+	switch {
+	case ctx.Err() != nil:
+		return -1, nil, errOut.Bytes(), fmt.Errorf("timed out after %v", p.timeout)
+	case errors.As(err, &exit) && exit.ExitCode() >= 0:
+		return exit.ExitCode(), out.Bytes(), errOut.Bytes(), nil
+	case err != nil:
+		return -1, nil, errOut.Bytes(), err
 	}
-	if ctx.Err() != nil {
-		err = fmt.Errorf("timed out after %v", p.timeout)
-	}
-	return nil, fmt.Errorf("%s: %v; stderr: %s", p.name(args), err, msg)
+	return 0, out.Bytes(), errOut.Bytes(), nil
+}
+
+// Close ends the processes the codec keeps in persistent mode.
+func (p *program) Close() error {
+	p.sessions.Close()
+	return nil
 }

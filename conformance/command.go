@@ -94,7 +94,8 @@ func NewCommand(cfg CommandConfig, argv ...string) Implementation {
 	if cfg.Tag == "" {
 		cfg.Tag = spec.Version
 	}
-	c := &command{argv: argv, timeout: cfg.Timeout, probes: map[string]*probe{}, tag: cfg.Tag, perCase: cfg.PerCase}
+	c := &command{argv: argv, timeout: cfg.Timeout, probes: map[string]*probe{}, tag: cfg.Tag, perCase: cfg.PerCase,
+		sessions: &persistent.Pool{Argv: argv, Timeout: cfg.Timeout}}
 	return Implementation{
 		Name:       strings.Join(argv, " "),
 		Decode:     c.decode,
@@ -116,7 +117,7 @@ type command struct {
 
 	perCase    bool
 	persistent probe // whether the program offers the persistent mode
-	sessions   sessions
+	sessions   *persistent.Pool
 	// counts for Mode
 	runs, retries, fallbacks atomic.Int64
 }
@@ -300,16 +301,16 @@ func (c *command) runOnce(input []byte, limit time.Duration, args []string) ([]b
 	if !c.offersPersistent() {
 		return c.runProcess(input, limit, args)
 	}
-	s, err := c.sessions.get(c.argv, c.timeout)
+	s, err := c.sessions.Get()
 	if err != nil {
 		// It answered the probe but does not start now: this run, at
 		// least, is made the ordinary way.
 		c.fallbacks.Add(1)
 		return c.runProcess(input, limit, args)
 	}
-	out, err := s.run(c.argv, input, limit, args)
-	if !errors.Is(err, errSessionLost) {
-		c.sessions.put(s)
+	out, err := c.runSession(s, input, limit, args)
+	if !errors.Is(err, persistent.ErrLost) {
+		c.sessions.Put(s)
 	}
 	return out, err
 }
@@ -322,14 +323,13 @@ func (c *command) offersPersistent() bool {
 		return false
 	}
 	c.persistent.once.Do(func() {
-		out, err := c.runProcess(nil, c.timeout, []string{persistent.Flag})
-		c.persistent.offered = err == nil && string(bytes.TrimSpace(out)) == persistent.Hello
+		c.persistent.offered = persistent.Offers(c.argv, c.timeout)
 	})
 	return c.persistent.offered
 }
 
 func (c *command) close() error {
-	c.sessions.close()
+	c.sessions.Close()
 	return nil
 }
 
@@ -341,9 +341,7 @@ func (c *command) mode() string {
 	case !c.offersPersistent():
 		return fmt.Sprintf("one process per run (%s)%s", plural.Count(int(c.runs.Load()), "run"), c.retried())
 	}
-	c.sessions.mu.Lock()
-	started := c.sessions.started
-	c.sessions.mu.Unlock()
+	started := c.sessions.Started()
 	processes := fmt.Sprintf("%d processes", started)
 	if started == 1 {
 		processes = "1 process"
@@ -373,7 +371,7 @@ func (c *command) runProcess(input []byte, limit time.Duration, args []string) (
 	cmd.Stdin = bytes.NewReader(input)
 	// A program that leaves a child holding its stdout (a shell wrapper,
 	// say) must not make Wait outlast the timeout.
-	cmd.WaitDelay = waitDelay
+	cmd.WaitDelay = persistent.WaitDelay
 	stdout := &cappedBuffer{limit: stdoutLimit(input)}
 	stderr := &cappedBuffer{limit: maxStderrBytes, drop: true}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
@@ -397,13 +395,9 @@ func (c *command) runProcess(input []byte, limit time.Duration, args []string) (
 	return nil, e
 }
 
-// waitDelay is how long the runner waits, once a run has timed out or
-// exited, for its stdout and stderr to close.
-const waitDelay = time.Second
-
 // maxStderrBytes is what the runner keeps of a run's stderr; a message is
 // far shorter, and the rest is counted, not kept.
-const maxStderrBytes = 64 << 10
+const maxStderrBytes = persistent.MaxStderr
 
 // stdoutLimit bounds what the runner keeps of a run's stdout: far more than
 // any result of input (a wire view escapes a byte in at most 6, the JSON

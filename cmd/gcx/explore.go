@@ -116,7 +116,9 @@ func runExplore(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "gcx explore: --coverage counts the rules of the cases' vectors, which need a reference; a draft given as a program is checked against laws, not rules")
 			return exitUsage
 		}
-		return runLaws(codec.Program(*tag, *timeout, program...), opt, *out != "", stdout, stderr)
+		draft := codec.NewProgram(codec.ProgramConfig{Tag: *tag, Timeout: *timeout, PerCall: *perCase}, program...)
+		defer draft.(io.Closer).Close()
+		return runLaws(draft, opt, *out != "", stdout, stderr)
 	}
 	opt.Reference = ref
 	if len(knownFiles) > 0 {

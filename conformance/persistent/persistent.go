@@ -6,9 +6,11 @@
 // the run would have written and its exit status. Bytes travel in base64,
 // so the framing (one LF ends each line) holds for any bytes at all.
 //
-// Serve is a program's side; package conformance holds the runner's. The
-// package imports nothing of this module, so a program built on it (gcx
-// --persistent) reaches neither the runner nor its oracles.
+// Serve is a program's side; Offers, Start and Pool the caller's, which the
+// conformance runner and codec.Program (a draft codec written as a
+// program) share. The package imports nothing of this module, so a program
+// built on it (gcx --persistent) reaches neither the runner nor its
+// oracles, and package codec, which the runner imports, can use it.
 package persistent
 
 import (
