@@ -281,20 +281,24 @@ func TestNumberKey(t *testing.T) {
 // not offer the op, and one that exits otherwise or writes what is not
 // JSON fails.
 //
-// A server without a tokenizer declines auto mode by exiting 2 on a server
-// in auto mode: its vectors in auto mode are skipped, the others run. A
-// program that exits 2 on everything but the probe of the op therefore
-// declines auto mode too, and fails every other vector.
+// A server or intermediary without a tokenizer declines auto mode by
+// exiting 2 on its op in auto mode: its vectors of that op in auto mode are
+// skipped, the others run — the proxy's alone, too. A program that exits 2
+// on everything but the probe of the op therefore declines auto mode too,
+// and fails every other vector.
 func TestCommandBinding(t *testing.T) {
 	vs := loadBindingVectors(t)
-	auto := 0
+	auto, proxyAuto := 0, 0
 	for _, v := range vs {
-		if v.Op == OpMCPServer && serverUsesAuto(v.Input) {
+		if (v.Op == OpMCPServer || v.Op == OpMCPProxy) && usesAuto(v.Input) {
 			auto++
+			if v.Op == OpMCPProxy {
+				proxyAuto++
+			}
 		}
 	}
-	if auto == 0 || auto == len(vs) {
-		t.Fatalf("%d of %d vectors put a server in auto mode", auto, len(vs))
+	if auto == 0 || auto == len(vs) || proxyAuto == 0 || proxyAuto == auto {
+		t.Fatalf("%d of %d vectors put a server or intermediary in auto mode, %d of them an intermediary", auto, len(vs), proxyAuto)
 	}
 	for _, c := range []struct {
 		mode                  string
@@ -304,6 +308,7 @@ func TestCommandBinding(t *testing.T) {
 		{"honest", len(vs), 0, 0, ""},
 		{"decoder-only", 0, 0, len(vs), ""},
 		{"binding-no-auto", len(vs) - auto, 0, auto, ""},
+		{"binding-no-proxy-auto", len(vs) - proxyAuto, 0, proxyAuto, ""},
 		{"binding-not-json", 0, len(vs), 0, "not a JSON text"},
 		{"binding-exit-1", 0, len(vs), 0, "exit status 1"},
 		{"binding-exit-2", 0, len(vs) - auto, auto, "exit status 2"},
@@ -331,7 +336,11 @@ func fakeBinding(mode, op string, in []byte, stdout, stderr io.Writer) int {
 	switch mode {
 	case "honest", "binding-not-json", "binding-exit-1", "binding-exit-2":
 	case "binding-no-auto":
-		if Op(op) == OpMCPServer && serverUsesAuto(in) {
+		if (Op(op) == OpMCPServer || Op(op) == OpMCPProxy) && usesAuto(in) {
+			return 2
+		}
+	case "binding-no-proxy-auto":
+		if Op(op) == OpMCPProxy && usesAuto(in) {
 			return 2
 		}
 	default:

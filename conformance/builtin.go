@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 
@@ -135,6 +136,7 @@ func (r *oneByteReader) Read(p []byte) (int, error) {
 // auto.ChooseValue picks it, and the model otherwise [AUTO-1].
 func encodeJSON(write func(*spec.Payload) ([]byte, error)) func(text []byte, tool, mode string) ([]byte, error) {
 	return func(text []byte, tool, mode string) ([]byte, error) {
+		tool = cmp.Or(tool, jsonmap.DefaultTool) // a vector without a tool [MAP-12]
 		v, err := jsonmap.Parse(text)
 		if err != nil {
 			return nil, err
@@ -176,6 +178,7 @@ func CodecImplementation(c codec.Codec) Implementation {
 	impl := Implementation{
 		Name: "codec " + c.Tag(),
 		EncodeJSON: func(text []byte, tool, mode string) ([]byte, error) {
+			tool = cmp.Or(tool, jsonmap.DefaultTool) // a vector without a tool [MAP-12]
 			v, err := jsonmap.Parse(text)
 			if err != nil {
 				return nil, err

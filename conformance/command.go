@@ -37,7 +37,7 @@ const DefaultTimeout = 10 * time.Second
 //
 //	decode       argv... decode --wire [--max-line-bytes N] [--max-fields N] [--max-sections N] [--max-rows N]
 //	encode       argv... encode --wire
-//	json-encode  argv... encode --mode gcx|auto --tool NAME
+//	json-encode  argv... encode --mode gcx|auto [--tool NAME]
 //	json-decode  argv... decode
 //	mcp-server   argv... mcp-server
 //	mcp-client   argv... mcp-client
@@ -143,10 +143,10 @@ var probeBinding = map[Op]string{
 	OpMCPProxy:  `{"settings":{"mode":"off"},"request":{"name":"t"},"result":{"content":[]}}`,
 }
 
-// probeAutoServer is a trivial input of a server in auto mode, which needs
-// a tokenizer: a program without one exits 2 on it, and its vectors in
-// auto mode are skipped.
-const probeAutoServer = `{"settings":{"mode":"auto"},"request":{"name":"t"},"result":{"content":[]}}`
+// probeAuto is a trivial input of a server, or an intermediary, in auto
+// mode, which needs a tokenizer: a program without one exits 2 on it, and
+// its vectors of that op in auto mode are skipped.
+const probeAuto = `{"settings":{"mode":"auto"},"request":{"name":"t"},"result":{"content":[]}}`
 
 // offers reports whether the program accepts args on input with any exit
 // status but 2, trying it the first time a feature is asked for.
@@ -219,7 +219,10 @@ func (c *command) encodeJSON(text []byte, tool, mode string) ([]byte, error) {
 	if !c.offers("json-encode "+mode, probeJSON, c.versioned("--tag", "encode", "--mode", mode, "--tool", "t")...) {
 		return nil, fmt.Errorf("%w: exits 2 on %s", ErrSkip, strings.Join(c.versioned("--tag", "encode", "--mode", mode), " "))
 	}
-	args := c.versioned("--tag", "encode", "--mode", mode, "--tool", tool)
+	args := c.versioned("--tag", "encode", "--mode", mode)
+	if tool != "" { // else the program's default [MAP-12]
+		args = append(args, "--tool", tool)
+	}
 	out, err := c.run(text, args...)
 	if err != nil || bytes.HasPrefix(out, []byte(spec.TagPrefix)) {
 		return out, err
@@ -247,7 +250,7 @@ func (c *command) mcp(op Op, input []byte) ([]byte, error) {
 	if !c.offers(string(op), probeBinding[op], string(op)) {
 		return nil, fmt.Errorf("%w: exits 2 on %s", ErrSkip, op)
 	}
-	if op == OpMCPServer && serverUsesAuto(input) && !c.offers("mcp-server auto", probeAutoServer, string(op)) {
+	if (op == OpMCPServer || op == OpMCPProxy) && usesAuto(input) && !c.offers(string(op)+" auto", probeAuto, string(op)) {
 		return nil, fmt.Errorf("%w: exits 2 on %s in auto mode", ErrSkip, op)
 	}
 	return c.run(input, string(op))

@@ -173,11 +173,12 @@ func runMCPClient(input []byte) ([]byte, error) {
 	return binding.ClientOutcome(requests, r, err)
 }
 
-// serverUsesAuto reports whether an mcp-server vector's input puts its
-// tool in auto mode [MCP-6]: its own mode, else the server's, auto when
-// neither is given. An input it cannot read is not in auto mode; the run
-// then reports it.
-func serverUsesAuto(input []byte) bool {
+// usesAuto reports whether an mcp-server or mcp-proxy vector's input puts
+// its tool in auto mode [MCP-6] [PRX-1]: its own mode, else the server's
+// or intermediary's, auto when neither is given (both inputs share these
+// members). An input it cannot read is not in auto mode; the run then
+// reports it.
+func usesAuto(input []byte) bool {
 	var in mcpServerInput
 	if err := json.Unmarshal(input, &in); err != nil {
 		return false

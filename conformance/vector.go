@@ -145,7 +145,8 @@ const (
 	// OpEncode: wire view to GCX1 payload, as gcx encode --wire.
 	OpEncode Op = "encode"
 	// OpJSONEncode: JSON text to a tool result, as gcx encode --mode MODE
-	// --tool TOOL.
+	// --tool TOOL, or without --tool when the vector names no tool
+	// (jsonmap.DefaultTool [MAP-12]).
 	OpJSONEncode Op = "json-encode"
 	// OpJSONDecode: tool result (GCX1 or JSON) to the compact form of its
 	// JSON value, as gcx decode.
@@ -208,7 +209,8 @@ type Vector struct {
 	// Limits are the decoder limits an OpDecode vector runs under; nil
 	// means the decoder's defaults.
 	Limits Limits `json:"limits,omitempty"`
-	// Tool and Mode are the arguments of an OpJSONEncode vector.
+	// Tool and Mode are the arguments of an OpJSONEncode vector; a Tool
+	// of "" leaves the tool name to the implementation's default [MAP-12].
 	Tool string `json:"tool,omitempty"`
 	Mode string `json:"mode,omitempty"`
 	// Canonical, on an OpDecode vector with a view, asks that encoding the
@@ -730,8 +732,10 @@ func (v *Vector) checkOpFields() error {
 	switch {
 	case v.Limits != nil && v.Op != OpDecode:
 		return errors.New("only decode vectors carry limits")
-	case (v.Tool != "" || v.Mode != "") != (v.Op == OpJSONEncode):
-		return errors.New("tool and mode belong to, and are required by, json-encode vectors")
+	case v.Tool != "" && v.Op != OpJSONEncode:
+		return errors.New("tool belongs to json-encode vectors")
+	case (v.Mode != "") != (v.Op == OpJSONEncode):
+		return errors.New("mode belongs to, and is required by, json-encode vectors")
 	case v.Op == OpJSONEncode && !modes[v.Mode]:
 		return fmt.Errorf("mode %q is neither gcx nor auto", v.Mode)
 	case v.Canonical != nil && (v.Op != OpDecode || e.View == nil):

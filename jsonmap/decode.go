@@ -467,11 +467,13 @@ func (d *decoder) header(h *streaming.Header) {
 		d.failHeader(1, "MAP-11", fmt.Sprintf("section %d holds member %s and must be named tool=%s, not tool=%s", d.section+1, quote(x.key), quotePrefixText(x.tool), quotePrefixText(h.Tool)))
 		return
 	}
-	if i := metaIndex(h, KeyJSON); i >= 0 {
+	// Only the root's json= decides how the rest is read; here it is a
+	// pair like nest= and str=, checked in the header's order [MAP-14].
+	cols, bad, err := d.columns(h)
+	if i := metaIndex(h, KeyJSON); i >= 0 && (err == nil || i < bad) {
 		d.failMeta(i, "MAP-11", "a section that holds a member's table carries no json= pair")
 		return
 	}
-	cols, bad, err := d.columns(h)
 	if err != nil {
 		d.failMeta(bad, pairRule(h.Meta[bad].Key), err.Error())
 		return
@@ -707,6 +709,9 @@ func (d *decoder) startPart(l *Layout, part int) {
 
 // row reads one row of the current section.
 func (d *decoder) row(values []string) {
+	// A row beyond those the form allows decides the section's error at
+	// once [MAP-14]: nothing in it is read, since it holds no part of the
+	// value, and the section's end reports the count at the header.
 	switch d.mode {
 	case modeTable:
 		d.tableRow(values)
@@ -714,7 +719,7 @@ func (d *decoder) row(values []string) {
 		d.listRow(values[0])
 	case modeValue:
 		if d.rows > 1 {
-			d.failed = true // the section's end reports it [MAP-9]
+			d.failed = true // too many rows [MAP-9]
 			return
 		}
 		if values[0] == "" {
@@ -727,15 +732,15 @@ func (d *decoder) row(values []string) {
 		}
 	case modeRowObject:
 		if d.rows > 1 {
-			d.failed = true // the section's end reports it [MAP-10]
+			d.failed = true // too many rows [MAP-10]
 			return
 		}
 		d.rowObject(values)
 	case modeNoRows:
-		d.failed = true // the section's end reports it [MAP-10]
+		d.failed = true // too many rows [MAP-10]
 	case modeLayout:
 		if d.part.Shape == ShapeObject && d.rows > 1 {
-			d.failed = true // the section's end reports it [LAY-2]
+			d.failed = true // too many rows [LAY-2]
 			return
 		}
 		d.layoutRow(values)

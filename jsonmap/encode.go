@@ -14,6 +14,10 @@ import (
 	"github.com/gcxwire/gcx/streaming"
 )
 
+// DefaultTool is the tool name of a value written without one, as by
+// gcx encode without --tool [MAP-12].
+const DefaultTool = "result"
+
 // KeyJSON is the meta key that names the generic form of a root section
 // [MAP-7].
 const KeyJSON = "json"

@@ -35,7 +35,7 @@ type encodeOptions struct {
 func encodeFlags(fs *flag.FlagSet) encodeOptions {
 	return encodeOptions{
 		wire:          fs.Bool("wire", false, "read a wire view [WIRE-2] and write its canonical GCX1 bytes"),
-		tool:          fs.String("tool", "result", "the tool `name` written as tool=; a declared tool uses its frozen layout"),
+		tool:          fs.String("tool", jsonmap.DefaultTool, "the tool `name` written as tool=; a declared tool uses its frozen layout"),
 		mode:          fs.String("mode", modeAuto, "`auto`: GCX1 only when it costs fewer cl100k_base tokens than compact JSON, else that JSON; gcx: always GCX1"),
 		stats:         fs.Bool("stats", false, "report the format written and both token counts on stderr"),
 		requireLayout: fs.Bool("require-layout", false, "fail when --tool is declared and the value does not fit its layout"),

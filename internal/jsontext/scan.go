@@ -248,11 +248,11 @@ func escape(src []byte, i int, compact bool, r *rune) (next int, f fault, at int
 	if u >= 0xDC00 || j+6 > len(src) || src[j] != '\\' || src[j+1] != 'u' {
 		return 0, faultSurrogate, i
 	}
-	low, f, at := hex4(src, j+2)
-	if f != faultNone {
-		return 0, f, at
-	}
-	if low < 0xDC00 || low > 0xDFFF {
+	// The next six bytes decide [MAP-1]: unless they are a low surrogate
+	// escape, the high one is unpaired and is the first offending byte,
+	// even when those bytes are no escape at all ("\ud800\uzz").
+	low, f, _ := hex4(src, j+2)
+	if f != faultNone || low < 0xDC00 || low > 0xDFFF {
 		return 0, faultSurrogate, i
 	}
 	*r = utf16.DecodeRune(u, low)

@@ -1318,10 +1318,10 @@ function decodeMapping(sections) {
     };
   }
 
-  // [MAP-9]
+  // [MAP-9]. A row beyond the value form's one is an error where it stands, unread [MAP-14].
   function readArrayOrValueForm(kind) {
     if (root.fields.length !== 1) throw violation('MAP-9', 'the array and value forms have one field', root.line, root.fieldListCol);
-    const items = root.rows.map((row, r) => {
+    const items = (kind === 'array' ? root.rows : root.rows.slice(0, 1)).map((row, r) => {
       const { line, cols } = root.rowPositions[r];
       if (row[0] === '') throw violation('MAP-9', 'empty cell', line, cols[0]);
       return readSpelled(row[0], line, cols[0]);
@@ -1363,10 +1363,10 @@ function decodeMapping(sections) {
     return { kind: 'object', members };
   }
 
-  // [MAP-10] [MAP-11]: the row form. Every row is read before its number is checked.
+  // [MAP-10] [MAP-11]: the row form. Its one row is read, then a second is an error, unread [MAP-14].
   function readRowForm(announced) {
     const members = [];
-    root.rows.forEach((row, r) => {
+    root.rows.slice(0, 1).forEach((row, r) => {
       const { line, cols } = root.rowPositions[r];
       row.forEach((cell, i) => {
         if (cell === '') return;
@@ -1402,7 +1402,8 @@ function decodeMapping(sections) {
       s.meta.forEach(([key], i) => {
         if (key === 'json' || key === 'nest' || key === 'str') throw violation('LAY-4', 'layout section with ' + key + '=', s.line, s.metaCols[i][1]);
       });
-      const objects = s.rows.map((row, r) => {
+      // An object part's second row is an error where it stands, unread [MAP-14].
+      const objects = (part.shape === 'object' ? s.rows.slice(0, 1) : s.rows).map((row, r) => {
         const { line, cols } = s.rowPositions[r];
         const members = [];
         row.forEach((cell, i) => {
@@ -1418,7 +1419,7 @@ function decodeMapping(sections) {
         return { kind: 'object', members };
       });
       if (part.shape === 'object') {
-        if (objects.length !== 1) throw violation('LAY-2', 'an object part holds one row', s.line, 1);
+        if (s.rows.length !== 1) throw violation('LAY-2', 'an object part holds one row', s.line, 1);
         values.push(objects[0]);
       } else {
         values.push({ kind: 'array', items: objects });

@@ -547,10 +547,10 @@ def _read_table(section):
 def _read_layout_part(section, part):
     if section.fields != [f[0] for f in part.fields]:
         raise _constraint("LAY-5", "the field list is not the layout's")
-    if part.shape == "object" and len(section.rows) != 1:
-        raise _constraint("LAY-2", "an object part holds exactly one row")
+    # an object part's one row is read first; a second is an error where it
+    # stands, unread, and a missing one is found at the section's end [MAP-14]
     objs = []
-    for row in section.rows:
+    for row in section.rows[:1] if part.shape == "object" else section.rows:
         obj = Object()
         for (_, js, typ, optional), cell in zip(part.fields, row):
             if cell == "":
@@ -562,6 +562,8 @@ def _read_layout_part(section, part):
                 raise _constraint("LAY-3", f"member {js} is not of type {typ}")
             obj.append((js, value))
         objs.append(obj)
+    if part.shape == "object" and len(section.rows) != 1:
+        raise _constraint("LAY-2", "an object part holds exactly one row")
     return objs if part.shape == "rows" else objs[0]
 
 
@@ -592,8 +594,15 @@ def _member_table(sections, index, root, name):
     s = sections[index]
     if s.tool != f"{root.tool}.{name}":
         raise _constraint("MAP-11", f"the table of {name} must be named {root.tool}.{name}")
-    if meta_value(s, "json") is not None:
-        raise _constraint("MAP-11", "a member-table section carries json=")
+    # only the root's json= comes first; here it is checked in its place among
+    # nest= and str=, in the header's order [MAP-14]
+    for k, x in s.meta:
+        if k == "json":
+            raise _constraint("MAP-11", "a member-table section carries json=")
+        if k == "nest":
+            _check_nest(s.fields, x)
+        elif k == "str":
+            _check_str(s.fields, x)
     return _read_table(s)
 
 
@@ -616,11 +625,14 @@ def decode_value(data):
     elif form in ("array", "value"):
         if len(root.fields) != 1:
             raise _constraint("MAP-9", "the array and value forms have one field")
+        # the value form's one row is read first; a second is an error where it
+        # stands, unread [MAP-14]
+        rows = root.rows if form == "array" else root.rows[:1]
+        if any(row[0] == "" for row in rows):
+            raise _constraint("MAP-9", "an empty cell where no element can be absent")
+        items = [unspell(row[0]) for row in rows]
         if form == "value" and len(root.rows) != 1:
             raise _constraint("MAP-9", "the value form holds one row")
-        if any(row[0] == "" for row in root.rows):
-            raise _constraint("MAP-9", "an empty cell where no element can be absent")
-        items = [unspell(row[0]) for row in root.rows]
         value = items if form == "array" else items[0]
     elif form == "object":
         # the header first, pair by pair [MAP-14]: nest= and str= of the root's table,
@@ -656,17 +668,20 @@ def decode_value(data):
             else:
                 value.append((k, unspell(x, True)))
     elif form == "row":
+        # the one row is read first; a second is an error where it stands,
+        # unread, and a missing one is found at the section's end [MAP-14]
+        members, table = [], object()  # table marks an @ cell
+        for f, cell in zip(root.fields, root.rows[0] if root.rows else []):
+            if cell != "":
+                members.append((f, table if cell == "@" else unspell(cell, True)))
         if len(root.rows) != 1:
             raise _constraint("MAP-10", "the row form holds one row")
         value = Object()
-        for f, cell in zip(root.fields, root.rows[0]):
-            if cell == "":
-                continue
-            if cell == "@":
-                value.append((f, _member_table(sections, used, root, f)))
+        for f, x in members:  # the tables' sections follow the root
+            if x is table:
+                x = _member_table(sections, used, root, f)
                 used += 1
-            else:
-                value.append((f, unspell(cell, True)))
+            value.append((f, x))
     else:
         raise _constraint("MAP-7", f"json={form} names no form")
     if used < len(sections):
