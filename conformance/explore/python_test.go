@@ -112,9 +112,10 @@ func TestPythonFindsAPlantedBug(t *testing.T) {
 }
 
 // TestPythonPlantedBugs is the whole proof, opt-in (GCX_EXPLORE_PYTHON=1;
-// .ci/run sets it): each planted bug passes every vector the Python
-// example runs and is found by explore's default run, and the example as
-// committed agrees with the reference on every case of that run.
+// .ci/run sets it): each planted bug — each passed every vector the
+// Python example ran when it was chosen — is found by explore's default
+// run, and the example as committed agrees with the reference on every
+// case of that run.
 func TestPythonPlantedBugs(t *testing.T) {
 	if os.Getenv("GCX_EXPLORE_PYTHON") == "" {
 		t.Skip("set GCX_EXPLORE_PYTHON=1 to run the planted bugs of the Python example (minutes)")
@@ -141,8 +142,17 @@ func TestPythonPlantedBugs(t *testing.T) {
 			r := conformance.Check(vectors, impl, conformance.Options{
 				Categories: []string{conformance.CategoryDecode, conformance.CategoryReject, conformance.CategoryEncode, conformance.CategoryVersion},
 			})
-			if r.Diagnostic.Failed > 0 || r.Diagnostic.Passed == 0 {
-				t.Fatalf("the vectors catch the planted bug: %s", r.Diagnostic)
+			if r.Diagnostic.Passed == 0 {
+				t.Fatalf("no vector ran: %s", r.Diagnostic)
+			}
+			// The bugs were chosen because every vector of their time
+			// passed them; revision 1.4's vectors of error positions
+			// after multi-byte text catch the first two. Explore must
+			// find each all the same.
+			if r.Diagnostic.Failed > 0 {
+				t.Logf("the vectors catch it: %s", r.Diagnostic)
+			} else {
+				t.Logf("every vector passes it: %s", r.Diagnostic)
 			}
 			start := time.Now()
 			rep, err := explore.Run(impl, defaultRun)
