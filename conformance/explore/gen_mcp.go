@@ -37,9 +37,9 @@ func (g *gen) bindingCase(ref Reference) Case {
 	switch g.n(10) {
 	case 0:
 		return g.mcpCase(ref)
-	case 1, 2, 3:
+	case 1, 2, 3, 4:
 		return g.serverCase()
-	case 4, 5, 6, 7:
+	case 5, 6, 7:
 		return g.proxyCase()
 	}
 	return g.clientCase()
@@ -312,7 +312,7 @@ func (g *gen) settings(tool string, offer bool) jsonmap.Value {
 // acceptValue draws a list of tags a client reads, or, for [MCP-11], a
 // value of another type.
 func (g *gen) acceptValue() jsonmap.Value {
-	switch g.n(14) {
+	switch g.n(16) {
 	case 0:
 		return jstrs()
 	case 1:
@@ -323,9 +323,11 @@ func (g *gen) acceptValue() jsonmap.Value {
 		return jstrs("x", "json", spec.Version)
 	case 4:
 		return jstr(spec.Version)
-	case 5:
-		return jarr(jstr("x"), jnum(7), jstr(spec.Version))
-	case 6:
+	case 5, 6:
+		// a list with a tag among elements that are no strings
+		return pick(g, []jsonmap.Value{jarr(jstr("x"), jnum(7), jstr(spec.Version)), jarr(jsonmap.Value{Kind: jsonmap.Null}, jstr(spec.Version)),
+			jarr(jstr(spec.Version), jstrs(spec.Version))})
+	case 7, 8:
 		return pick(g, []jsonmap.Value{{Kind: jsonmap.Null}, jnum(1), jobj(), jbool(true)})
 	}
 	return jstrs(spec.Version)
@@ -335,26 +337,28 @@ func (g *gen) acceptValue() jsonmap.Value {
 // only, or the binding's extension with an accept list of any kind, or
 // none, or an extension that is no object.
 func (g *gen) capabilities() (jsonmap.Value, bool) {
-	if g.one(4) {
+	if g.one(6) {
 		return jsonmap.Value{}, false
 	}
 	caps := jobj()
 	if g.one(4) {
 		set(&caps, "roots", jobj("listChanged", jbool(true)))
 	}
-	if g.one(6) {
+	if g.one(8) {
 		return caps, true
 	}
 	var ext jsonmap.Value
-	switch g.n(8) {
+	switch g.n(10) {
 	case 0:
 		ext = jobj()
 	case 1:
 		ext = jobj("offer", jstrs(spec.Version))
 	case 2:
 		ext = pick(g, []jsonmap.Value{jbool(true), jstrs(spec.Version)})
-	default:
+	case 3, 4:
 		ext = jobj("accept", g.acceptValue())
+	default:
+		ext = jobj("accept", jstrs(spec.Version))
 	}
 	extensions := jobj(binding.Extension, ext)
 	if g.one(4) {
@@ -379,7 +383,7 @@ func (g *gen) requestMeta() (jsonmap.Value, bool) {
 	if g.one(3) {
 		set(&meta, "progressToken", pick(g, []jsonmap.Value{jnum(7), jstr("p-1")}))
 	}
-	if g.one(4) {
+	if g.one(3) {
 		caps, ok := g.capabilities()
 		if !ok {
 			caps = jobj()
@@ -417,10 +421,35 @@ func (g *gen) serverCase() Case {
 	tool := pick(g, mcpTools)
 	in := jobj("settings", g.settings(tool, true))
 	perRequest := g.session(&in)
-	if caps, ok := g.capabilities(); ok {
-		set(&in, "capabilities", caps)
+	request, meta := jobj("name", jstr(tool)), jobj()
+	switch g.n(10) {
+	case 0:
+		// no opt-in at all
+	case 1:
+		// the capabilities only in the request's _meta, where the
+		// version may or may not read them [MCP-10]
+		set(&meta, binding.MetaClientCapabilities, jobj("extensions", jobj(binding.Extension, jobj("accept", jstrs(spec.Version)))))
+	case 2, 3:
+		set(&meta, binding.MetaAccept, g.acceptValue()) // [MCP-3] [MCP-11]
+		if caps, ok := g.capabilities(); ok && g.one(2) {
+			set(&in, "capabilities", caps)
+		}
+	default:
+		if caps, ok := g.capabilities(); ok {
+			set(&in, "capabilities", caps)
+		}
+		if g.one(5) {
+			caps, _ := g.capabilities()
+			set(&meta, binding.MetaClientCapabilities, caps)
+		}
 	}
-	set(&in, "request", g.request(tool))
+	if g.one(3) {
+		set(&meta, "progressToken", pick(g, []jsonmap.Value{jnum(7), jstr("p-1")}))
+	}
+	if len(meta.Members) > 0 || g.one(5) {
+		set(&request, "_meta", meta)
+	}
+	set(&in, "request", request)
 	set(&in, "result", g.toolResult(g.toolValue(), !perRequest))
 	return Case{Op: conformance.OpMCPServer, Input: in.AppendCompact(nil)}
 }
@@ -431,12 +460,21 @@ func (g *gen) serverCase() Case {
 // the binding itself [PRX-3].
 func (g *gen) proxyCase() Case {
 	tool := pick(g, mcpTools)
-	in := jobj("settings", g.settings(tool, false))
+	settings := g.settings(tool, false)
+	if g.one(2) {
+		unset(&settings, "mode") // auto, gcx proxy's default
+	}
+	in := jobj("settings", settings)
 	perRequest := g.session(&in)
-	if g.one(3) { // most hosts do not speak the binding
+	switch g.n(8) { // most hosts do not speak the binding
+	case 0, 1:
 		if caps, ok := g.capabilities(); ok {
 			set(&in, "capabilities", caps)
 		}
+	case 2:
+		// a host that speaks the binding without an accept list
+		// [PRX-2], which is no opt-in [MCP-2]
+		set(&in, "capabilities", jobj("extensions", jobj(binding.Extension, pick(g, []jsonmap.Value{jobj(), jobj("accept", jstr(spec.Version))}))))
 	}
 	offers := false
 	if g.one(2) {
