@@ -116,11 +116,13 @@ exercises it, measured:
   (an error is expected).
 - **explore** — how many of the %d cases of `+"`gcx explore`"+`'s default run (seed %d, every category) cite the rule,
   and which generators (by category, as `+"`--category`"+` names them; docs/conformance.md, "Exploring") drew them.
-  A generated case cites the rules of the reference's verdict on it: the error's rule for a refusal, and for an
-  accepted payload the rules its shape exercises (a guard, an escape, a comment, several sections, `+"`rows=`"+`, ...), so
-  the figures depend on no program's answers, only on the ops it declines (their draws are drawn again from the
-  others). `+"`gcx explore --coverage`"+` reports the same for a run against any program (docs/conformance.md,
-  "Exploring"); a rule with vectors and no case here is one the default run does not look at.
+  A generated case cites the rules of the reference's verdict on it: the error's rule for a refusal, for an
+  accepted payload the rules its shape exercises (a guard, an escape, a comment, several sections, `+"`rows=`"+`, ...),
+  and for a case of the MCP binding the rules of the decision the reference made on it (how the call opted in, why a
+  result was left alone or what was written or weighed, docs/conformance.md, "Exploring"), so the figures depend on
+  no program's answers, only on the ops it declines (their draws are drawn again from the others).
+  `+"`gcx explore --coverage`"+` reports the same for a run against any program (docs/conformance.md, "Exploring"); a rule
+  with vectors and no case here is one the default run does not look at.
 - **testable over the protocol** — empty for a rule a vector can both follow and break (it has an accepting and a
   refusing vector); otherwise the one way a vector can test it (*accepting only*, *refusing only*) or *neither
   way*, and why, as conformance/vectors_test.go records it (TestSpecRulesHaveVectors holds the vectors to it). A
