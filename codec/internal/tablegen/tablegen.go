@@ -1,9 +1,9 @@
-// Package tablegen holds the rapid generators of table-shaped values that
-// drive the codec properties: arrays of objects whose columns repeat,
-// share prefixes and suffixes, are made of other columns or follow them,
-// and whose texts hold a codec's marks and look-alikes (codec.Needs). The
-// generic generators of jsongen seldom make such a table, so a draft's
-// ideas would go untested by them.
+// Package tablegen holds the rapid generators of values that drive the
+// codec properties: jsongen's tables with texts that hold a codec's marks
+// and look-alikes (codec.Needs), those tables inside objects, and
+// look-alikes cut from a codec's own output. It stands under codec, whose
+// types it draws for; the tables themselves are jsongen's, which the
+// mapping's properties draw too.
 //
 // A drawn value prints as its tool and compact JSON, so a counterexample
 // reads as JSON rather than as a Go struct.
@@ -12,23 +12,13 @@ package tablegen
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"pgregory.net/rapid"
 
 	"github.com/gcxwire/gcx/codec"
-	"github.com/gcxwire/gcx/internal/jsongen"
 	"github.com/gcxwire/gcx/jsonmap"
+	"github.com/gcxwire/gcx/jsonmap/jsongen"
 )
-
-// common are fragments every codec's tables get: GCX1's own syntax and
-// texts that read as other JSON values.
-var common = []string{"#", "GCX1 ", "\t", "\n", "\\", "null", "62", "true", `"q"`, "@", "é", ""}
-
-// columnNames mixes names a declaration can take, names it cannot (the
-// reserved keys, a name with a space, the empty name) and nested ones.
-var columnNames = []string{"id", "path", "name", "kind", "line", "email", "a", "b", "labels.app",
-	"rows", "total", "json", "str", "nest", "tool", "x y", "", "a,b"}
 
 // Drawn is a tool name and the value drawn as its result.
 type Drawn struct {
@@ -43,85 +33,15 @@ func (d Drawn) GoString() string {
 
 func (d Drawn) String() string { return d.GoString() }
 
-// fragments returns what texts are made of for a codec that needs n.
-func fragments(n codec.Needs) []string {
-	out := append([]string(nil), common...)
-	out = append(out, n.Fragments...)
-	out = append(out, n.Marks...)
-	out = append(out, n.MarkPrefixes...)
-	out = append(out, n.LookAlikes...)
-	return out
-}
-
-// Text draws a text of up to four fragments.
-func Text(n codec.Needs) *rapid.Generator[string] {
-	pieces := fragments(n)
-	return rapid.Custom(func(t *rapid.T) string {
-		parts := rapid.SliceOfN(rapid.SampledFrom(pieces), 0, 4).Draw(t, "parts")
-		return strings.Join(parts, "")
-	})
-}
-
 // Table draws an array of objects whose columns a codec's ideas can
-// declare or mark.
+// declare or mark: jsongen's tables, whose texts also hold what n names
+// and whose cells are now and then one of n's marks or look-alikes whole.
 func Table(n codec.Needs) *rapid.Generator[jsonmap.Value] {
-	text := Text(n)
-	whole := slices.Concat(n.Marks, n.MarkPrefixes, n.LookAlikes)
-	return rapid.Custom(func(t *rapid.T) jsonmap.Value {
-		names := rapid.SliceOfNDistinct(rapid.SampledFrom(columnNames), 1, 6, func(s string) string { return s }).Draw(t, "columns")
-		rows := rapid.IntRange(0, 12).Draw(t, "rows")
-		pool := rapid.SliceOfN(text, 1, 4).Draw(t, "pool")
-		if len(whole) > 0 && rapid.IntRange(0, 3).Draw(t, "a mark as a text") == 0 {
-			pool = append(pool, rapid.SampledFrom(whole).Draw(t, "mark"))
-		}
-		kinds := make([]int, len(names))
-		for c := range names {
-			kinds[c] = rapid.IntRange(0, 6).Draw(t, "kind of column")
-		}
-		elems := make([]jsonmap.Value, rows)
-		for i := range elems {
-			obj := jsonmap.Value{Kind: jsonmap.Object}
-			texts := map[int]string{}
-			for c, name := range names {
-				if rapid.IntRange(0, 9).Draw(t, "absent") == 0 {
-					continue
-				}
-				var v jsonmap.Value
-				switch kinds[c] {
-				case 0: // one of a few texts: defaults, keys, dittos, abbreviations
-					v = str(rapid.SampledFrom(pool).Draw(t, "pooled"))
-				case 1: // made of earlier columns and a text: derived templates
-					var b strings.Builder
-					for _, k := range rapid.SliceOfN(rapid.IntRange(0, c), 0, 2).Draw(t, "parts of") {
-						b.WriteString(texts[k])
-						b.WriteString(rapid.SampledFrom([]string{"::", "/", "", "-"}).Draw(t, "separator"))
-					}
-					b.WriteString(rapid.SampledFrom(pool).Draw(t, "own part"))
-					v = str(b.String())
-				case 2: // a shared prefix and suffix: affixes
-					v = str("2026-10-" + text.Draw(t, "middle") + ".000Z")
-				case 3:
-					v = jsonmap.Value{Kind: jsonmap.Number, Text: rapid.SampledFrom([]string{"1", "2", "62", "-0", "1e400"}).Draw(t, "number")}
-				case 4:
-					v = rapid.SampledFrom([]jsonmap.Value{{Kind: jsonmap.Null}, {Kind: jsonmap.True}, str("")}).Draw(t, "literal")
-				case 5: // a function of an earlier column: keys
-					k := rapid.IntRange(0, c).Draw(t, "key column")
-					v = str(strings.Repeat(pool[len(texts[k])%len(pool)]+"/follows", 2))
-				default:
-					v = jsongen.Value().Draw(t, "any")
-				}
-				if v.Kind == jsonmap.String {
-					texts[c] = v.Text
-				}
-				obj.Members = append(obj.Members, jsonmap.Member{Key: name, Value: v})
-			}
-			elems[i] = obj
-		}
-		return jsonmap.Value{Kind: jsonmap.Array, Elems: elems}
-	})
+	return jsongen.Table(slices.Concat(n.Fragments, n.Marks, n.MarkPrefixes, n.LookAlikes),
+		slices.Concat(n.Marks, n.MarkPrefixes, n.LookAlikes))
 }
 
-func str(s string) jsonmap.Value { return jsonmap.Value{Kind: jsonmap.String, Text: s} }
+func str(s string) jsonmap.Value { return jsongen.Str(s) }
 
 // Value draws a table, a table inside an object (a member table of the
 // header or row form), or a value that fits a declared tool's layout,
