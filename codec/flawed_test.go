@@ -15,6 +15,7 @@ import (
 
 	"github.com/gcxwire/gcx/codec"
 	"github.com/gcxwire/gcx/codec/codectest"
+	"github.com/gcxwire/gcx/internal/deep"
 )
 
 // flawsEnv, set in the environment of this test binary, registers the
@@ -116,9 +117,7 @@ func TestPropertiesCatchFlawedCodecs(t *testing.T) {
 	if os.Getenv(flawsEnv) != "" {
 		t.Skip("this is the run with the flawed drafts registered")
 	}
-	if testing.Short() {
-		t.Skip("runs the properties once more in a child process")
-	}
+	deep.Skip(t, "the properties run once more, on drafts with planted flaws")
 	r := runProperties(t, properties, flawedDrafts, 0, flawCheckCap)
 	for _, d := range flawedDrafts {
 		if diff := cmp.Diff(d.fails, r.fails[d.codec.Tag()]); diff != "" {
@@ -146,9 +145,7 @@ func TestPropertiesCatchLookAlikes(t *testing.T) {
 	if os.Getenv(flawsEnv) != "" {
 		t.Skip("this is the run with the flawed drafts registered")
 	}
-	if testing.Short() {
-		t.Skip("runs the properties again in child processes")
-	}
+	deep.Skip(t, "the properties run four times more, on two drafts with a planted flaw")
 	drafts := []flawedDraft{lookAlikeDraft, prefixLookAlikeDraft}
 	var mustFail []string // by one draft or the other
 	for _, d := range drafts {

@@ -10,8 +10,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/gcxwire/gcx/codec"
+	"github.com/gcxwire/gcx/codec/internal/tablegen"
 	"github.com/gcxwire/gcx/internal/gen"
-	"github.com/gcxwire/gcx/internal/tablegen"
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/spec"
 )

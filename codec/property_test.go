@@ -12,11 +12,11 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/gcxwire/gcx/codec"
+	"github.com/gcxwire/gcx/codec/internal/tablegen"
 	"github.com/gcxwire/gcx/internal/gen"
-	"github.com/gcxwire/gcx/internal/jsongen"
-	"github.com/gcxwire/gcx/internal/tablegen"
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/jsonmap/auto"
+	"github.com/gcxwire/gcx/jsonmap/jsongen"
 	"github.com/gcxwire/gcx/spec"
 	"github.com/gcxwire/gcx/tokens"
 	"github.com/gcxwire/gcx/tokens/tokenstest"

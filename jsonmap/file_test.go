@@ -11,11 +11,9 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/gcxwire/gcx/codec"
 	"github.com/gcxwire/gcx/internal/gen"
-	"github.com/gcxwire/gcx/internal/jsongen"
-	"github.com/gcxwire/gcx/internal/tablegen"
 	"github.com/gcxwire/gcx/jsonmap"
+	"github.com/gcxwire/gcx/jsonmap/jsongen"
 	"github.com/gcxwire/gcx/spec"
 )
 
@@ -184,7 +182,7 @@ func TestPropertyEncodeFileIsEncode(t *testing.T) {
 		case 0, 1:
 			v = jsongen.Value().Draw(t, "value")
 		case 2:
-			v = tablegen.Table(codec.Needs{}).Draw(t, "table")
+			v = jsongen.Table(nil, nil).Draw(t, "table")
 			if rapid.Bool().Draw(t, "as a member") {
 				v = jsonmap.Value{Kind: jsonmap.Object, Members: []jsonmap.Member{
 					{Key: "total", Value: jsonmap.Value{Kind: jsonmap.Number, Text: "3"}},

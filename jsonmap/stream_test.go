@@ -15,8 +15,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/gcxwire/gcx/internal/gen"
-	"github.com/gcxwire/gcx/internal/jsongen"
 	"github.com/gcxwire/gcx/jsonmap"
+	"github.com/gcxwire/gcx/jsonmap/jsongen"
 	"github.com/gcxwire/gcx/spec"
 	"github.com/gcxwire/gcx/streaming"
 )

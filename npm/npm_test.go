@@ -8,7 +8,7 @@ package npm_test
 // both from the tarballs into an empty folder, offline and with an empty
 // cache, so that nothing can come from the registry. Then the installed
 // launcher is held to the binary (arguments, streams, exit status,
-// signals), and every host configuration the README documents is started
+// signals), and every host configuration docs/mcp.md documents is started
 // exactly as written and driven by the official TypeScript SDK's stock
 // client (gcxmcp/proxy/testdata/node/session.mjs).
 //
@@ -388,7 +388,7 @@ func firstChild(pid int) int {
 	return 0
 }
 
-// hostConfig is one host configuration the README documents.
+// hostConfig is one host configuration docs/mcp.md documents.
 type hostConfig struct {
 	host, transport string
 	command         []string // stdio: the command the host starts
@@ -400,12 +400,12 @@ var (
 	loopbackURL  = regexp.MustCompile(`^http://127\.0\.0\.1:([0-9]+)/mcp$`)
 )
 
-// readmeConfigs returns the README's host configurations: each fenced
+// readmeConfigs returns docs/mcp.md's host configurations: each fenced
 // block after a <!-- host-config: HOST TRANSPORT --> line, read as that
 // host reads it.
 func readmeConfigs(t *testing.T) []hostConfig {
 	t.Helper()
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("../docs/mcp.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -470,7 +470,7 @@ func readmeConfigs(t *testing.T) []hostConfig {
 				c.command = rest[2:]
 			}
 		default:
-			t.Fatalf("README: unknown host %q in a host-config marker", host)
+			t.Fatalf("docs/mcp.md: unknown host %q in a host-config marker", host)
 		}
 		if transport == "stdio" && (len(c.command) == 0 || c.command[0] == "" || c.url != "") {
 			t.Errorf("%s stdio: command %q, url %q", host, c.command, c.url)
@@ -488,23 +488,23 @@ func decodeStrict(t *testing.T, host string, body []byte, v any) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		t.Fatalf("README %s: %v\n%s", host, err, body)
+		t.Fatalf("docs/mcp.md %s: %v\n%s", host, err, body)
 	}
 }
 
 // shellWords splits a one-line shell command with no quoting, which is
-// all the README's commands need; anything else is refused rather than
+// all docs/mcp.md's commands need; anything else is refused rather than
 // split differently from a shell.
 func shellWords(t *testing.T, line string) []string {
 	t.Helper()
 	line = strings.TrimSpace(line)
 	if strings.ContainsAny(line, "'\"\\$`\n;&|<>*?") {
-		t.Fatalf("README: %q needs a shell to read; keep documented commands to plain words", line)
+		t.Fatalf("docs/mcp.md: %q needs a shell to read; keep documented commands to plain words", line)
 	}
 	return strings.Fields(line)
 }
 
-// The README documents the configurations of four hosts, for a server on
+// docs/mcp.md documents the configurations of four hosts, for a server on
 // stdio and, except where the host cannot reach a local URL, on
 // Streamable HTTP; the quick start's configurations are among them.
 func TestReadmeHasEveryHostConfig(t *testing.T) {
@@ -518,11 +518,11 @@ func TestReadmeHasEveryHostConfig(t *testing.T) {
 		"proxy-http http", "quickstart stdio", "quickstart-exempt stdio", "vscode http", "vscode stdio",
 	}
 	if !slices.Equal(have, want) {
-		t.Errorf("README host configurations:\n%q\nwant\n%q", have, want)
+		t.Errorf("docs/mcp.md host configurations:\n%q\nwant\n%q", have, want)
 	}
 }
 
-// Each stdio configuration of the README, started exactly as written from
+// Each stdio configuration of docs/mcp.md, started exactly as written from
 // a folder where npx finds the installed packages (and nothing else),
 // serves the memory server through gcx proxy: the stock client sees the
 // same server and tools as without the proxy, and read_graph and
@@ -569,7 +569,7 @@ func TestReadmeStdioConfigs(t *testing.T) {
 		})
 	}
 	if ran == 0 {
-		t.Fatal("the README documents no stdio configuration")
+		t.Fatal("docs/mcp.md documents no stdio configuration")
 	}
 }
 
@@ -590,8 +590,8 @@ func flagValue(words []string, flag string) string {
 	return ""
 }
 
-// The README's command for a server on Streamable HTTP, started as
-// written (on free ports in place of the README's), in front of the
+// The command of docs/mcp.md for a server on Streamable HTTP, started as
+// written (on free ports in place of docs/mcp.md's), in front of the
 // reference server-everything, serves each host's HTTP configuration:
 // the stock client sees the same server and tools as directly, and
 // get-env's JSON in GCX1 that decodes to the server's value.
@@ -600,7 +600,7 @@ func TestReadmeHTTPConfigs(t *testing.T) {
 	configs := readmeConfigs(t)
 	i := slices.IndexFunc(configs, func(c hostConfig) bool { return c.host == "proxy-http" })
 	if i < 0 {
-		t.Fatal("the README documents no gcx proxy --listen command")
+		t.Fatal("docs/mcp.md documents no gcx proxy --listen command")
 	}
 	command := slices.Clone(configs[i].command)
 	listen, upstream := flagValue(command, "--listen"), flagValue(command, "--upstream")
@@ -610,8 +610,8 @@ func TestReadmeHTTPConfigs(t *testing.T) {
 		t.Fatalf("%q: want npx -y @gcxwire/gcx proxy --listen 127.0.0.1:PORT --upstream http://127.0.0.1:PORT/mcp", command)
 	}
 	upstreamPort := m[1]
-	// Free ports in place of the README's, which another program here
-	// may hold; the command is otherwise the README's word for word.
+	// Free ports in place of docs/mcp.md's, which another program here
+	// may hold; the command is otherwise docs/mcp.md's word for word.
 	proxyPort, serverPort := freePort(t), freePort(t)
 	for j, w := range command {
 		command[j] = strings.Replace(strings.Replace(w, ":"+listenPort, fmt.Sprintf(":%d", proxyPort), 1), ":"+upstreamPort+"/", fmt.Sprintf(":%d/", serverPort), 1)
@@ -648,7 +648,7 @@ func TestReadmeHTTPConfigs(t *testing.T) {
 		})
 	}
 	if ran == 0 {
-		t.Fatal("the README documents no host configuration for Streamable HTTP")
+		t.Fatal("docs/mcp.md documents no host configuration for Streamable HTTP")
 	}
 }
 

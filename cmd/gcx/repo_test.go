@@ -17,6 +17,7 @@ import (
 
 	"github.com/gcxwire/gcx/bench/scorecard"
 	"github.com/gcxwire/gcx/gcxmcp/proxy"
+	"github.com/gcxwire/gcx/internal/deep"
 )
 
 // repoRoot is the repository root as seen from this package's directory,
@@ -124,37 +125,42 @@ func withoutFences(markdown string) string {
 	return b.String()
 }
 
+// deepTestCommand is the test command with the long proofs, which may
+// take longer than go test's default ten minutes per package.
+const deepTestCommand = deep.Env + "=1 go test -timeout 60m ./..."
+
 var inlineCommand = regexp.MustCompile("`((?:[A-Z_]+=\\S+ )*go (?:run|test) [^`]*)`")
 
-// readmeRunner runs the commands README.md and CONTRIBUTING.md show, as
-// written, from the repository root.
+// readmeRunner runs the commands README.md, the docs it sends users to
+// and CONTRIBUTING.md show, as written, from the repository root.
 type readmeRunner struct {
-	t   *testing.T
-	gcx string // a gcx binary built from this package
-	ran map[string]bool
+	t    *testing.T
+	gcx  string // a gcx binary built from this package
+	ran  map[string]bool
+	file string // the document whose blocks run
 }
 
-// Every command README.md shows works as written: the shell sessions give
-// the output shown, the command lines exit 0, `go test` commands (there and
-// in CONTRIBUTING.md) are valid for every package they reach, and the main
-// job reproduces the committed scorecard. A command this test does not know
-// fails it, so a new example comes with its check.
+// userDocs are the documents whose code blocks TestReadmeCommandsWork
+// runs: the README and the pages it sends each kind of user to for the
+// commands and the configurations.
+var userDocs = []string{"README.md", "docs/usage.md", "docs/mcp.md"}
+
+// Every command README.md and userDocs show works as written: the shell
+// sessions give the output shown, the command lines exit 0, `go test`
+// commands (there and in CONTRIBUTING.md) are valid for every package they
+// reach, and the main job reproduces the committed scorecard. A command
+// this test does not know fails it, so a new example comes with its check.
 func TestReadmeCommandsWork(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds gcx and lists every package's tests")
+		t.Skip("builds gcx and runs the documented commands")
 	}
 	if runtime.GOOS == "windows" {
 		t.Skip("the README's commands are POSIX shell")
 	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
+	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command on PATH")
 	}
-	r := &readmeRunner{t: t, ran: map[string]bool{}}
-	r.gcx = filepath.Join(t.TempDir(), "gcx")
-	if out, err := exec.Command(goTool, "build", "-o", r.gcx, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	r := &readmeRunner{t: t, ran: map[string]bool{}, gcx: gcxBinary(t)}
 
 	// The commands must leave nothing behind in the repository root.
 	before := rootEntries(t)
@@ -165,13 +171,34 @@ func TestReadmeCommandsWork(t *testing.T) {
 			}
 		}
 	}()
-	readme, err := readRepoFile("README.md")
-	if err != nil {
-		t.Fatal(err)
+	for _, r.file = range userDocs {
+		r.runBlocks()
 	}
-	for _, b := range fencedBlocks(readme) {
+	for _, name := range []string{"README.md", "CONTRIBUTING.md"} {
+		text, err := readRepoFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range inlineCommand.FindAllStringSubmatch(withoutFences(text), -1) {
+			r.command(name, 0, m[1], "")
+		}
+	}
+	for _, want := range []string{"RAPID_CHECKS=100000 go test -count=1 -run Property ./...", scorecard.ReproduceCommand, "go test ./...", deepTestCommand} {
+		if !r.ran[want] {
+			t.Errorf("README.md and CONTRIBUTING.md no longer show %q; keep the documented command and this test in step", want)
+		}
+	}
+}
+
+// runBlocks runs the code blocks of r.file.
+func (r *readmeRunner) runBlocks() {
+	doc, err := readRepoFile(r.file)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	for _, b := range fencedBlocks(doc) {
 		switch {
-		case markedHostConfig(readme, b):
+		case markedHostConfig(doc, b):
 			r.npmHostConfig(b)
 		case strings.HasPrefix(b.text, "GCX1 "):
 			r.payload(b)
@@ -185,23 +212,9 @@ func TestReadmeCommandsWork(t *testing.T) {
 			for _, line := range strings.Split(strings.TrimSuffix(b.text, "\n"), "\n") {
 				command, comment, _ := strings.Cut(line, " #")
 				if command = strings.TrimSpace(command); command != "" {
-					r.command("README.md", b.line, command, comment)
+					r.command(r.file, b.line, command, comment)
 				}
 			}
-		}
-	}
-	for _, name := range []string{"README.md", "CONTRIBUTING.md"} {
-		text, err := readRepoFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range inlineCommand.FindAllStringSubmatch(withoutFences(text), -1) {
-			r.command(name, 0, m[1], "")
-		}
-	}
-	for _, want := range []string{"RAPID_CHECKS=100000 go test -count=1 -run Property ./...", scorecard.ReproduceCommand, "go test ./..."} {
-		if !r.ran[want] {
-			t.Errorf("README.md no longer shows %q; keep the documented command and this test in step", want)
 		}
 	}
 }
@@ -211,7 +224,7 @@ func TestReadmeCommandsWork(t *testing.T) {
 func (r *readmeRunner) payload(b fencedBlock) {
 	for _, args := range [][]string{{"check"}, {"decode"}} {
 		if code, _, stderr := gcx(r.t, b.text, args...); code != exitOK {
-			r.t.Errorf("README.md:%d: gcx %s of the payload: exit %d: %s", b.line, args[0], code, stderr)
+			r.t.Errorf("%s:%d: gcx %s of the payload: exit %d: %s", r.file, b.line, args[0], code, stderr)
 		}
 	}
 }
@@ -246,7 +259,7 @@ func (r *readmeRunner) goCode(b fencedBlock) {
 			}
 		}
 	}
-	r.t.Errorf("README.md:%d: the Go block is not copied from a compiled example (%s): keep them the same", b.line, strings.Join(goExamples, ", "))
+	r.t.Errorf("%s:%d: the Go block is not copied from a compiled example (%s): keep them the same", r.file, b.line, strings.Join(goExamples, ", "))
 }
 
 // hostConfig checks a JSON block, a host's mcpServers configuration: it
@@ -260,7 +273,7 @@ func (r *readmeRunner) hostConfig(b fencedBlock) {
 		} `json:"mcpServers"`
 	}
 	if err := json.Unmarshal([]byte(b.text), &config); err != nil || len(config.MCPServers) == 0 {
-		r.t.Errorf("README.md:%d: a JSON block that is no mcpServers configuration (%v)", b.line, err)
+		r.t.Errorf("%s:%d: a JSON block that is no mcpServers configuration (%v)", r.file, b.line, err)
 		return
 	}
 	for name, server := range config.MCPServers {
@@ -276,19 +289,19 @@ func (r *readmeRunner) hostConfig(b fencedBlock) {
 // in --upstream.
 func (r *readmeRunner) proxyArgs(line int, name string, args []string) {
 	if len(args) == 0 || args[0] != "proxy" {
-		r.t.Errorf("README.md:%d: server %q runs gcx %v, not gcx proxy", line, name, args)
+		r.t.Errorf("%s:%d: server %q runs gcx %v, not gcx proxy", r.file, line, name, args)
 		return
 	}
 	fs := flag.NewFlagSet("gcx proxy", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	cfg := proxyFlags(fs)
 	if err := fs.Parse(args[1:]); err != nil {
-		r.t.Errorf("README.md:%d: server %q: gcx %v: %v", line, name, args, err)
+		r.t.Errorf("%s:%d: server %q: gcx %v: %v", r.file, line, name, args, err)
 		return
 	}
 	if cfg.upstream != "" {
 		if fs.NArg() > 0 {
-			r.t.Errorf("README.md:%d: server %q: gcx %v has both --upstream and a command", line, name, args)
+			r.t.Errorf("%s:%d: server %q: gcx %v has both --upstream and a command", r.file, line, name, args)
 		}
 		return
 	}
@@ -297,7 +310,7 @@ func (r *readmeRunner) proxyArgs(line int, name string, args []string) {
 		_, err = proxy.New(opts)
 	}
 	if err != nil || fs.NArg() == 0 {
-		r.t.Errorf("README.md:%d: server %q: gcx %v starts no server (%v)", line, name, args, err)
+		r.t.Errorf("%s:%d: server %q: gcx %v starts no server (%v)", r.file, line, name, args, err)
 	}
 }
 
@@ -324,7 +337,7 @@ func (r *readmeRunner) npmHostConfig(b fencedBlock) {
 			Args    []string `json:"args"`
 		}
 		if err := json.Unmarshal([]byte(b.text), &config); err != nil {
-			r.t.Errorf("README.md:%d: a host configuration that is not JSON: %v", b.line, err)
+			r.t.Errorf("%s:%d: a host configuration that is not JSON: %v", r.file, b.line, err)
 			return
 		}
 		for _, servers := range config { // mcpServers, or VS Code's servers
@@ -364,13 +377,13 @@ func (r *readmeRunner) session(b fencedBlock) {
 			got = strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
 		}
 		if len(got) != len(want) {
-			r.t.Errorf("README.md:%d: %s\nprints %d lines, the README shows %d:\n%s", b.line, command, len(got), len(want), stdout)
+			r.t.Errorf("%s:%d: %s\nprints %d lines, the document shows %d:\n%s", r.file, b.line, command, len(got), len(want), stdout)
 			continue
 		}
 		for j := range want {
 			prefix, cut := strings.CutSuffix(want[j], "...")
 			if got[j] != want[j] && !(cut && strings.HasPrefix(got[j], prefix)) {
-				r.t.Errorf("README.md:%d: %s\nline %d is\n%s\nthe README shows\n%s", b.line, command, j+1, got[j], want[j])
+				r.t.Errorf("%s:%d: %s\nline %d is\n%s\nthe document shows\n%s", r.file, b.line, command, j+1, got[j], want[j])
 			}
 		}
 	}
@@ -385,7 +398,7 @@ func (r *readmeRunner) shell(line int, command string) (stdout string, ok bool) 
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {
-		r.t.Errorf("README.md:%d: %s: %v\n%s", line, command, err, errOut.String())
+		r.t.Errorf("%s:%d: %s: %v\n%s", r.file, line, command, err, errOut.String())
 		return "", false
 	}
 	return out.String(), true
@@ -412,6 +425,10 @@ func (r *readmeRunner) command(file string, line int, command, comment string) {
 				r.t.Errorf("%s: %s\ndoes not give back %s byte for byte:\n%s", where, command, strings.Fields(input)[0], stdout)
 			}
 		}
+	case command == deepTestCommand:
+		// The test command with the long proofs: .ci/run must run them.
+		r.ran[command] = true
+		r.ciRunsDeepProofs(where)
 	case command == "go test ./...":
 		// The test command is what runs this test: it works if this runs.
 		r.ran[command] = true
@@ -453,6 +470,54 @@ func (r *readmeRunner) command(file string, line int, command, comment string) {
 		}
 	default:
 		r.t.Errorf("%s: no check for the command %q: teach TestReadmeCommandsWork how to run it", where, command)
+	}
+}
+
+// deepProof is a test that skips, within its first lines, unless
+// GCX_DEEP=1.
+var deepProof = regexp.MustCompile(`(?m)^func (Test\w+)\(t \*testing\.T\) \{\n(?:[\t ].*\n|\n){0,8}?\tdeep\.Skip\(`)
+
+// ciRunsDeepProofs checks that .ci/run runs every long proof: each test
+// of the module that starts with deep.Skip is named in a GCX_DEEP=1 line.
+func (r *readmeRunner) ciRunsDeepProofs(where string) {
+	ci, err := readRepoFile(filepath.Join(".ci", "run"))
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	var deepLines strings.Builder
+	for _, line := range strings.Split(ci, "\n") {
+		if strings.Contains(line, deep.Env+"=1 go test ") {
+			deepLines.WriteString(line + "\n")
+		}
+	}
+	found := 0
+	err = filepath.WalkDir(repoRoot, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) && path != repoRoot {
+			return filepath.SkipDir
+		}
+		if !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, m := range deepProof.FindAllStringSubmatch(string(src), -1) {
+			found++
+			if !strings.Contains(deepLines.String(), m[1]) {
+				r.t.Errorf("%s: %s (%s) is a long proof that no %s=1 line of .ci/run runs", where, m[1], path, deep.Env)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	if found == 0 {
+		r.t.Errorf("%s: no test starts with deep.Skip: %s=1 would run nothing more", where, deep.Env)
 	}
 }
 
@@ -498,50 +563,102 @@ func (r *readmeRunner) mainJob(where string) {
 	}
 }
 
-// goTestIsValid runs a documented `go test` command with its test pattern
-// (-run or -fuzz) turned into -list: every package it reaches must accept
-// its flags, and the pattern must name at least one test.
+// goTestIsValid checks a documented `go test` command: every package it
+// reaches must accept its flags, and its test pattern (-run or -fuzz) must
+// name at least one test. It reads this from go list and the test files
+// rather than building every package's tests to run them with -list,
+// which made this the slowest test of the module: go test's own flags
+// are taken everywhere, rapid's (-rapid.checks=N) wherever the test
+// binary links rapid, and any other flag is refused until this test
+// learns it. A pattern is matched as go test matches it, against the
+// names of the top-level Test, Fuzz, Example and Benchmark functions.
 func (r *readmeRunner) goTestIsValid(where string, words []string) {
-	var env, args []string
 	for len(words) > 0 && strings.Contains(words[0], "=") {
-		env, words = append(env, words[0]), words[1:]
+		words = words[1:] // the environment: it changes no flag or test name
 	}
 	if len(words) < 2 || words[0] != "go" || words[1] != "test" {
 		r.t.Errorf("%s: %q is not a go test command this test can read", where, strings.Join(words, " "))
 		return
 	}
-	pattern := ""
+	pattern, rapidFlag := "", false
+	var pkgs []string
 	for i := 2; i < len(words); i++ {
 		w := words[i]
-		name, value, hasValue := strings.Cut(w, "=")
-		switch name {
-		case "-run", "-fuzz":
+		if !strings.HasPrefix(w, "-") {
+			pkgs = append(pkgs, w)
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(w, "-"), "=")
+		switch {
+		case name == "run" || name == "fuzz":
 			if !hasValue && i+1 < len(words) {
 				i++
 				value = words[i]
 			}
 			pattern = value
+		case strings.HasPrefix(name, "rapid."):
+			rapidFlag = true
+		case slices.Contains([]string{"count", "v", "short", "timeout", "bench", "benchmem", "benchtime", "fuzztime", "cpu", "tags", "race", "update"}, name):
+			if name == "update" && !slices.Equal(pkgs, []string{"./codec"}) {
+				r.t.Errorf("%s: -update is a flag of ./codec's tests alone", where)
+			}
+			if !hasValue && slices.Contains([]string{"timeout", "benchtime", "fuzztime", "cpu", "tags", "bench"}, name) {
+				i++
+			}
 		default:
-			args = append(args, w)
+			r.t.Errorf("%s: %s: no check for the flag %s: teach goTestIsValid whether every package takes it", where, strings.Join(words, " "), w)
+			return
 		}
 	}
-	// A pattern is shell-quoted in the text, and -list sees top-level tests
-	// only: a subtest pattern is checked by its first element.
-	pattern = strings.Trim(pattern, `'"`)
-	list, _, _ := strings.Cut(pattern, "/")
-	if list == "" {
-		list = "."
+	if len(pkgs) == 0 {
+		pkgs = []string{"."}
 	}
-	cmd := exec.Command("go", append([]string{"test", "-list", list}, args...)...)
+	// go list -test lists each package, its test binary P.test (with
+	// what it links) and the test variants of P (ForTest set), which add
+	// nothing here.
+	args := append([]string{"list", "-test", "-f",
+		"{{.ImportPath}}\t{{.ForTest}}\t{{.Dir}}\t{{join .TestGoFiles \" \"}} {{join .XTestGoFiles \" \"}}\t{{join .Deps \" \"}}"}, pkgs...)
+	cmd := exec.Command("go", args...)
 	cmd.Dir = repoRoot
-	cmd.Env = append(os.Environ(), env...)
-	out, err := cmd.CombinedOutput()
+	out, err := cmd.Output()
 	if err != nil {
-		r.t.Errorf("%s: %s fails in some package:\n%s", where, strings.Join(words, " "), out)
+		r.t.Errorf("%s: %s: go list: %v", where, strings.Join(words, " "), err)
 		return
 	}
-	if pattern != "" && !regexp.MustCompile(`(?m)^(Test|Fuzz|Example|Benchmark)\S*$`).Match(out) {
-		r.t.Errorf("%s: %s matches no test:\n%s", where, strings.Join(words, " "), out)
+	list, _, _ := strings.Cut(strings.Trim(pattern, `'"`), "/")
+	match, err := regexp.Compile(list)
+	if err != nil {
+		r.t.Errorf("%s: %s: the pattern %q is no regular expression: %v", where, strings.Join(words, " "), list, err)
+		return
+	}
+	testFunc := regexp.MustCompile(`(?m)^func ((?:Test|Fuzz|Example|Benchmark)\w*)\(`)
+	named := false
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) != 5 {
+			r.t.Fatalf("go list printed %q", line)
+		}
+		path, forTest, dir, files, deps := f[0], f[1], f[2], strings.Fields(f[3]), strings.Fields(f[4])
+		switch {
+		case forTest != "":
+		case strings.HasSuffix(path, ".test"):
+			if rapidFlag && !slices.Contains(deps, "pgregory.net/rapid") {
+				r.t.Errorf("%s: %s: %s does not link rapid, so it refuses the flag (add a rapidflags_test.go)", where, strings.Join(words, " "), path)
+			}
+		case pattern != "":
+			for _, name := range files {
+				src, err := os.ReadFile(filepath.Join(dir, name))
+				if err != nil {
+					r.t.Fatal(err)
+				}
+				for _, m := range testFunc.FindAllStringSubmatch(string(src), -1) {
+					named = named || match.MatchString(m[1])
+				}
+			}
+		}
+	}
+	if pattern != "" && !named {
+		r.t.Errorf("%s: %s matches no test", where, strings.Join(words, " "))
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gcxwire/gcx/conformance"
 	"github.com/gcxwire/gcx/conformance/explore"
+	"github.com/gcxwire/gcx/internal/deep"
 )
 
 // pythonBugs are one-line bugs planted in the Python example
@@ -111,15 +112,13 @@ func TestPythonFindsAPlantedBug(t *testing.T) {
 	}
 }
 
-// TestPythonPlantedBugs is the whole proof, opt-in (GCX_EXPLORE_PYTHON=1;
+// TestPythonPlantedBugs is the whole proof, a long one (GCX_DEEP=1;
 // .ci/run sets it): each planted bug — each passed every vector the
 // Python example ran when it was chosen — is found by explore's default
 // run, and the example as committed agrees with the reference on every
 // case of that run.
 func TestPythonPlantedBugs(t *testing.T) {
-	if os.Getenv("GCX_EXPLORE_PYTHON") == "" {
-		t.Skip("set GCX_EXPLORE_PYTHON=1 to run the planted bugs of the Python example (minutes)")
-	}
+	deep.Skip(t, "the planted bugs of the Python example, each against every vector and explore's default run (minutes)")
 	py := python(t)
 	vectors, err := conformance.Vectors()
 	if err != nil {
@@ -177,9 +176,7 @@ func TestPythonPlantedBugs(t *testing.T) {
 // example offers, reports the first apart and still finds the second,
 // shrunk; and without the list it reports both.
 func TestPythonKnownBugDoesNotBlind(t *testing.T) {
-	if os.Getenv("GCX_EXPLORE_PYTHON") == "" {
-		t.Skip("set GCX_EXPLORE_PYTHON=1 to run two default runs against the Python example with two planted bugs")
-	}
+	deep.Skip(t, "two default runs against the Python example with two planted bugs")
 	py := python(t)
 	columns, limit := pythonBugs[0], pythonBugs[1]
 	impl := conformance.Command(time.Minute, py, plant(t, [2]string{columns.old, columns.new}, [2]string{limit.old, limit.new}))

@@ -26,19 +26,46 @@ import (
 // repoRoot is the tree the server indexes in these tests: this repository.
 const repoRoot = "../.."
 
-// buildServer compiles this command into a temporary directory.
+// The server binary, built once for every test that starts it: each
+// build links the MCP SDK again, which cost seconds per test.
+var (
+	serverOnce sync.Once
+	serverBin  string
+	serverErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if serverBin != "" {
+		os.RemoveAll(filepath.Dir(serverBin))
+	}
+	os.Exit(code)
+}
+
+// buildServer compiles this command into a temporary directory, once per
+// run of the tests.
 func buildServer(t *testing.T) string {
 	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("the go command is needed to build the server: %v", err)
+	serverOnce.Do(func() {
+		goTool, err := exec.LookPath("go")
+		if err != nil {
+			serverErr = fmt.Errorf("the go command is needed to build the server: %v", err)
+			return
+		}
+		dir, err := os.MkdirTemp("", "mcpserver-bin-")
+		if err != nil {
+			serverErr = err
+			return
+		}
+		serverBin = filepath.Join(dir, "mcpserver")
+		if out, err := exec.Command(goTool, "build", "-o", serverBin, ".").CombinedOutput(); err != nil {
+			serverErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if serverErr != nil {
+		t.Fatal(serverErr)
 	}
-	bin := filepath.Join(t.TempDir(), "mcpserver")
-	cmd := exec.Command(goTool, "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+	return serverBin
 }
 
 // serverCommand is the server as a process of its own, with args after

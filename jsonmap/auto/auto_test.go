@@ -11,9 +11,9 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/gcxwire/gcx/internal/gen"
-	"github.com/gcxwire/gcx/internal/jsongen"
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/jsonmap/auto"
+	"github.com/gcxwire/gcx/jsonmap/jsongen"
 	"github.com/gcxwire/gcx/spec"
 	"github.com/gcxwire/gcx/tokens/tokenstest"
 )

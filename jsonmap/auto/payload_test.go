@@ -7,9 +7,9 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/gcxwire/gcx/internal/gen"
-	"github.com/gcxwire/gcx/internal/jsongen"
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/jsonmap/auto"
+	"github.com/gcxwire/gcx/jsonmap/jsongen"
 )
 
 // TestPropertyChoosePayloadAgrees: given GCX1's payload, the codec-generic

@@ -10,8 +10,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/gcxwire/gcx/codec"
-	"github.com/gcxwire/gcx/internal/jsongen"
 	"github.com/gcxwire/gcx/jsonmap"
+	"github.com/gcxwire/gcx/jsonmap/jsongen"
 	"github.com/gcxwire/gcx/spec"
 )
 
@@ -306,7 +306,7 @@ func (r *replacer) replace(t *rapid.T, v jsonmap.Value, name string, row int) js
 // as they do where marks are written.
 func (r *replacer) table(t *rapid.T) jsonmap.Value {
 	known := slices.Sorted(maps.Keys(r.columns))
-	name := rapid.OneOf(rapid.SampledFrom(columnNames), r.alike)
+	name := rapid.OneOf(rapid.SampledFrom(jsongen.ColumnNames()), r.alike)
 	if len(known) > 0 {
 		name = rapid.OneOf(rapid.SampledFrom(known), name)
 	}

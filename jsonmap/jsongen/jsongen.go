@@ -3,7 +3,12 @@
 // mapping: strings that read as numbers, booleans, null or JSON; member
 // names with TAB, comma, equals sign, space or nothing; number literals in
 // every spelling; arrays of objects whose members come and go and change
-// order; deep nesting; values shaped like the declared tools' results.
+// order; deep nesting; values shaped like the declared tools' results;
+// tables whose columns repeat and follow each other.
+//
+// It stands under jsonmap, whose values it draws, so that the mapping's
+// tests and those of the packages above it (codec) share it. It is test
+// equipment: no command links it.
 package jsongen
 
 import (
