@@ -148,7 +148,8 @@ func sameError(a, b error) bool {
 // one reported, so that the order of [ERR-3] chose between them: with the
 // reported error's row or comment line taken out (or its section's rows=
 // count, for a [META-4]), the input is still refused, by another rule, at
-// a later line. A META-4 the removal itself causes does not count.
+// a later line. A META-4 the removal itself causes does not count, nor the
+// same rule again (a section's next row beyond a row limit, say).
 func laterError(r Reference, c Case, e *spec.Error) bool {
 	lines := bytes.SplitAfter(c.Input, []byte("\n"))
 	if e.Line < 1 || e.Line > len(lines) {
@@ -175,13 +176,14 @@ func laterError(r Reference, c Case, e *spec.Error) bool {
 	}
 	_, err := r.Impl.Decode(repaired, c.Limits)
 	var later *spec.Error
-	if !errors.As(err, &later) || later.Rule == "META-4" || later.Rule == "" {
+	if !errors.As(err, &later) || later.Rule == "META-4" || later.Rule == e.Rule {
+		// none, one the repair made, or the same defect met again
 		return false
 	}
 	if e.Rule == "META-4" {
 		// the repair kept the lines where they were; META-4 is decided
 		// where the section ends, so a later line is one past that end
-		return later.Line > e.Line && later.Rule != e.Rule
+		return later.Line > e.Line
 	}
 	return later.Line >= e.Line
 }
