@@ -45,9 +45,9 @@ func (g *gen) awkwardText() string {
 func (g *gen) plainRun() string {
 	block := pick(g, []int{8, 16, 32, 64})
 	switch {
-	case g.one(24):
+	case g.one(96):
 		block = 65536 // rare: a case this long costs a program its reading time
-	case g.one(4):
+	case g.one(8):
 		block = 4096
 	}
 	n := block*g.between(1, 2) + g.between(-1, 1)
@@ -359,7 +359,13 @@ func (g *gen) jsonCornerCase(ref Reference) Case {
 // accept by default [LIM-2]: 1,024 fields, 256 sections, a line of 1 MiB.
 func (g *gen) minimumsCase(ref Reference) Case {
 	var b strings.Builder
-	switch g.n(5) {
+	kind := g.n(5)
+	if kind == 0 && !g.one(4) {
+		// the line minimum, once in many draws: a mebibyte costs a program
+		// more than the rest of a run
+		kind = 1
+	}
+	switch kind {
 	case 0:
 		b.WriteString("GCX1 tool=t fields=a\n")
 		unit := pick(g, []string{"x", "é", "ab", "\\t"})
