@@ -53,7 +53,7 @@ func (r Reference) refusalRules(c Case, err error) []string {
 	add(class != "syntax", "ERR-1")
 	add(e.Line > 0 && multiByteBefore(c.Input, e.Line, e.Column), "ERR-2")
 	add(class == "syntax" && e.Rule != "VER-3", "ERR-5")
-	add(e.Line > 0 && rowBefore(c.Input, e.Line), "ERR-4")
+	add(c.Op == conformance.OpDecode && e.Line > 0 && rowBefore(c.Input, e.Line), "ERR-4")
 	add(e.Rule == "ENC-3" || (e.Rule == "PAY-1" && len(c.Input) > 0 && strings.IndexByte(" \t\n", c.Input[0]) >= 0), "LINE-3")
 	if c.Op == conformance.OpJSONDecode {
 		// a mapping check decided past the root's header: at a row, or
@@ -190,8 +190,9 @@ func laterError(r Reference, c Case, e *spec.Error) bool {
 
 // modelRules returns the rules an accepted GCX1 payload's model shows,
 // beyond those payloadRules reads off its bytes. view says the vector
-// expects a wire view [WIRE-1]; limits are the decoder's, nil for its
-// defaults.
+// expects a wire view [WIRE-1], so a decoder read the payload: the rules
+// that bind decoders alone are cited only then. limits are the decoder's,
+// nil for its defaults.
 func modelRules(b []byte, p *spec.Payload, limits conformance.Limits, view bool) []string {
 	var rules []string
 	add := func(ok bool, rule string) {
@@ -206,7 +207,7 @@ func modelRules(b []byte, p *spec.Payload, limits conformance.Limits, view bool)
 		case len(l) > 0 && l[0] == 'G' && !bytes.HasPrefix(l, []byte("GCX")):
 			add(true, "LINE-2") // a row that begins as a header would
 		case len(l) > 0 && (l[0] == ' ' || l[len(l)-1] == ' '):
-			add(true, "LINE-3") // spaces a trimming decoder would lose
+			add(view, "LINE-3") // spaces a trimming decoder would lose
 		}
 	}
 	add(bytes.Contains(b, []byte("\uFEFF")), "ENC-2") // U+FEFF past the start is data
@@ -218,8 +219,8 @@ func modelRules(b []byte, p *spec.Payload, limits conformance.Limits, view bool)
 		add(len(s.Rows) == 0 || (len(p.Sections) > 1 && slices.ContainsFunc(s.Comments, func(c spec.Comment) bool { return c.Row == len(s.Rows) })), "PAY-2")
 		for i, m := range s.Meta {
 			reserved := m.Key == spec.KeyRows || m.Key == spec.KeyTotal || m.Key == spec.KeyTruncated
-			add(!reserved, "HDR-9")
-			add(m.Key == spec.KeyTotal, "META-2")
+			add(view && !reserved, "HDR-9")
+			add(view && m.Key == spec.KeyTotal, "META-2")
 			add(reserved && i > 0, "META-5")
 			add(view && needsEscape(m.Value), "WIRE-1")
 		}
@@ -271,6 +272,9 @@ func mappingRules(payload []byte, p *spec.Payload, value jsonmap.Value, encoding
 	layout, claimed := claimedLayout(root.Tool, form, p)
 	headerForm := form == "object"
 	for i, s := range p.Sections {
+		// a table section: the table form's root, a member table, a
+		// layout's part; their other pairs are no part of the value
+		table := i > 0 || form == "" || form == "rows"
 		pairs := 0
 		str := map[string]bool{}
 		for j, m := range s.Meta {
@@ -279,7 +283,7 @@ func mappingRules(payload []byte, p *spec.Payload, value jsonmap.Value, encoding
 				pairs++
 			default:
 				// a pair that is no part of the value [MAP-13]
-				add(!encoding && !(i == 0 && headerForm), "MAP-13")
+				add(!encoding && table, "MAP-13")
 				if i == 0 && headerForm {
 					spelledRules(m.Value, add, encoding)
 				}

@@ -342,12 +342,12 @@ func (g *gen) jsonCornerCase(ref Reference) Case {
 	if err != nil {
 		return Case{Op: conformance.OpJSONEncode, Input: text, Tool: tool, Mode: "gcx"}
 	}
-	switch g.n(7) {
-	case 0:
+	switch g.n(8) {
+	case 0, 1:
 		out = g.ornament(out)
-	case 1, 2, 3, 4:
+	case 2, 3, 4, 5:
 		out = g.mappingEdit(out)
-	case 5:
+	case 6:
 		if g.one(3) {
 			out = append([]byte("\uFEFF"), out...) // [ENC-2] on the client's side
 		}
