@@ -246,8 +246,11 @@ func modelRules(b []byte, p *spec.Payload, limits conformance.Limits, view bool)
 		for _, s := range p.Sections {
 			rows = max(rows, len(s.Rows))
 		}
-		add(limits["max-line-bytes"] == longest || limits["max-fields"] == fields ||
-			limits["max-sections"] == len(p.Sections) || limits["max-rows"] == rows, "LIM-1")
+		at := func(name string, size int) bool {
+			bound, ok := limits[name]
+			return ok && bound == size
+		}
+		add(at("max-line-bytes", longest) || at("max-fields", fields) || at("max-sections", len(p.Sections)) || at("max-rows", rows), "LIM-1")
 	}
 	return rules
 }

@@ -367,12 +367,12 @@ func (g *gen) minimumsCase(ref Reference) Case {
 	}
 	switch kind {
 	case 0:
-		b.WriteString("GCX1 tool=t fields=a\n")
+		b.WriteString(g.tag + " tool=t fields=a\n")
 		unit := pick(g, []string{"x", "é", "ab", "\\t"})
 		b.WriteString(strings.Repeat(unit, (1<<20)/len(unit)))
 		b.WriteString("\n")
 	case 1, 2:
-		b.WriteString("GCX1 tool=t fields=")
+		b.WriteString(g.tag + " tool=t fields=")
 		for i := range 1024 {
 			if i > 0 {
 				b.WriteByte(',')
@@ -383,7 +383,7 @@ func (g *gen) minimumsCase(ref Reference) Case {
 		b.WriteString(strings.Repeat("\t", 1023) + "x\n")
 	default:
 		for i := range 256 {
-			b.WriteString("GCX1 tool=t" + strconv.Itoa(i%7) + " fields=a\n")
+			b.WriteString(g.tag + " tool=t" + strconv.Itoa(i%7) + " fields=a\n")
 			if g.one(2) {
 				b.WriteString("x\n")
 			}
@@ -449,7 +449,7 @@ func (g *gen) rejectCornerCase(ref Reference) Case {
 		b = bytes.Join(lines, nil)
 	case 2:
 		b = g.nearMiss(b)
-		b = append(b, []byte(pick(g, []string{"x\\q\n", "GCX2\n", "GCX1 tool=u fields=a,a\n", "\r\n"}))...)
+		b = append(b, []byte(pick(g, []string{"x\\q\n", "GCX2\n", g.tag + " tool=u fields=a,a\n", "\r\n"}))...)
 	default:
 		tagChars := "abcXYZ0189._-"
 		tag := []byte("GCX")
@@ -510,7 +510,7 @@ func (g *gen) breakEscapeOrMeta(b []byte) []byte {
 	lines := bytes.SplitAfter(b, []byte("\n"))
 	var headers []int
 	for i, l := range lines {
-		if bytes.HasPrefix(l, []byte("GCX1 ")) {
+		if bytes.HasPrefix(l, []byte(g.tag+" ")) {
 			headers = append(headers, i)
 		}
 	}
