@@ -145,7 +145,7 @@ func (r Reference) Expect(c Case) (*conformance.File, error) {
 			if bytes.HasPrefix(out, []byte(spec.TagPrefix)) {
 				p, _ = r.Impl.Decode(out, nil)
 			}
-			rules = append(rules, mappingRules(out, p, value, true, c.Tool)...)
+			rules = append(rules, mappingRules(p, value, true, c.Tool)...)
 		}
 	case conformance.OpJSONDecode:
 		if r.Impl.DecodeJSON == nil {
@@ -178,7 +178,7 @@ func (r Reference) Expect(c Case) (*conformance.File, error) {
 			p, perr := r.Impl.Decode(c.Input, nil)
 			value, verr := jsonmap.Parse(out)
 			if perr == nil && verr == nil {
-				rules = append(rules, mappingRules(c.Input, p, value, false, "")...)
+				rules = append(rules, mappingRules(p, value, false, "")...)
 			}
 		}
 	case conformance.OpMCPServer, conformance.OpMCPClient:

@@ -256,10 +256,10 @@ func modelRules(b []byte, p *spec.Payload, limits conformance.Limits, view bool)
 }
 
 // mappingRules returns the rules of chapter 14 an accepted case of the
-// JSON mapping shows: payload is the GCX1 side (json-encode's output,
-// json-decode's input), decoded as p; value is the JSON side; encoding
-// says the reference wrote the payload, tool and mode being the case's.
-func mappingRules(payload []byte, p *spec.Payload, value jsonmap.Value, encoding bool, tool string) []string {
+// JSON mapping shows: p is the GCX1 side (json-encode's output,
+// json-decode's input) decoded, nil when it is no GCX1 payload; value is
+// the JSON side; encoding says the reference wrote the payload for tool.
+func mappingRules(p *spec.Payload, value jsonmap.Value, encoding bool, tool string) []string {
 	var rules []string
 	add := func(ok bool, rule string) {
 		if ok && !slices.Contains(rules, rule) {

@@ -114,8 +114,9 @@ func (g *gen) misfit(v *jsonmap.Value) {
 		switch v.Kind {
 		case jsonmap.Object:
 			objects = append(objects, v)
+			// into the parts of a layout of several, and their rows
 			for i := range v.Members {
-				if v.Members[i].Value.Kind == jsonmap.Array || v.Members[i].Value.Kind == jsonmap.Object && len(objects) == 1 {
+				if k := v.Members[i].Value.Kind; k == jsonmap.Array || (k == jsonmap.Object && len(objects) == 1) {
 					walk(&v.Members[i].Value)
 				}
 			}
