@@ -247,7 +247,7 @@ func writeCoverage(w io.Writer, cov *explore.Coverage) error {
 
 // probeOps are the ops in the order the report counts them.
 var probeOps = []conformance.Op{conformance.OpDecode, conformance.OpEncode, conformance.OpJSONEncode,
-	conformance.OpJSONDecode, conformance.OpMCPServer, conformance.OpMCPClient}
+	conformance.OpJSONDecode, conformance.OpMCPServer, conformance.OpMCPClient, conformance.OpMCPProxy}
 
 func writeExploreCounts(w io.Writer, rep *explore.Report) {
 	var ops []string
@@ -267,6 +267,13 @@ func writeExploreCounts(w io.Writer, rep *explore.Report) {
 			ops = append(ops, string(op))
 		}
 		fmt.Fprintf(w, "SKIP ops the program declines (exit 2 on a trivial input), so no case of them was made: %s\n", strings.Join(ops, ", "))
+	}
+	if len(rep.DeclinedAuto) > 0 {
+		var ops []string
+		for _, op := range rep.DeclinedAuto {
+			ops = append(ops, string(op))
+		}
+		fmt.Fprintf(w, "SKIP auto mode, which the program declines for %s (exit 2 on the probe in auto mode), so no case of them puts its tool in auto mode\n", strings.Join(ops, ", "))
 	}
 	reasons := make([]string, 0, len(rep.Skipped))
 	for r := range rep.Skipped {

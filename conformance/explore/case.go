@@ -181,19 +181,13 @@ func (r Reference) Expect(c Case) (*conformance.File, error) {
 				rules = append(rules, mappingRules(p, value, false, "")...)
 			}
 		}
-	case conformance.OpMCPServer, conformance.OpMCPClient:
-		if in, err := jsonmap.Parse(c.Input); r.Impl.MCP == nil || err != nil || !bindingInputOK(c.Op, in) {
-			return nil, errNoCase
-		}
-		out, err := r.Impl.MCP(c.Op, c.Input)
-		if err != nil || !json.Valid(out) {
-			return nil, errNoCase
+	case conformance.OpMCPServer, conformance.OpMCPClient, conformance.OpMCPProxy:
+		out, cited, err := r.expectBinding(c) // gen_mcp.go
+		if err != nil {
+			return nil, err
 		}
 		v.Expected = json.RawMessage(out)
-		category, rules = conformance.CategoryMCP, []string{"MCP-6"}
-		if c.Op == conformance.OpMCPClient {
-			rules = []string{"MCP-8"}
-		}
+		category, rules = conformance.CategoryMCP, cited
 	default:
 		return nil, fmt.Errorf("explore: unknown op %q", c.Op)
 	}

@@ -86,8 +86,12 @@ type Report struct {
 	// (exit status 2, as gcx conformance probes): no case of them is
 	// generated, and a category all of whose ops are declined is left out.
 	Declined []conformance.Op
-	ByOp     map[conformance.Op]int
-	Elapsed  time.Duration
+	// DeclinedAuto lists the ops of the MCP binding the program declined
+	// in auto mode alone (autoProbes): their cases keep the tool out of
+	// auto mode.
+	DeclinedAuto []conformance.Op
+	ByOp         map[conformance.Op]int
+	Elapsed      time.Duration
 	// Findings are the new disagreements, one per Key, in the order of
 	// their first case, each shrunk; empty when every case agreed or
 	// disagreed only as known.
@@ -127,7 +131,7 @@ var generators = map[string]func(*gen, Reference) Case{
 	conformance.CategoryEncode:  (*gen).encodeCase,
 	conformance.CategoryJSON:    (*gen).jsonCase,
 	conformance.CategoryVersion: (*gen).versionCase,
-	conformance.CategoryMCP:     (*gen).mcpCase,
+	conformance.CategoryMCP:     (*gen).bindingCase,
 }
 
 // Generate returns case number i of a run with the seed: the same case
@@ -135,13 +139,14 @@ var generators = map[string]func(*gen, Reference) Case{
 // It fails when the reference can judge none of a thousand draws (a
 // reference without the ops of the categories).
 func Generate(seed uint64, i int, categories []string, ref Reference) (Case, *conformance.File, error) {
-	c, f, _, err := generate(seed, i, categories, ref, nil)
+	c, f, _, err := generate(seed, i, categories, ref, nil, nil)
 	return c, f, err
 }
 
-// generate is Generate drawing only cases of ops not declined; it also
-// returns the category of the generator that drew the case.
-func generate(seed uint64, i int, categories []string, ref Reference, declined map[conformance.Op]bool) (Case, *conformance.File, string, error) {
+// generate is Generate drawing only cases of ops not declined, and of
+// ops declinedAuto none whose tool is in auto mode; it also returns the
+// category of the generator that drew the case.
+func generate(seed uint64, i int, categories []string, ref Reference, declined, declinedAuto map[conformance.Op]bool) (Case, *conformance.File, string, error) {
 	g := &gen{r: rand.New(rand.NewPCG(seed, uint64(i))), tag: ref.Tag}
 	if slices.Contains(categories, conformance.CategoryMCP) {
 		g.seed, _ = conformance.BindingVectors()
@@ -149,7 +154,7 @@ func generate(seed uint64, i int, categories []string, ref Reference, declined m
 	for range 1000 {
 		generator := pick(g, categories)
 		c := generators[generator](g, ref)
-		if c.Op == "" || declined[c.Op] {
+		if c.Op == "" || declined[c.Op] || (declinedAuto[c.Op] && inAutoMode(c)) {
 			continue
 		}
 		if f, err := ref.Expect(c); err == nil {
@@ -204,6 +209,13 @@ func Run(impl conformance.Implementation, opt Options) (*Report, error) {
 			rep.Declined = append(rep.Declined, op)
 		}
 	}
+	declinedAuto := map[conformance.Op]bool{}
+	for _, op := range opsIn(categories) {
+		if probe, ok := autoProbes[op]; ok && !declined[op] && declinesCase(impl, ref, probe) {
+			declinedAuto[op] = true
+			rep.DeclinedAuto = append(rep.DeclinedAuto, op)
+		}
+	}
 	categories = slices.DeleteFunc(slices.Clone(categories), func(c string) bool {
 		return !slices.ContainsFunc(opsOf[c], func(op conformance.Op) bool { return !declined[op] })
 	})
@@ -235,7 +247,7 @@ func Run(impl conformance.Implementation, opt Options) (*Report, error) {
 		newKeys = map[Key]bool{}
 	)
 	runIndexed(workers, opt.Cases, opt.Time, start, func(i int) (stop bool) {
-		c, f, generator, err := generate(opt.Seed, i, categories, ref, declined)
+		c, f, generator, err := generate(opt.Seed, i, categories, ref, declined, declinedAuto)
 		if err != nil {
 			mu.Lock()
 			rep.Skipped[err.Error()]++
@@ -328,7 +340,7 @@ var opsOf = map[string][]conformance.Op{
 	conformance.CategoryEncode:  {conformance.OpEncode},
 	conformance.CategoryJSON:    {conformance.OpJSONEncode, conformance.OpJSONDecode},
 	conformance.CategoryVersion: {conformance.OpDecode, conformance.OpJSONDecode},
-	conformance.CategoryMCP:     {conformance.OpMCPServer, conformance.OpMCPClient},
+	conformance.CategoryMCP:     {conformance.OpMCPServer, conformance.OpMCPClient, conformance.OpMCPProxy},
 }
 
 func opsIn(categories []string) []conformance.Op {
@@ -353,13 +365,27 @@ var probes = map[conformance.Op]Case{
 	conformance.OpJSONDecode: {Op: conformance.OpJSONDecode, Input: []byte("[]")},
 	conformance.OpMCPServer:  {Op: conformance.OpMCPServer, Input: []byte(`{"settings":{"mode":"off"},"request":{"name":"t"},"result":{"content":[]}}`)},
 	conformance.OpMCPClient:  {Op: conformance.OpMCPClient, Input: []byte(`{"answers":[{"content":[]}]}`)},
+	conformance.OpMCPProxy:   {Op: conformance.OpMCPProxy, Input: []byte(`{"settings":{"mode":"off"},"request":{"name":"t"},"result":{"content":[]}}`)},
+}
+
+// autoProbes are the probes of auto mode, which a server or an
+// intermediary without a tokenizer may decline alone, as gcx conformance
+// tries them (docs/conformance.md, "The MCP binding's ops"): a program
+// that exits 2 there is given no case whose tool is in auto mode.
+var autoProbes = map[conformance.Op]Case{
+	conformance.OpMCPServer: {Op: conformance.OpMCPServer, Input: []byte(`{"settings":{"mode":"auto"},"request":{"name":"t"},"result":{"content":[]}}`)},
+	conformance.OpMCPProxy:  {Op: conformance.OpMCPProxy, Input: []byte(`{"settings":{"mode":"auto"},"request":{"name":"t"},"result":{"content":[]}}`)},
 }
 
 // declines reports whether impl declines op: the one-step probe of the op
 // is skipped, as gcx conformance skips the vectors of an op a program
 // exits 2 on.
 func declines(impl conformance.Implementation, ref Reference, op conformance.Op) bool {
-	c := probes[op]
+	return declinesCase(impl, ref, probes[op])
+}
+
+// declinesCase reports whether impl skips the probe c.
+func declinesCase(impl conformance.Implementation, ref Reference, c Case) bool {
 	if ref.Tag != spec.Version && c.Op == conformance.OpDecode {
 		c.Input = []byte(ref.Tag + strings.TrimPrefix(string(c.Input), spec.Version))
 	}

@@ -34,7 +34,7 @@ func TestReferenceAgreesWithItself(t *testing.T) {
 				t.Errorf("%d of %d cases agreed, skips %v", rep.Agreed, cases, rep.Skipped)
 			}
 			for _, op := range []conformance.Op{conformance.OpDecode, conformance.OpEncode, conformance.OpJSONEncode,
-				conformance.OpJSONDecode, conformance.OpMCPServer, conformance.OpMCPClient} {
+				conformance.OpJSONDecode, conformance.OpMCPServer, conformance.OpMCPClient, conformance.OpMCPProxy} {
 				if rep.ByOp[op] == 0 {
 					t.Errorf("no case of op %s among %d: %v", op, cases, rep.ByOp)
 				}

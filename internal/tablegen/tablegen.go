@@ -76,9 +76,10 @@ func Table(n codec.Needs) *rapid.Generator[jsonmap.Value] {
 		}
 		kinds := make([]int, len(names))
 		for c := range names {
-			kinds[c] = rapid.IntRange(0, 6).Draw(t, "kind of column")
+			kinds[c] = rapid.IntRange(0, 7).Draw(t, "kind of column")
 		}
 		elems := make([]jsonmap.Value, rows)
+		above := make([]string, len(names)) // each column's last text
 		for i := range elems {
 			obj := jsonmap.Value{Kind: jsonmap.Object}
 			texts := map[int]string{}
@@ -107,11 +108,14 @@ func Table(n codec.Needs) *rapid.Generator[jsonmap.Value] {
 				case 5: // a function of an earlier column: keys
 					k := rapid.IntRange(0, c).Draw(t, "key column")
 					v = str(strings.Repeat(pool[len(texts[k])%len(pool)]+"/follows", 2))
+				case 6: // the beginning of the text above and a text: paths, prefixes
+					v = str(chained(t, above[c], text))
 				default:
 					v = jsongen.Value().Draw(t, "any")
 				}
 				if v.Kind == jsonmap.String {
 					texts[c] = v.Text
+					above[c] = v.Text
 				}
 				obj.Members = append(obj.Members, jsonmap.Member{Key: name, Value: v})
 			}
@@ -119,6 +123,31 @@ func Table(n codec.Needs) *rapid.Generator[jsonmap.Value] {
 		}
 		return jsonmap.Value{Kind: jsonmap.Array, Elems: elems}
 	})
+}
+
+// chained draws a text that begins with a beginning of above — most
+// often all of it up to a byte that separates words or path parts, the
+// part a prefix or delta mark stands for — and goes on with a text, so
+// that down a column each text shares a beginning with the one above and
+// adds to it, at times more parts than the one it replaced.
+func chained(t *rapid.T, above string, text *rapid.Generator[string]) string {
+	var cuts []int // just after each separating byte, and the end
+	for i := 0; i < len(above); i++ {
+		if strings.IndexByte("/.:-_ ,", above[i]) >= 0 {
+			cuts = append(cuts, i+1)
+		}
+	}
+	cuts = append(cuts, len(above))
+	var at int
+	switch rapid.IntRange(0, 3).Draw(t, "cut") {
+	case 0:
+		at = cut(t, above, "anywhere")
+	case 1:
+		at = 0
+	default:
+		at = rapid.SampledFrom(cuts).Draw(t, "after a separator")
+	}
+	return above[:at] + text.Draw(t, "goes on with")
 }
 
 func str(s string) jsonmap.Value { return jsonmap.Value{Kind: jsonmap.String, Text: s} }

@@ -114,6 +114,11 @@ def client_list(inp):
     return [x for x in accept if is_tag(x)]
 
 
+def has_structured(result):
+    """Whether the result has structuredContent: a null one counts as none [MCP-5]."""
+    return has_member(result, "structuredContent") and member(result, "structuredContent") is not None
+
+
 def json_block(result):
     """The index of the result's JSON block [MCP-5], or None."""
     content = obj_get(result, "content")
@@ -125,7 +130,7 @@ def json_block(result):
             return obj_get(block, "text")
         return None
 
-    if has_member(result, "structuredContent"):
+    if has_structured(result):
         structured = member(result, "structuredContent")
         for i, block in enumerate(content):
             text = text_of(block)
@@ -251,7 +256,7 @@ def read_answer(result):
         raise ClientError("limit", "MAP-4") from None
     if payload[:payload.find(" ")] != fmt:
         raise ClientError("invalid-result")  # a payload that decodes carries the tag _meta names
-    if has_member(result, "structuredContent") and not same(value, member(result, "structuredContent")):
+    if has_structured(result) and not same(value, member(result, "structuredContent")):
         raise ClientError("mismatch")
     if root_is_table(sections):
         header_total = meta_value(sections[0], "total")
