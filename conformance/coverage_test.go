@@ -93,14 +93,7 @@ func coverageTable(t *testing.T) []byte {
 			}
 		}
 	}
-	var cov explore.Coverage
-	rep, err := explore.Run(conformance.Streaming(), explore.Options{Seed: coverageSeed, Cases: coverageCases, Observe: cov.Observe})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Cases != coverageCases || rep.Agreed != coverageCases {
-		t.Fatalf("the reference against itself: %d cases, %d agreed", rep.Cases, rep.Agreed)
-	}
+	cov, rep := defaultCoverage(t)
 
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `# Rule coverage
@@ -116,13 +109,18 @@ exercises it, measured:
   (an error is expected).
 - **explore** — how many of the %d cases of `+"`gcx explore`"+`'s default run (seed %d, every category) cite the rule,
   and which generators (by category, as `+"`--category`"+` names them; docs/conformance.md, "Exploring") drew them.
-  A generated case cites the rules of the reference's verdict on it: the error's rule for a refusal, for an
-  accepted payload the rules its shape exercises (a guard, an escape, a comment, several sections, `+"`rows=`"+`, ...),
-  and for a case of the MCP binding the rules of the decision the reference made on it (how the call opted in, why a
-  result was left alone or what was written or weighed, docs/conformance.md, "Exploring"), so the figures depend on
-  no program's answers, only on the ops it declines (their draws are drawn again from the others).
-  `+"`gcx explore --coverage`"+` reports the same for a run against any program (docs/conformance.md, "Exploring"); a rule
-  with vectors and no case here is one the default run does not look at.
+  A generated case cites the rules of the reference's verdict on it: for a refusal, the error's rule and the rules
+  the refusal shows (a position after multi-byte text, a second error the order of [ERR-3] passed over, a limit
+  that decided, a reserved tag, an encoder's model error); for an accepted payload, the rules its shape exercises (a
+  guard, an escape, a comment, several sections, `+"`rows=`"+`, a meta key a decoder must keep, a limit reached
+  exactly, ...); for the JSON mapping, the form the payload has or the encoder chose (`+"`json=`"+`, `+"`nest=`"+`, `+"`str=`"+`,
+  member tables, a declared tool's layout, a value that does not fit it, a quoted or look-alike cell); for a case of
+  the MCP binding, the rules of the decision the reference made on it (how the call opted in, why a result was left
+  alone or what was written or weighed, docs/conformance.md, "Exploring"). Each is computed from the case
+  (conformance/explore/cite.go, and the binding's decisions), so the figures depend on no program's answers, only on
+  the ops it declines (their draws are drawn again from the others). `+"`gcx explore --coverage`"+` reports the same for
+  a run against any program (docs/conformance.md, "Exploring"); a rule with vectors and no case here is one the
+  default run does not look at.
 - **testable over the protocol** — empty for a rule a vector can both follow and break (it has an accepting and a
   refusing vector); otherwise the one way a vector can test it (*accepting only*, *refusing only*) or *neither
   way*, and why, as conformance/vectors_test.go records it (TestSpecRulesHaveVectors holds the vectors to it). A
@@ -181,16 +179,48 @@ exercises it, measured:
 ## Not reached by the default run
 
 The work left for issue 29 ("every testable rule is reached by the default run"): the %d rules a vector can test
-that no case of the default run cites, by chapter. Each needs a generator that draws cases of it, or — where a
-generator already draws such cases — a case vector that cites it: a generated vector cites only the rules named
-above (for one, decode cases under decoder limits cite no [LIM-1], though explore keys their disagreements by it).
-Neither is done yet, and nothing here counts a rule as reached that no case cites.
+that no case of the default run cites, by chapter. Each needs a generator that draws cases of it; nothing here
+counts a rule as reached that no case cites.
 
 `, len(gap))
+	if len(gap) == 0 {
+		b.WriteString("None.\n")
+	}
 	for _, c := range chapters {
 		fmt.Fprintf(&b, "- chapter %s: %s\n", c, strings.Join(byChapter[c], ", "))
 	}
 	return b.Bytes()
+}
+
+// defaultCoverage runs the default explore run against the reference
+// itself, which must agree on every case, and counts the rules it cites.
+func defaultCoverage(t *testing.T) (*explore.Coverage, *explore.Report) {
+	t.Helper()
+	var cov explore.Coverage
+	rep, err := explore.Run(conformance.Streaming(), explore.Options{Seed: coverageSeed, Cases: coverageCases, Observe: cov.Observe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Cases != coverageCases || rep.Agreed != coverageCases {
+		t.Fatalf("the reference against itself: %d cases, %d agreed", rep.Cases, rep.Agreed)
+	}
+	return &cov, rep
+}
+
+// TestDefaultRunReachesTestableRules holds the generators to issue 29's
+// goal: every rule a vector can test is cited by some case of the default
+// run.
+func TestDefaultRunReachesTestableRules(t *testing.T) {
+	cov, _ := defaultCoverage(t)
+	for _, r := range chapterRules(t) {
+		_, accept, reject, oneSided := conformance.OneSidedWhy(r.id)
+		if oneSided && !accept && !reject {
+			continue
+		}
+		if cov.ByRule[r.id] == 0 {
+			t.Errorf("%s (chapter %s): a vector can test it, and no case of the default run cites it", r.id, r.chapter)
+		}
+	}
 }
 
 // docs/coverage.md is what coverageTable writes now: a change to the

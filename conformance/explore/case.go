@@ -73,7 +73,7 @@ func (r Reference) Expect(c Case) (*conformance.File, error) {
 			if !ok {
 				return nil, errNoCase
 			}
-			category, rules = conformance.CategoryReject, []string{e.Rule}
+			category, rules = conformance.CategoryReject, append([]string{e.Rule}, r.refusalRules(c, err)...)
 			if e.Class == "unsupported-version" {
 				category = conformance.CategoryVersion
 			}
@@ -89,6 +89,9 @@ func (r Reference) Expect(c Case) (*conformance.File, error) {
 		v.Expected = map[string]any{"view": json.RawMessage(view)}
 		category = conformance.CategoryDecode
 		rules = payloadRules(c.Input, canonical)
+		if r.Tag == spec.Version {
+			rules = append(rules, modelRules(c.Input, p, c.Limits, true)...)
+		}
 	case conformance.OpEncode:
 		if r.Impl.Encode == nil {
 			return nil, errNoCase
@@ -100,11 +103,14 @@ func (r Reference) Expect(c Case) (*conformance.File, error) {
 			if !ok {
 				return nil, errNoCase
 			}
-			rules = []string{e.Rule}
+			rules = append([]string{e.Rule}, r.refusalRules(c, err)...)
 			break
 		}
 		v.Expected = outputOf(out)
 		rules = append([]string{"CAN-2"}, payloadRules(out, true)...)
+		if p, err := r.Impl.Decode(out, nil); err == nil && r.Tag == spec.Version {
+			rules = append(rules, modelRules(out, p, nil, false)...)
+		}
 	case conformance.OpJSONEncode:
 		if r.Impl.EncodeJSON == nil {
 			return nil, errNoCase
@@ -116,7 +122,7 @@ func (r Reference) Expect(c Case) (*conformance.File, error) {
 			if !ok {
 				return nil, errNoCase
 			}
-			rules = []string{e.Rule}
+			rules = append([]string{e.Rule}, r.refusalRules(c, err)...)
 			break
 		}
 		value, err := jsonmap.Parse(c.Input)
@@ -127,7 +133,19 @@ func (r Reference) Expect(c Case) (*conformance.File, error) {
 		v.Expected.(map[string]any)["value"] = string(value.AppendCompact(nil))
 		rules = []string{"MAP-4", "MAP-12"}
 		if c.Mode == "auto" {
-			rules = []string{"AUTO-1", "MAP-4"}
+			// auto mode's choice is bound by the cost of the JSON [AUTO-2]
+			rules = []string{"AUTO-1", "MAP-4", "AUTO-2"}
+		}
+		if r.Tag == spec.Version {
+			// the value however spelled is the same value [MAP-2]
+			if !bytes.Equal(value.AppendCompact(nil), c.Input) {
+				rules = append(rules, "MAP-2")
+			}
+			var p *spec.Payload
+			if bytes.HasPrefix(out, []byte(spec.TagPrefix)) {
+				p, _ = r.Impl.Decode(out, nil)
+			}
+			rules = append(rules, mappingRules(p, value, true, c.Tool)...)
 		}
 	case conformance.OpJSONDecode:
 		if r.Impl.DecodeJSON == nil {
@@ -143,7 +161,7 @@ func (r Reference) Expect(c Case) (*conformance.File, error) {
 			if !ok {
 				return nil, errNoCase
 			}
-			rules = []string{e.Rule}
+			rules = append([]string{e.Rule}, r.refusalRules(c, err)...)
 			if e.Class == "unsupported-version" {
 				category = conformance.CategoryVersion
 			}
@@ -156,6 +174,12 @@ func (r Reference) Expect(c Case) (*conformance.File, error) {
 		rules = []string{"MAP-4", "MAP-14"}
 		if category == conformance.CategoryVersion {
 			rules = []string{"AUTO-3", "MAP-3"}
+		} else if r.Tag == spec.Version {
+			p, perr := r.Impl.Decode(c.Input, nil)
+			value, verr := jsonmap.Parse(out)
+			if perr == nil && verr == nil {
+				rules = append(rules, mappingRules(p, value, false, "")...)
+			}
 		}
 	case conformance.OpMCPServer, conformance.OpMCPClient, conformance.OpMCPProxy:
 		out, cited, err := r.expectBinding(c) // gen_mcp.go

@@ -137,6 +137,10 @@ func (g *gen) section(maxRows int) spec.Section {
 func (g *gen) payload() *spec.Payload {
 	p := &spec.Payload{}
 	for range g.between(1, 3) {
+		if g.one(5) {
+			p.Sections = append(p.Sections, g.awkwardSection())
+			continue
+		}
 		p.Sections = append(p.Sections, g.section(g.between(0, 5)))
 	}
 	return p
@@ -167,7 +171,29 @@ func (g *gen) nearMiss(b []byte) []byte {
 		// few [ROW-2], wherever the line's first value puts its columns
 		lines := bytes.SplitAfter(out, []byte("\n"))
 		k := g.n(len(lines))
+		var guarded, rows []int
+		for i, l := range lines {
+			if bytes.HasPrefix(l, []byte(`\#`)) || bytes.HasPrefix(l, []byte(`\G`)) {
+				guarded = append(guarded, i)
+			}
+			if len(l) > 0 && !bytes.HasPrefix(l, []byte("GCX")) && l[0] != '#' {
+				rows = append(rows, i)
+			}
+		}
+		switch {
+		case len(guarded) > 0 && g.one(2):
+			// a guarded row: its columns count the guard's backslash
+			k = pick(g, guarded)
+		case len(rows) > 0 && g.one(2):
+			k = pick(g, rows)
+		}
 		line := lines[k]
+		if len(line) > 0 && !bytes.HasPrefix(line, []byte("GCX")) && line[0] != '#' && g.one(2) {
+			// a guarded value put in front of a row: a value too many,
+			// whose column counts the guard [ROW-4]
+			lines[k] = slices.Concat([]byte(pick(g, []string{`\#`, `\#x`, `\GCX`, `\GCX1`})+"\t"), line)
+			return bytes.Join(lines, nil)
+		}
 		if tab := bytes.IndexByte(line, '\t'); tab >= 0 && g.one(2) {
 			lines[k] = slices.Delete(slices.Clone(line), tab, tab+1)
 		} else {
@@ -247,6 +273,9 @@ func (g *gen) limits(p []byte) conformance.Limits {
 // Case generators by category.
 
 func (g *gen) decodeCase(ref Reference) Case {
+	if g.one(60) {
+		return g.minimumsCase(ref)
+	}
 	b := g.encoded(ref, g.payload())
 	c := Case{Op: conformance.OpDecode, Input: b}
 	if g.one(4) {
@@ -256,6 +285,9 @@ func (g *gen) decodeCase(ref Reference) Case {
 }
 
 func (g *gen) rejectCase(ref Reference) Case {
+	if g.one(3) {
+		return g.rejectCornerCase(ref)
+	}
 	b := g.encoded(ref, g.payload())
 	if g.one(3) {
 		b = g.nearMiss(g.nearMiss(b))
@@ -314,7 +346,10 @@ func (g *gen) encodeCase(ref Reference) Case {
 
 func (g *gen) versionCase(ref Reference) Case {
 	tags := []string{"GCX2", "GCX1-stream", "GCX12", "GCX", "GCX1.0", "GCX2-draft.1", "GCXé", "GCX1\t", "GCX1\r",
-		"GCX" + strings.Repeat("1", 29), "GCX" + strings.Repeat("a", 30), "GCX_", "gcx1", "GCX01", g.tag}
+		"GCX" + strings.Repeat("1", 29), "GCX" + strings.Repeat("a", 30), "GCX_", "gcx1", "GCX01", g.tag,
+		// the bounds of [VER-1]: 31, 32 and 33 bytes, every tag character
+		"GCX" + strings.Repeat("9", 28), "GCX" + strings.Repeat("Az09._-", 5)[:29], "GCX" + strings.Repeat("Az09._-", 5)[:30],
+		"GCX1-stream", "GCX1-streamx", "GCX2.0", "GCX10"}
 	p := g.payload()
 	b := g.encoded(ref, p)
 	lines := strings.SplitAfter(string(b), "\n")
@@ -492,6 +527,9 @@ func (g *gen) respellJSON(b []byte) []byte {
 }
 
 func (g *gen) jsonCase(ref Reference) Case {
+	if g.one(3) {
+		return g.jsonCornerCase(ref)
+	}
 	v := g.value(3)
 	tool := g.name()
 	switch g.n(6) {

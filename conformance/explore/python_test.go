@@ -93,13 +93,15 @@ func plant(t *testing.T, bugs ...[2]string) string {
 var defaultRun = explore.Options{Seed: 1, Cases: 1000}
 
 // TestPythonFindsAPlantedBug is the quick half of the proof, run by go
-// test ./... whenever python3 is here: one planted bug, found in a
-// hundred cases and shrunk.
+// test ./... whenever python3 is here: one planted bug, found in the first
+// hundred cases of the default seed and shrunk. (Which hundred cases find
+// it depends on the generators: a guarded row with a value too many is
+// about one reject case in ten.)
 func TestPythonFindsAPlantedBug(t *testing.T) {
 	py := python(t)
 	bug := pythonBugs[2]
 	impl := conformance.Command(time.Minute, py, plant(t, [2]string{bug.old, bug.new}))
-	rep, err := explore.Run(impl, explore.Options{Seed: 3, Cases: 100, Shrink: 40})
+	rep, err := explore.Run(impl, explore.Options{Seed: 1, Cases: 100, Shrink: 40})
 	if err != nil {
 		t.Fatal(err)
 	}
