@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -747,4 +748,38 @@ func validJSON() *rapid.Generator[string] {
 		elems := rapid.SliceOfN(rapid.SampledFrom(texts), 0, 30).Draw(t, "elements")
 		return "[" + strings.Join(elems, ",") + "]"
 	})
+}
+
+// A long string with escapes is decoded into one buffer sized once to its
+// literal, which becomes the string: no growth by steps, no copy. Two
+// such strings in a row keep their own texts.
+func TestLongStringDecodedOnce(t *testing.T) {
+	first := strings.Repeat("{\"a\": \"b\tc\"}\n", 40000)
+	second := strings.Repeat("\u00fc\\/\"", 30000)
+	quoted := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	in := "[" + quoted(first) + "," + quoted(second) + "]"
+	for how, r := range readers(in) {
+		if how == "one-byte" || how == "half" {
+			continue // the stream's buffer grows by steps of its own
+		}
+		r.NextToken()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		a, err := r.NextToken()
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		allocated := after.TotalAlloc - before.TotalAlloc
+		if how == "whole" && allocated > uint64(len(quoted(first)))*3/2 {
+			t.Errorf("%s: reading a string of %d bytes allocated %d", how, len(quoted(first)), allocated)
+		}
+		b, err := r.NextToken()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Text != first || b.Text != second {
+			t.Errorf("%s: the strings read back differ (%d and %d bytes)", how, len(a.Text), len(b.Text))
+		}
+	}
 }
