@@ -169,6 +169,9 @@ func (s *streamReader) elements(f func(i int, v *Value) error) (int, error) {
 	s.r.Arena, s.p.arena = &s.texts, &s.arena
 	defer func() { s.r.Arena, s.p.arena = nil, nil }()
 	n := 0
+	// One Value for every element: f takes its address, so a Value of
+	// the loop's own would be a new allocation per element.
+	var v Value
 	for {
 		s.texts = s.texts[:0]
 		s.arena.reset()
@@ -179,7 +182,7 @@ func (s *streamReader) elements(f func(i int, v *Value) error) (int, error) {
 		if tok.Kind == jsontext.ArrayEnd {
 			return n, nil
 		}
-		v, err := s.value(tok)
+		v, err = s.value(tok)
 		if err != nil {
 			return n, err
 		}
