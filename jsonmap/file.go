@@ -449,12 +449,19 @@ func (p *FilePlan) planObject(s *streamReader) (*objectPlan, error) {
 // EncodeTo writes for the same value, byte for byte. On error w may hold
 // the start of the payload [MAP-21]; the caller discards it.
 func (p *FilePlan) Encode(w io.Writer, limits spec.Limits) error {
+	return p.EncodePairs(w, limits, nil)
+}
+
+// EncodePairs is Encode with rootPairs added to the root header as
+// EncodeValuePairs adds them: what it writes for the same value, byte for
+// byte.
+func (p *FilePlan) EncodePairs(w io.Writer, limits spec.Limits, rootPairs []spec.Meta) error {
 	if err := checkTool(p.tool); err != nil {
 		return err
 	}
 	enc := streaming.NewEncoder(w)
 	enc.Limits = limits
-	e := &encoder{out: streamSink{enc}}
+	e := &encoder{out: withRootPairs(streamSink{enc}, rootPairs, limits)}
 	var err error
 	switch {
 	case p.layout != nil:
