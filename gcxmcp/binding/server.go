@@ -325,6 +325,10 @@ type block struct {
 // version's header pairs mean what that version says, so its payload gets
 // none; _meta carries them.
 func (b *block) encode(tag, tool string, cut truncation, wantCompact bool) (payload, compact []byte, ok bool) {
+	var counts []spec.Meta
+	if tag == spec.Version {
+		counts = cut.pairs()
+	}
 	if !b.parsed && (tag != spec.Version || len(b.json) < streamAbove) {
 		v, err := jsonmap.Parse(b.json)
 		if err != nil {
@@ -337,14 +341,14 @@ func (b *block) encode(tag, tool string, cut truncation, wantCompact bool) (payl
 		c, _ := codec.Lookup(tag) // NewServer offers registered tags only
 		payload, _ = c.Encode(tool, b.value)
 	case b.parsed:
-		payload, _ = jsonmap.EncodeValue(tool, b.value)
+		payload, _ = jsonmap.EncodeValuePairs(tool, b.value, counts)
 	default:
 		plan, err := jsonmap.PlanFile(tool, bytes.NewReader(b.json), int64(len(b.json)))
 		if err != nil {
 			return nil, nil, false
 		}
 		var out bytes.Buffer
-		if plan.Encode(&out, spec.DefaultLimits) == nil {
+		if plan.EncodePairs(&out, spec.DefaultLimits, counts) == nil {
 			payload = out.Bytes()
 		}
 		if wantCompact {
@@ -357,9 +361,6 @@ func (b *block) encode(tag, tool string, cut truncation, wantCompact bool) (payl
 	}
 	if wantCompact && compact == nil {
 		compact = b.value.AppendCompact(nil)
-	}
-	if payload != nil && tag == spec.Version && cut.any() {
-		payload = withCounts(payload, cut)
 	}
 	return payload, compact, true
 }
