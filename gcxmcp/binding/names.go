@@ -109,8 +109,6 @@ type truncation struct {
 	hasTruncated bool
 }
 
-func (t truncation) any() bool { return t.total >= 0 || t.hasTruncated }
-
 // pairs returns the pairs that say t in a payload's root header, total=
 // before truncated=, or none when t says nothing [MCP-7]. The values need
 // no escape: a count and a boolean are written as themselves [META-1]
