@@ -783,3 +783,39 @@ func TestLongStringDecodedOnce(t *testing.T) {
 		}
 	}
 }
+
+// Long strings, decoded in a buffer sized to the literal that then
+// becomes the string, read as encoding/json reads them, held whole and
+// streamed, each keeping its own text when another long one follows:
+// escapes of every kind, surrogate pairs, multi-byte characters and
+// plain runs, in literals of either side of handOverFrom.
+func TestPropertyLongStringsDecode(t *testing.T) {
+	pieces := []string{"plain text ", `"`, `\`, "\t", "\n", "\x01", "/", "ü", "€", "😀", "\u2028", "<>&"}
+	rapid.Check(t, func(t *rapid.T) {
+		var want [2]string
+		for k := range want {
+			var chunk strings.Builder
+			for range rapid.IntRange(1, 12).Draw(t, "pieces") {
+				chunk.WriteString(rapid.SampledFrom(pieces).Draw(t, "piece"))
+			}
+			repeat := rapid.IntRange(1, 3*handOverFrom/chunk.Len()).Draw(t, "repeat")
+			want[k] = strings.Repeat(chunk.String(), repeat)
+		}
+		in, err := json.Marshal(want[:]) // escapes <, >, &, U+2028 as \u: more kinds of escape
+		if err != nil {
+			t.Fatal(err)
+		}
+		for how, r := range map[string]*Reader{
+			"whole":  NewStringReader(string(in)),
+			"stream": NewReader(&chunker{s: string(in), n: rapid.IntRange(1, 5000).Draw(t, "chunk")}),
+		} {
+			toks, err := tokens(r)
+			if err != nil {
+				t.Fatalf("%s: %v", how, err)
+			}
+			if len(toks) != 4 || toks[1].Text != want[0] || toks[2].Text != want[1] {
+				t.Fatalf("%s: the strings read back differ from what encoding/json wrote", how)
+			}
+		}
+	})
+}
