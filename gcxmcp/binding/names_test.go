@@ -1,11 +1,14 @@
 package binding
 
 import (
+	"bytes"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/gcxwire/gcx/jsonmap"
+	"github.com/gcxwire/gcx/jsonmap/auto"
 )
 
 // The pairs [MCP-7] stand at the end of a table root's header, written
@@ -94,5 +97,46 @@ func TestNullStructuredContentIsNone(t *testing.T) {
 		if !ok || a.Block != 0 || a.Text != "GCX1 tool=t fields=a rows=2\n1\n2\n" {
 			t.Errorf("decoded %t: answer %+v, %t", decoded, a, ok)
 		}
+	}
+}
+
+// Auto mode weighs a streamed value (streamAbove or more) against its
+// compact JSON counted as the plan writes it, and decides as weighing the
+// written text would [AUTO-1] [MCP-6].
+func TestAutoWeighsAStreamedValueAsItsText(t *testing.T) {
+	s, err := NewServer(ServerOptions{Mode: ModeAuto})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A table, where GCX1 wins, and an array of short arrays, where JSON
+	// does, each just over streamAbove.
+	array := func(element string) string {
+		var b strings.Builder
+		for i := 0; b.Len() < streamAbove; i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, element, i, i*7)
+		}
+		return "[" + b.String() + "]"
+	}
+	for _, text := range []string{array(`{"id":%d,"name":"customer %d","city":"Zürich"}`), array(`[%d,"%d"]`)} {
+		payload, err := jsonmap.Encode("t", []byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var compact bytes.Buffer
+		if err := jsonmap.CompactTo(&compact, strings.NewReader(text)); err != nil {
+			t.Fatal(err)
+		}
+		want, err := auto.ChooseAgainst(payload, compact.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := s.Decide("t", []string{"GCX1"}, &Result{Content: []Block{{IsText: true, Text: text}}})
+		if got := d.Why == ""; got != (want.Format == jsonmap.FormatGCX) {
+			t.Errorf("%.20s...: decided %q, weighing the written text chose %s", text, d.Why, want.Format)
+		}
+		t.Logf("%.20s...: %s", text, want.Format)
 	}
 }
