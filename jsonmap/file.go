@@ -668,7 +668,13 @@ func compactTokens(w io.Writer, r *jsontext.Reader) error {
 	bw := bufio.NewWriterSize(w, 16<<10)
 	var b []byte
 	prev := jsontext.Kind(0)
+	// A token's text is written before the next is read: the texts share
+	// one arena, emptied each time, and the names, which repeat, are
+	// interned, so that the tokens of a large text leave no garbage.
+	var texts []byte
+	r.Arena, r.InternNames = &texts, true
 	for {
+		texts = texts[:0]
 		tok, err := r.NextToken()
 		if err == io.EOF {
 			break
