@@ -532,6 +532,22 @@ func (d *decoder) root(h *streaming.Header) {
 	}
 }
 
+// RootIsTable reports whether h, the first header of a payload, begins a
+// table whose pairs are not members of the value, as root reads it: the
+// table form, with or without json=rows [MAP-7] [MAP-8], or a layout part
+// of rows shape [MAP-13]. Only such a header has room for pairs of a
+// caller's own, such as the MCP binding's total= and truncated= [MCP-7]:
+// in the header form of an object every pair is a member [MAP-10].
+func RootIsTable(h *streaming.Header) bool {
+	if form := metaIndex(h, KeyJSON); form >= 0 {
+		return h.Meta[form].Value == FormRows
+	}
+	if at, ok := partIndex[h.Tool]; ok {
+		return registry[at[0]].Parts[at[1]].Shape == ShapeRows
+	}
+	return !declared(h.Tool)
+}
+
 // rowsErr returns the error of a section that must have one row and has
 // another number, at column col of the current header.
 func (d *decoder) rowsErr(col int, rule, msg string) func(int) *spec.Error {

@@ -59,18 +59,24 @@ func EncodeLimits(tool string, value []byte, limits spec.Limits) ([]byte, error)
 	if err != nil {
 		return nil, err
 	}
-	return encodeBytes(tool, v, limits, len(value))
+	return encodeBytes(tool, v, limits, len(value), nil)
 }
 
 // EncodeValue is Encode for a parsed value.
 func EncodeValue(tool string, v Value) ([]byte, error) {
-	return encodeBytes(tool, v, spec.DefaultLimits, 0)
+	return encodeBytes(tool, v, spec.DefaultLimits, 0, nil)
 }
 
-func encodeBytes(tool string, v Value, limits spec.Limits, sizeHint int) ([]byte, error) {
+// EncodeValuePairs is EncodeValue with rootPairs added to the root header
+// as addRootPairs adds them.
+func EncodeValuePairs(tool string, v Value, rootPairs []spec.Meta) ([]byte, error) {
+	return encodeBytes(tool, v, spec.DefaultLimits, 0, rootPairs)
+}
+
+func encodeBytes(tool string, v Value, limits spec.Limits, sizeHint int, rootPairs []spec.Meta) ([]byte, error) {
 	var out bytes.Buffer
 	out.Grow(sizeHint)
-	if err := EncodeTo(&out, tool, v, limits); err != nil {
+	if err := encodeTo(&out, tool, v, limits, rootPairs); err != nil {
 		return nil, err
 	}
 	return out.Bytes(), nil
@@ -86,11 +92,15 @@ func encodeBytes(tool string, v Value, limits spec.Limits, sizeHint int) ([]byte
 // section short of its rows=, or short of the sections its root announces)
 // [MAP-21]; the caller discards them. An error from w is returned as it is.
 func EncodeTo(w io.Writer, tool string, v Value, limits spec.Limits) error {
+	return encodeTo(w, tool, v, limits, nil)
+}
+
+func encodeTo(w io.Writer, tool string, v Value, limits spec.Limits, rootPairs []spec.Meta) error {
 	cw := &countingWriter{w: w}
 	enc := encoders.Get().(*streaming.Encoder)
 	enc.Reset(cw)
 	enc.Limits = limits
-	err := encodeValue(streamSink{enc}, tool, v)
+	err := encodeValue(withRootPairs(streamSink{enc}, rootPairs, limits), tool, v)
 	if err == nil {
 		err = enc.Close()
 	}
@@ -143,6 +153,54 @@ type streamSink struct{ e *streaming.Encoder }
 
 func (s streamSink) header(h *streaming.Header) error { return s.e.WriteHeader(h) }
 func (s streamSink) row(values []string) error        { return s.e.WriteRow(values) }
+
+// rootPairsSink passes a payload on to its sink with pairs added to the
+// root header, when addRootPairs adds them.
+type rootPairsSink struct {
+	sink
+	pairs  []spec.Meta
+	limits spec.Limits
+	done   bool
+}
+
+// withRootPairs returns out, or out adding pairs to the root header when
+// there are any: a payload without them costs nothing more.
+func withRootPairs(out sink, pairs []spec.Meta, limits spec.Limits) sink {
+	if len(pairs) == 0 {
+		return out
+	}
+	return &rootPairsSink{sink: out, pairs: pairs, limits: limits}
+}
+
+func (s *rootPairsSink) header(h *streaming.Header) error {
+	if !s.done {
+		s.done = true
+		h = addRootPairs(h, s.pairs, s.limits)
+	}
+	return s.sink.header(h)
+}
+
+// addRootPairs returns the root header h with pairs after its own, or h
+// itself when the root is no table whose pairs are free for a caller's
+// (RootIsTable), when h already has a pair of one of their keys, or when
+// the header would then be longer than the line limit the payload is
+// written under, so that a decoder under that limit still reads it
+// [LIM-4].
+func addRootPairs(h *streaming.Header, pairs []spec.Meta, limits spec.Limits) *streaming.Header {
+	if !RootIsTable(h) {
+		return h
+	}
+	for _, p := range pairs {
+		if metaIndex(h, p.Key) >= 0 {
+			return h
+		}
+	}
+	with := &streaming.Header{Tool: h.Tool, Fields: h.Fields, Meta: append(slices.Clip(h.Meta), pairs...)}
+	if limits.LineFault(len(streaming.AppendHeader(nil, with))) != nil {
+		return h
+	}
+	return with
+}
 
 // collector keeps a payload model, for Model.
 type collector struct{ p spec.Payload }

@@ -169,6 +169,9 @@ func (s *streamReader) elements(f func(i int, v *Value) error) (int, error) {
 	s.r.Arena, s.p.arena = &s.texts, &s.arena
 	defer func() { s.r.Arena, s.p.arena = nil, nil }()
 	n := 0
+	// One Value for every element: f takes its address, so a Value of
+	// the loop's own would be a new allocation per element.
+	var v Value
 	for {
 		s.texts = s.texts[:0]
 		s.arena.reset()
@@ -179,7 +182,7 @@ func (s *streamReader) elements(f func(i int, v *Value) error) (int, error) {
 		if tok.Kind == jsontext.ArrayEnd {
 			return n, nil
 		}
-		v, err := s.value(tok)
+		v, err = s.value(tok)
 		if err != nil {
 			return n, err
 		}
@@ -446,12 +449,19 @@ func (p *FilePlan) planObject(s *streamReader) (*objectPlan, error) {
 // EncodeTo writes for the same value, byte for byte. On error w may hold
 // the start of the payload [MAP-21]; the caller discards it.
 func (p *FilePlan) Encode(w io.Writer, limits spec.Limits) error {
+	return p.EncodePairs(w, limits, nil)
+}
+
+// EncodePairs is Encode with rootPairs added to the root header as
+// EncodeValuePairs adds them: what it writes for the same value, byte for
+// byte.
+func (p *FilePlan) EncodePairs(w io.Writer, limits spec.Limits, rootPairs []spec.Meta) error {
 	if err := checkTool(p.tool); err != nil {
 		return err
 	}
 	enc := streaming.NewEncoder(w)
 	enc.Limits = limits
-	e := &encoder{out: streamSink{enc}}
+	e := &encoder{out: withRootPairs(streamSink{enc}, rootPairs, limits)}
 	var err error
 	switch {
 	case p.layout != nil:
@@ -658,7 +668,13 @@ func compactTokens(w io.Writer, r *jsontext.Reader) error {
 	bw := bufio.NewWriterSize(w, 16<<10)
 	var b []byte
 	prev := jsontext.Kind(0)
+	// A token's text is written before the next is read: the texts share
+	// one arena, emptied each time, and the names, which repeat, are
+	// interned, so that the tokens of a large text leave no garbage.
+	var texts []byte
+	r.Arena, r.InternNames = &texts, true
 	for {
+		texts = texts[:0]
 		tok, err := r.NextToken()
 		if err == io.EOF {
 			break

@@ -95,28 +95,36 @@ func (e *Encoder) WriteHeader(h *Header) error {
 	e.rows = 0
 
 	start := len(e.buf)
-	b := append(e.buf, spec.Version...)
-	b = append(b, " tool="...)
-	b = append(b, h.Tool...)
-	b = append(b, " fields="...)
-	for i, f := range h.Fields {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = spec.FieldEscapes.Append(b, f)
-	}
-	for _, m := range h.Meta {
-		b = append(b, ' ')
-		b = append(b, m.Key...)
-		b = append(b, '=')
-		b = spec.MetaEscapes.Append(b, m.Value)
-	}
+	b := AppendHeader(e.buf, h)
 	if f := e.Limits.LineFault(len(b) - start); f != nil {
 		e.buf = b[:start]
 		return e.fail(limitErr(fmt.Sprintf("section %d, header of %d bytes", e.sections, len(b)-start), f))
 	}
 	e.buf = append(b, '\n')
 	return e.flushIfFull()
+}
+
+// AppendHeader appends h's header line to dst as WriteHeader writes it,
+// without its LF and unchecked: a caller that weighs a header before
+// writing it (its length against a line limit) measures what is written.
+func AppendHeader(dst []byte, h *Header) []byte {
+	dst = append(dst, spec.Version...)
+	dst = append(dst, " tool="...)
+	dst = append(dst, h.Tool...)
+	dst = append(dst, " fields="...)
+	for i, f := range h.Fields {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = spec.FieldEscapes.Append(dst, f)
+	}
+	for _, m := range h.Meta {
+		dst = append(dst, ' ')
+		dst = append(dst, m.Key...)
+		dst = append(dst, '=')
+		dst = spec.MetaEscapes.Append(dst, m.Value)
+	}
+	return dst
 }
 
 // WriteRow writes one row of the current section: one value per field

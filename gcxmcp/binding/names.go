@@ -109,7 +109,22 @@ type truncation struct {
 	hasTruncated bool
 }
 
-func (t truncation) any() bool { return t.total >= 0 || t.hasTruncated }
+// pairs returns the pairs that say t in a payload's root header, total=
+// before truncated=, or none when t says nothing [MCP-7]. The values need
+// no escape: a count and a boolean are written as themselves [META-1]
+// [META-3]. The encoder adds them only where they may stand: a root that
+// is a table, without either key, within the line limit
+// (jsonmap.RootIsTable, jsonmap.EncodeValuePairs) [LIM-4].
+func (t truncation) pairs() []spec.Meta {
+	var p []spec.Meta
+	if t.total >= 0 {
+		p = append(p, spec.Meta{Key: spec.KeyTotal, Value: strconv.FormatInt(t.total, 10)})
+	}
+	if t.hasTruncated {
+		p = append(p, spec.Meta{Key: spec.KeyTruncated, Value: strconv.FormatBool(t.truncated)})
+	}
+	return p
+}
 
 // readTruncation reads MetaTotal and MetaTruncated from a result's _meta.
 // A total is a JSON integer from 0 to 2^53 (the integers every JSON reader
@@ -179,18 +194,6 @@ func describe(v any) string {
 	return string(b)
 }
 
-// tableRoots maps the section name of every layout part whose shape is rows
-// to true, and of every other part to false [LAY-1].
-var tableRoots = func() map[string]bool {
-	m := map[string]bool{}
-	for _, l := range jsonmap.Layouts() {
-		for _, p := range l.Parts {
-			m[p.Tool] = p.Shape == jsonmap.ShapeRows
-		}
-	}
-	return m
-}()
-
 // rootHeader reads the first header of a payload. table reports whether
 // the root section is a table whose meta pairs are not members of the value
 // — the table form, with or without json=rows, or a layout part of rows
@@ -205,15 +208,7 @@ func rootHeader(payload []byte) (h *streaming.Header, table bool, err error) {
 		return nil, false, err
 	}
 	h = d.Header()
-	form, explicit := lookupMeta(h.Meta, jsonmap.KeyJSON)
-	if explicit {
-		return h, form == jsonmap.FormRows, nil
-	}
-	if isTable, isPart := tableRoots[h.Tool]; isPart {
-		return h, isTable, nil
-	}
-	_, declared := jsonmap.Lookup(h.Tool)
-	return h, !declared, nil
+	return h, jsonmap.RootIsTable(h), nil
 }
 
 func lookupMeta(meta []spec.Meta, key string) (string, bool) {
@@ -223,41 +218,6 @@ func lookupMeta(meta []spec.Meta, key string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// withCounts returns the payload with total= and truncated= appended to its
-// root header, or the payload itself when the root is not a table, already
-// carries either key, or would then have a header longer than the line
-// limit the payload was written under, so that a client's decoder under
-// the default limits still reads it [MCP-7] [LIM-4]. The values need no
-// escape: a count and a boolean are written as themselves [META-1]
-// [META-3].
-func withCounts(payload []byte, t truncation) []byte {
-	h, table, err := rootHeader(payload)
-	if err != nil || !table {
-		return payload
-	}
-	if _, ok := lookupMeta(h.Meta, spec.KeyTotal); ok {
-		return payload
-	}
-	if _, ok := lookupMeta(h.Meta, spec.KeyTruncated); ok {
-		return payload
-	}
-	end := bytes.IndexByte(payload, '\n')
-	out := make([]byte, 0, len(payload)+40)
-	out = append(out, payload[:end]...)
-	if t.total >= 0 {
-		out = append(out, " "+spec.KeyTotal+"="...)
-		out = strconv.AppendInt(out, t.total, 10)
-	}
-	if t.hasTruncated {
-		out = append(out, " "+spec.KeyTruncated+"="...)
-		out = strconv.AppendBool(out, t.truncated)
-	}
-	if limit := spec.DefaultLimits.MaxLineBytes; limit > 0 && len(out) > limit {
-		return payload
-	}
-	return append(out, payload[end:]...)
 }
 
 // headerCounts reads total= and truncated= from a payload's root header

@@ -2,49 +2,49 @@ package binding
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/gcxwire/gcx/jsonmap"
-	"github.com/gcxwire/gcx/spec"
+	"github.com/gcxwire/gcx/jsonmap/auto"
 )
 
-// The pairs [MCP-7] appends never make the root header longer than the line
-// limit the payload was written under, so that a client reading under that
-// limit still reads it [LIM-4].
-func TestWithCountsKeepsTheLineLimit(t *testing.T) {
-	cut := truncation{total: 1234, truncated: true, hasTruncated: true}
-	header := func(n int) []byte {
-		prefix := "GCX1 tool=t fields=a k="
-		return []byte(prefix + strings.Repeat("v", n-len(prefix)) + "\nx\n")
+// The pairs [MCP-7] stand at the end of a table root's header, written
+// with it, whichever way the block is encoded (a parse tree below
+// streamAbove, two reads above); where they may stand, and the line limit
+// they keep, are jsonmap's TestRootPairs.
+func TestCountsInTheRootHeader(t *testing.T) {
+	s, err := NewServer(ServerOptions{Mode: ModeGCX})
+	if err != nil {
+		t.Fatal(err)
 	}
-	limit := spec.DefaultLimits.MaxLineBytes
 	for _, c := range []struct {
-		name   string
-		line   int
-		append bool
+		name string
+		meta map[string]any
+		text string
+		want string
 	}{
-		{"short header", 40, true},
-		{"room left for the pairs", limit - len(" total=1234 truncated=true"), true},
-		{"one byte short of room", limit - len(" total=1234 truncated=true") + 1, false},
-		{"header at the limit", limit, false},
+		{"both", map[string]any{MetaTotal: float64(1234), MetaTruncated: true}, `[{"a":1},{"a":2}]`, "GCX1 tool=t fields=a rows=2 total=1234 truncated=true"},
+		{"total alone", map[string]any{MetaTotal: float64(7)}, `[{"a":1}]`, "GCX1 tool=t fields=a rows=1 total=7"},
+		{"truncated alone", map[string]any{MetaTruncated: false}, `[{"a":1}]`, "GCX1 tool=t fields=a rows=1 truncated=false"},
+		{"a root object: the pairs are members", map[string]any{MetaTotal: float64(7)}, `{"a":1}`, "GCX1 tool=t fields= json=object a=1"},
+		{"a root list", map[string]any{MetaTotal: float64(7)}, `[1,2]`, "GCX1 tool=t fields= json=array rows=2"},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			payload := header(c.line)
-			got := withCounts(payload, cut)
-			first := got[:bytes.IndexByte(got, '\n')]
-			if len(first) > limit {
-				t.Fatalf("root header of %d bytes, over the limit of %d", len(first), limit)
+		for _, streamed := range []bool{false, true} {
+			text := c.text
+			if streamed {
+				text += strings.Repeat(" ", streamAbove)
 			}
-			appended := bytes.HasSuffix(first, []byte(" total=1234 truncated=true"))
-			if appended != c.append {
-				t.Fatalf("pairs appended: %v, want %v", appended, c.append)
+			d := s.Decide("t", []string{"GCX1"}, &Result{Content: []Block{{IsText: true, Text: text}}, Meta: c.meta})
+			if !d.Answered || d.Answer.Block != 0 {
+				t.Fatalf("%s: not answered: %s", c.name, d.Why)
 			}
-			if !appended && !bytes.Equal(got, payload) {
-				t.Fatal("payload changed without the pairs")
+			if first, _, _ := strings.Cut(d.Answer.Text, "\n"); first != c.want {
+				t.Errorf("%s, streamed %t: root header %q, want %q", c.name, streamed, first, c.want)
 			}
-		})
+		}
 	}
 }
 
@@ -97,5 +97,46 @@ func TestNullStructuredContentIsNone(t *testing.T) {
 		if !ok || a.Block != 0 || a.Text != "GCX1 tool=t fields=a rows=2\n1\n2\n" {
 			t.Errorf("decoded %t: answer %+v, %t", decoded, a, ok)
 		}
+	}
+}
+
+// Auto mode weighs a streamed value (streamAbove or more) against its
+// compact JSON counted as the plan writes it, and decides as weighing the
+// written text would [AUTO-1] [MCP-6].
+func TestAutoWeighsAStreamedValueAsItsText(t *testing.T) {
+	s, err := NewServer(ServerOptions{Mode: ModeAuto})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A table, where GCX1 wins, and an array of short arrays, where JSON
+	// does, each just over streamAbove.
+	array := func(element string) string {
+		var b strings.Builder
+		for i := 0; b.Len() < streamAbove; i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, element, i, i*7)
+		}
+		return "[" + b.String() + "]"
+	}
+	for _, text := range []string{array(`{"id":%d,"name":"customer %d","city":"Zürich"}`), array(`[%d,"%d"]`)} {
+		payload, err := jsonmap.Encode("t", []byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var compact bytes.Buffer
+		if err := jsonmap.CompactTo(&compact, strings.NewReader(text)); err != nil {
+			t.Fatal(err)
+		}
+		want, err := auto.ChooseAgainst(payload, compact.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := s.Decide("t", []string{"GCX1"}, &Result{Content: []Block{{IsText: true, Text: text}}})
+		if got := d.Why == ""; got != (want.Format == jsonmap.FormatGCX) {
+			t.Errorf("%.20s...: decided %q, weighing the written text chose %s", text, d.Why, want.Format)
+		}
+		t.Logf("%.20s...: %s", text, want.Format)
 	}
 }

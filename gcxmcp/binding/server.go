@@ -271,11 +271,16 @@ func (s *Server) Decide(name string, accept []string, r *Result) Decision {
 		return Decision{Answer: Answer{Format: FormatJSON, Block: -1}, Answered: true, Why: ReasonNotMapped}
 	}
 	if mode == ModeAuto {
-		against := compact
-		if s.against == BaselineText {
-			against = bytesOf(r.Content[b.at].Text)
+		var win bool
+		switch {
+		case s.against == BaselineText:
+			win = cheaper(payload, bytesOf(r.Content[b.at].Text))
+		case b.plan != nil:
+			win = cheaperThanPlan(payload, b.plan)
+		default:
+			win = cheaper(payload, compact)
 		}
-		if !cheaper(payload, against) {
+		if !win {
 			return Decision{Answer: Answer{Format: FormatJSON, Block: -1}, Answered: true, Why: ReasonJSONCheaper}
 		}
 	}
@@ -315,16 +320,24 @@ type block struct {
 	json   []byte // read-only: it may share a string's bytes
 	value  jsonmap.Value
 	parsed bool
+	// plan is the streamed value's plan when auto mode weighs it against
+	// its compact JSON: that text is counted as the plan writes it, not
+	// held (cheaperThanPlan).
+	plan *jsonmap.FilePlan
 }
 
 // encode returns the payload of the block's value for the tool in the
 // version tag, with total= and truncated= in a GCX1 root header where
 // [MCP-7] puts them, or nil when the mapping cannot write the value under
 // this name [MAP-1] [HDR-3] [MCP-6]; and, when wantCompact, the value's
-// compact JSON. ok is false when the block holds no JSON text. Another
+// compact JSON, or for a streamed value its plan in b.plan. ok is false when the block holds no JSON text. Another
 // version's header pairs mean what that version says, so its payload gets
 // none; _meta carries them.
 func (b *block) encode(tag, tool string, cut truncation, wantCompact bool) (payload, compact []byte, ok bool) {
+	var counts []spec.Meta
+	if tag == spec.Version {
+		counts = cut.pairs()
+	}
 	if !b.parsed && (tag != spec.Version || len(b.json) < streamAbove) {
 		v, err := jsonmap.Parse(b.json)
 		if err != nil {
@@ -337,29 +350,22 @@ func (b *block) encode(tag, tool string, cut truncation, wantCompact bool) (payl
 		c, _ := codec.Lookup(tag) // NewServer offers registered tags only
 		payload, _ = c.Encode(tool, b.value)
 	case b.parsed:
-		payload, _ = jsonmap.EncodeValue(tool, b.value)
+		payload, _ = jsonmap.EncodeValuePairs(tool, b.value, counts)
 	default:
 		plan, err := jsonmap.PlanFile(tool, bytes.NewReader(b.json), int64(len(b.json)))
 		if err != nil {
 			return nil, nil, false
 		}
 		var out bytes.Buffer
-		if plan.Encode(&out, spec.DefaultLimits) == nil {
+		if plan.EncodePairs(&out, spec.DefaultLimits, counts) == nil {
 			payload = out.Bytes()
 		}
 		if wantCompact {
-			var c bytes.Buffer
-			if plan.Compact(&c) != nil {
-				return nil, nil, false
-			}
-			compact = c.Bytes()
+			b.plan = plan
 		}
 	}
-	if wantCompact && compact == nil {
+	if wantCompact && compact == nil && b.plan == nil {
 		compact = b.value.AppendCompact(nil)
-	}
-	if payload != nil && tag == spec.Version && cut.any() {
-		payload = withCounts(payload, cut)
 	}
 	return payload, compact, true
 }
@@ -367,6 +373,14 @@ func (b *block) encode(tag, tool string, cut truncation, wantCompact bool) (payl
 // bytesOf returns the bytes of s without copying them, for reading only:
 // a large text is counted, parsed or planned where it lies.
 func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
+
+// cheaperThanPlan is cheaper against the compact JSON text of a planned
+// value, counted as the plan writes it: a large value's compact JSON, as
+// long as the message, is never held [PRX-9].
+func cheaperThanPlan(payload []byte, plan *jsonmap.FilePlan) bool {
+	c, err := auto.ChooseAgainstPlan(payload, plan)
+	return err == nil && c.Format == jsonmap.FormatGCX
+}
 
 // cheaper reports whether the payload, as the model will read it — with
 // the header pairs of [MCP-7] — costs strictly fewer cl100k_base tokens

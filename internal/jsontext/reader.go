@@ -505,6 +505,24 @@ func (r *Reader) own(b []byte) string {
 	return unsafe.String(&(*r.Arena)[start], len(b))
 }
 
+// handOverFrom is the length from which a string decoded in scratch takes
+// scratch's bytes instead of a copy of them.
+const handOverFrom = 32 << 10
+
+// ownScratch returns the string decoded in scratch. A long one takes
+// scratch's bytes, which the reader then gives up: scanString sized them
+// once to the literal, so a copy would only double what a long string
+// holds at its peak. A short one, or one that would leave much of a
+// larger buffer unused, is copied, and scratch is kept for the next.
+func (r *Reader) ownScratch() string {
+	b := r.scratch
+	if r.Arena != nil || len(b) < handOverFrom || cap(b)-len(b) > len(b)/2 {
+		return r.own(b)
+	}
+	r.scratch = nil
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
 // addName records a name of the innermost object and reports whether it
 // is new there: a scan while the object is small, a set once it grows.
 func (r *Reader) addName(s string) bool {
@@ -615,7 +633,7 @@ func (r *Reader) strEnd(start, end int, escaped bool) string {
 			_, _, f, _ := scanString(r.buf[:r.end], start, true, nil)
 			r.loose = f != faultNone
 		}
-		return r.own(r.scratch)
+		return r.ownScratch()
 	case r.whole:
 		return r.text[start+1 : end-1]
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -746,5 +747,75 @@ func validJSON() *rapid.Generator[string] {
 	return rapid.Custom(func(t *rapid.T) string {
 		elems := rapid.SliceOfN(rapid.SampledFrom(texts), 0, 30).Draw(t, "elements")
 		return "[" + strings.Join(elems, ",") + "]"
+	})
+}
+
+// A long string with escapes is decoded into one buffer sized once to its
+// literal, which becomes the string: no growth by steps, no copy. Two
+// such strings in a row keep their own texts.
+func TestLongStringDecodedOnce(t *testing.T) {
+	first := strings.Repeat("{\"a\": \"b\tc\"}\n", 40000)
+	second := strings.Repeat("\u00fc\\/\"", 30000)
+	quoted := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	in := "[" + quoted(first) + "," + quoted(second) + "]"
+	for how, r := range readers(in) {
+		if how == "one-byte" || how == "half" {
+			continue // the stream's buffer grows by steps of its own
+		}
+		r.NextToken()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		a, err := r.NextToken()
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		allocated := after.TotalAlloc - before.TotalAlloc
+		if how == "whole" && allocated > uint64(len(quoted(first)))*3/2 {
+			t.Errorf("%s: reading a string of %d bytes allocated %d", how, len(quoted(first)), allocated)
+		}
+		b, err := r.NextToken()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Text != first || b.Text != second {
+			t.Errorf("%s: the strings read back differ (%d and %d bytes)", how, len(a.Text), len(b.Text))
+		}
+	}
+}
+
+// Long strings, decoded in a buffer sized to the literal that then
+// becomes the string, read as encoding/json reads them, held whole and
+// streamed, each keeping its own text when another long one follows:
+// escapes of every kind, surrogate pairs, multi-byte characters and
+// plain runs, in literals of either side of handOverFrom.
+func TestPropertyLongStringsDecode(t *testing.T) {
+	pieces := []string{"plain text ", `"`, `\`, "\t", "\n", "\x01", "/", "ü", "€", "😀", "\u2028", "<>&"}
+	rapid.Check(t, func(t *rapid.T) {
+		var want [2]string
+		for k := range want {
+			var chunk strings.Builder
+			for range rapid.IntRange(1, 12).Draw(t, "pieces") {
+				chunk.WriteString(rapid.SampledFrom(pieces).Draw(t, "piece"))
+			}
+			repeat := rapid.IntRange(1, 3*handOverFrom/chunk.Len()).Draw(t, "repeat")
+			want[k] = strings.Repeat(chunk.String(), repeat)
+		}
+		in, err := json.Marshal(want[:]) // escapes <, >, &, U+2028 as \u: more kinds of escape
+		if err != nil {
+			t.Fatal(err)
+		}
+		for how, r := range map[string]*Reader{
+			"whole":  NewStringReader(string(in)),
+			"stream": NewReader(&chunker{s: string(in), n: rapid.IntRange(1, 5000).Draw(t, "chunk")}),
+		} {
+			toks, err := tokens(r)
+			if err != nil {
+				t.Fatalf("%s: %v", how, err)
+			}
+			if len(toks) != 4 || toks[1].Text != want[0] || toks[2].Text != want[1] {
+				t.Fatalf("%s: the strings read back differ from what encoding/json wrote", how)
+			}
+		}
 	})
 }

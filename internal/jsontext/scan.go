@@ -1,8 +1,10 @@
 package jsontext
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
+	"slices"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -141,13 +143,13 @@ func scanString(src []byte, i int, compact bool, dst *[]byte) (end int, escaped 
 		i += size
 	}
 	if dst != nil {
-		*dst = append((*dst)[:0], src[start:i]...)
+		*dst = appendRun((*dst)[:0], src, start, i)
 	}
 	for {
 		from := i
 		i = plainRun(src, i)
 		if dst != nil {
-			*dst = append(*dst, src[from:i]...)
+			*dst = appendRun(*dst, src, from, i)
 		}
 		if i >= len(src) {
 			return 0, false, faultUnclosed, i
@@ -183,6 +185,41 @@ func scanString(src []byte, i int, compact bool, dst *[]byte) (end int, escaped 
 			i += size
 		}
 	}
+}
+
+// appendRun appends src[from:to], plain bytes of the string literal being
+// decoded, to d and leaves room for one more character, an escape's or a
+// multi-byte one. When d must grow, it grows once to hold everything up to
+// the literal's closing quote: a literal decodes to no more bytes than it
+// spans, so the rest then fits, and a long string is copied once instead
+// of at every step of append's growth.
+func appendRun(d, src []byte, from, to int) []byte {
+	if cap(d)-len(d) < to-from+utf8.UTFMax {
+		d = slices.Grow(d, spanToQuote(src, from)+utf8.UTFMax)
+	}
+	return append(d, src[from:to]...)
+}
+
+// spanToQuote returns the bytes from src[from], which begins a character
+// of a string literal (not the inside of an escape), to the literal's
+// closing quote, or to the end of src when it has none: the first quote
+// after an even number of backslashes.
+func spanToQuote(src []byte, from int) int {
+	for i := from; i < len(src); i++ {
+		q := bytes.IndexByte(src[i:], '"')
+		if q < 0 {
+			break
+		}
+		i += q
+		backslashes := 0
+		for k := i - 1; k >= from && src[k] == '\\'; k-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
+			return i - from
+		}
+	}
+	return len(src) - from
 }
 
 // Word-at-a-time tests: eight bytes per step with integer arithmetic.

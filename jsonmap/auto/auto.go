@@ -148,16 +148,27 @@ func decide(payload, compact []byte, full bool) (Choice, error) {
 		c.JSONTokens, _ = enc.CountUpTo(compact, c.GCXTokens)
 		c.Partial = c.JSONTokens > c.GCXTokens
 	default:
-		// GCX1 wins only if strictly cheaper: it loses once it reaches
-		// the JSON count [AUTO-1].
 		c.JSONTokens = enc.CountBytes(compact)
-		c.GCXTokens, _ = enc.CountUpTo(payload, c.JSONTokens-1)
-		c.Partial = c.GCXTokens >= c.JSONTokens
+		c.GCXTokens, c.Partial = countBelow(enc, payload, c.JSONTokens)
 	}
+	return pick(c, payload, compact), nil
+}
+
+// countBelow counts the payload's tokens against a JSON text's count
+// known in full: GCX1 wins only if strictly cheaper, so counting stops
+// once it reaches that count (partial) [AUTO-1].
+func countBelow(enc *tokens.Encoding, payload []byte, jsonTokens int) (n int, partial bool) {
+	n, _ = enc.CountUpTo(payload, jsonTokens-1)
+	return n, n >= jsonTokens
+}
+
+// pick makes the choice the counts decide: the payload only when it costs
+// strictly fewer tokens [AUTO-1].
+func pick(c Choice, payload, compact []byte) Choice {
 	if c.GCXTokens < c.JSONTokens {
 		c.Output, c.Format = payload, jsonmap.FormatGCX
 	} else {
 		c.Output, c.Format = compact, jsonmap.FormatJSON
 	}
-	return c, nil
+	return c
 }
