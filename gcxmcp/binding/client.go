@@ -85,7 +85,7 @@ func ReadResultAccepting(res *Result, accept []string) (*Read, error) {
 	if format != tag {
 		return nil, fmt.Errorf("%w: _meta names %s but the payload is %s [MCP-8]", ErrInvalidResult, format, tag)
 	}
-	if res.Structured != nil {
+	if hasStructured(res.Structured) {
 		same, err := sameValue(value, res.Structured)
 		if err != nil {
 			return nil, err

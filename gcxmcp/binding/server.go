@@ -400,7 +400,7 @@ func jsonBlock(r *Result) (block, bool) {
 	if r.IsError || len(r.Content) == 0 {
 		return block{}, false
 	}
-	if r.Structured == nil {
+	if !hasStructured(r.Structured) {
 		b := r.Content[0]
 		if !b.IsText || len(r.Content) != 1 || !mayBeJSON(b.Text) {
 			return block{}, false
@@ -478,6 +478,22 @@ func (s *sameBytes) equal() bool { return !s.differs && s.n == len(s.want) }
 
 // structuredJSON returns the JSON text of structuredContent: its own bytes
 // when the SDK or the handler kept them, else the marshaled value.
+// hasStructured reports whether v, a result's Structured, is a
+// structuredContent: nil and JSON null are none [MCP-5], since MCP
+// libraries that decode into their own types cannot tell null from an
+// absent member, while one that keeps the member's bytes sees null.
+func hasStructured(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return false
+	case json.RawMessage:
+		return string(bytes.TrimSpace(x)) != "null"
+	case *json.RawMessage:
+		return x != nil && hasStructured(*x)
+	}
+	return true
+}
+
 func structuredJSON(v any) ([]byte, error) {
 	switch x := v.(type) {
 	case json.RawMessage:

@@ -13,8 +13,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
+	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gcxwire/gcx/gcxmcp"
@@ -181,7 +184,8 @@ func runOverSession(input []byte) (json.RawMessage, error) {
 	server.AddReceivingMiddleware(mw)
 	server.AddTool(&mcp.Tool{Name: in.Request.Name, InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return result, nil })
-	serverTransport, clientTransport := mcp.NewInMemoryTransports()
+	serverTransport, memory := mcp.NewInMemoryTransports()
+	clientTransport := &wireResults{Transport: memory}
 	ss, err := server.Connect(ctx, serverTransport, nil)
 	if err != nil {
 		return nil, err
@@ -216,29 +220,39 @@ func runOverSession(input []byte) (json.RawMessage, error) {
 		meta[binding.MetaClientCapabilities] = caps
 	}
 	returned := maps.Clone(result.Meta) // the SDK may add to the handler's own result
-	received, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: in.Request.Name, Arguments: map[string]any{}, Meta: meta})
-	if err != nil {
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: in.Request.Name, Arguments: map[string]any{}, Meta: meta}); err != nil {
 		return nil, err
 	}
-	// From 2026-07-28 the SDK names itself in every result's _meta; that
-	// is the protocol's doing, not the binding's, and no vector states it.
-	for key := range received.Meta {
-		if _, ok := returned[key]; !ok && strings.HasPrefix(key, protocolMetaPrefix) {
-			delete(received.Meta, key)
-		}
-	}
-	if len(received.Meta) == 0 && returned == nil {
-		received.Meta = nil
-	}
-	// Likewise its resultType, which a 2026-07-28 session adds.
-	sent, err := json.Marshal(received)
-	if err != nil {
-		return nil, err
+	// The outcome is the result as the wire carried it: the SDK's types
+	// cannot tell a member that is null from one that is absent, which
+	// the binding keeps apart [MCP-5].
+	sent := clientTransport.last()
+	if sent == nil {
+		return nil, fmt.Errorf("the call's result never came over the wire")
 	}
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(sent, &members); err != nil {
 		return nil, err
 	}
+	// From 2026-07-28 the SDK names itself in every result's _meta; that
+	// is the protocol's doing, not the binding's, and no vector states it.
+	if raw, ok := members["_meta"]; ok {
+		var meta map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &meta); err != nil {
+			return nil, err
+		}
+		for key := range meta {
+			if _, ok := returned[key]; !ok && strings.HasPrefix(key, protocolMetaPrefix) {
+				delete(meta, key)
+			}
+		}
+		if len(meta) == 0 && returned == nil {
+			delete(members, "_meta")
+		} else if members["_meta"], err = json.Marshal(meta); err != nil {
+			return nil, err
+		}
+	}
+	// Likewise its resultType, which a 2026-07-28 session adds.
 	var tool map[string]json.RawMessage
 	if err := json.Unmarshal(in.Result, &tool); err != nil {
 		return nil, err
@@ -247,6 +261,44 @@ func runOverSession(input []byte) (json.RawMessage, error) {
 		delete(members, resultTypeKey)
 	}
 	return json.Marshal(map[string]any{"result": members})
+}
+
+// wireResults is a client transport that keeps the result of the last
+// response it read as the bytes the wire carried, before the SDK decodes
+// it into its own types.
+type wireResults struct {
+	mcp.Transport
+	mu     sync.Mutex
+	result json.RawMessage
+}
+
+func (w *wireResults) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := w.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return wireConn{c, w}, nil
+}
+
+func (w *wireResults) last() json.RawMessage {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.result
+}
+
+type wireConn struct {
+	mcp.Connection
+	w *wireResults
+}
+
+func (c wireConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	m, err := c.Connection.Read(ctx)
+	if r, ok := m.(*jsonrpc.Response); ok && r.Result != nil {
+		c.w.mu.Lock()
+		c.w.result = slices.Clone(r.Result)
+		c.w.mu.Unlock()
+	}
+	return m, err
 }
 
 // resultTypeKey is the member of a result that says, from 2026-07-28,
