@@ -119,8 +119,10 @@ type Decoder struct {
 	//
 	// Without ReuseRecord the rows and comments are the caller's to keep,
 	// and cost no allocation each either: their text is copied into
-	// blocks of 16 KiB (twice the row, for a longer row) and their slices
-	// are cut from shared slabs, capped at the row's width. A row kept
+	// blocks that start at the input's size where it is known (a
+	// bytes.Reader's, say) or 1 KiB and double up to 16 KiB (twice the
+	// row, for a longer row), and their slices are cut from shared slabs,
+	// capped at the row's width. A row kept
 	// alive therefore keeps its block and its slab alive, about 64 KiB of
 	// other rows' text at most; a caller that keeps a few rows of a long
 	// stream and drops the rest should strings.Clone the few.
@@ -141,8 +143,8 @@ type Decoder struct {
 	// the buffer holds no backslash, no CR and only valid UTF-8.
 	clean int
 
-	marks    [maxMarks]int32 // where readPlainRow found the row's TABs and backslashes
-	textTabs []int32         // where readPlainRow's unescaped row has its TABs
+	marks    []int32 // where readPlainRow found the row's TABs and backslashes
+	textTabs []int32 // where readPlainRow's unescaped row has its TABs
 	// portable makes the decoder read every row the portable way, as it
 	// does where there is no row scanner, so tests cover that path too.
 	portable bool
@@ -312,9 +314,10 @@ func (d *Decoder) ReadAll() (*spec.Payload, error) {
 }
 
 const (
-	// initialBuffer is the first buffer's size: small, because most
-	// payloads are small. Once a read fills it the buffer grows to
-	// fullBuffer, and beyond that it only doubles to hold a longer line.
+	// initialBuffer is the first buffer's size where the input's is not
+	// known (inputSize): small, because most payloads are small. Once a
+	// read fills it the buffer grows to fullBuffer, and beyond that it
+	// only doubles to hold a longer line.
 	initialBuffer = 4 << 10
 	fullBuffer    = 64 << 10
 	// bufferSlack is kept free at the end of the buffer, never read into,
@@ -330,12 +333,34 @@ const (
 
 var errBadRead = errors.New("streaming: reader returned an invalid byte count")
 
+// inputSize returns how many bytes are left to read from r where r can
+// tell — a bytes.Reader, strings.Reader or bytes.Buffer — so that a small
+// payload gets a buffer and a text block its own size, and a large one the
+// full buffer at once. A wrong answer costs only a buffer of the wrong
+// size: reading goes on to the end of the input either way.
+func inputSize(r io.Reader) (int, bool) {
+	if sized, ok := r.(interface{ Len() int }); ok {
+		if n := sized.Len(); n >= 0 {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
 func (d *Decoder) next() (Kind, error) {
 	if d.header != nil && !d.portable && d.readPlainRow() {
 		return KindRow, nil
 	}
 	if d.buf == nil {
-		d.buf = make([]byte, initialBuffer+bufferSlack)
+		size := initialBuffer
+		if n, ok := inputSize(d.r); ok {
+			// The whole input fits a buffer one byte longer, which the
+			// first read therefore does not fill: a full read would
+			// take the input for a big one and grow the buffer.
+			size = min(n+1, fullBuffer)
+			d.kept.sizeFor(n)
+		}
+		d.buf = make([]byte, size+bufferSlack)
 		if limit := d.Limits.MaxLineBytes; limit > 0 {
 			d.threshold = max(limit+1, spec.MaxTagBytes+1)
 		}

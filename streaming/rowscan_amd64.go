@@ -31,16 +31,26 @@ const (
 // path, which reports what is wrong with it in the reference's order.
 func (d *Decoder) readPlainRow() bool {
 	width := len(d.header.Fields)
-	if width-1 > len(d.marks) {
-		// Too wide for d.marks: every row of the section takes the
-		// general path, so scanning one here first would be wasted.
+	if width-1 > maxMarks {
+		// Too many TABs for the marks: every row of the section takes
+		// the general path, so scanning one here first would be wasted.
 		return false
 	}
 	b := d.buf[d.start:d.end]
 	if len(b) < len(spec.TagPrefix) || b[0] == '#' || spec.IsHeaderLine(b) {
 		return false
 	}
+	if len(d.marks) < width {
+		// Room for the TABs and a few backslashes; a row with more
+		// grows it below. A decoder of small rows never pays for
+		// maxMarks.
+		d.marks = make([]int32, min(max(2*width, 64), maxMarks))
+	}
 	lf, marks, flags := scanRowVector(&b[0], len(b), &d.marks[0], len(d.marks), wideScan)
+	if lf >= 0 && marks > len(d.marks) && len(d.marks) < maxMarks {
+		d.marks = make([]int32, min(2*marks, maxMarks))
+		lf, marks, flags = scanRowVector(&b[0], len(b), &d.marks[0], len(d.marks), wideScan)
+	}
 	if lf < 0 || marks > len(d.marks) || marks < width-1 ||
 		d.Limits.LineFault(lf) != nil || d.Limits.RowFault(d.rows) != nil {
 		return false
