@@ -64,7 +64,7 @@ func (d *Decoder) readPlainRow() bool {
 		if marks != width-1 {
 			return false
 		}
-		d.record = d.split(line, d.marks[:marks], width)
+		d.record = d.split(line, true, d.marks[:marks], width)
 	} else {
 		if bytes.IndexByte(line, '\r') >= 0 {
 			return false
@@ -73,7 +73,7 @@ func (d *Decoder) readPlainRow() bool {
 		if !ok {
 			return false
 		}
-		d.record = d.split(text, d.textTabs, width)
+		d.record = d.split(text, false, d.textTabs, width)
 	}
 	d.rows++
 	d.start += lf + 1
@@ -126,14 +126,15 @@ func (d *Decoder) unescape(line []byte, marks []int32, width int) ([]byte, bool)
 }
 
 // split cuts a row's text into its values at the given TABs: shared with
-// the buffer with ReuseRecord, carved from d.kept without.
-func (d *Decoder) split(text []byte, tabs []int32, width int) []string {
+// the buffer with ReuseRecord, kept (d.keep) without. inBuffer tells
+// whether text lies in the read buffer or in d.rowText.
+func (d *Decoder) split(text []byte, inBuffer bool, tabs []int32, width int) []string {
 	var all string
 	var record []string
 	switch {
 	case !d.ReuseRecord:
 		record = d.kept.cells(width, len(text))
-		all = d.kept.text(text)
+		all = d.keep(text, inBuffer)
 	case cap(d.record) >= width:
 		record = d.record[:width]
 		all = sharedString(text)
