@@ -72,6 +72,7 @@ func main() {
 	docs := flag.String("docs", "", "a Markdown file whose table between the floors markers is replaced")
 	corpus := flag.String("corpus", "bench/wire-format/cases", "the scorecard's corpus")
 	only := flag.String("only", "", "run only rows whose path contains this")
+	from := flag.String("from", "", "measure nothing: write the table and chart from this floors.txt of an earlier run")
 	testing.Init()
 	flag.Parse()
 	if err := flag.Set("test.benchtime", benchtime.String()); err != nil {
@@ -91,6 +92,17 @@ func main() {
 	}
 	if *only != "" {
 		rows = slices.DeleteFunc(rows, func(r row) bool { return !strings.Contains(r.path, *only) })
+	}
+
+	if *from != "" {
+		samples, header, err := readSamples(*from, rows)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := write(rows, samples, header, nil, *out, *docs); err != nil {
+			log.Fatal(err)
+		}
+		return
 	}
 
 	var raw bytes.Buffer
@@ -133,26 +145,82 @@ func main() {
 	load, _ = os.ReadFile("/proc/loadavg")
 	fmt.Fprintf(&raw, "# ended %s, load %s", time.Now().UTC().Format(time.RFC3339), load)
 
+	header := fmt.Sprintf("Medians of %d rounds, %s a side a round", *rounds, *benchtime)
+	if err := write(rows, samples, header, raw.Bytes(), *out, *docs); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// write writes the table and the chart of the samples, and the raw samples
+// unless raw is nil, to out, and the table into docs if it is named.
+func write(rows []row, samples [][]sample, header string, raw []byte, out, docs string) error {
 	results := summarize(rows, samples)
-	table := markdown(results, *rounds, *benchtime)
+	table := markdown(results, header)
 	chart, err := svg(results)
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
-		log.Fatal(err)
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
 	}
-	for name, data := range map[string][]byte{"floors.txt": raw.Bytes(), "floors.md": []byte(table), "floors.svg": chart} {
-		if err := os.WriteFile(filepath.Join(*out, name), data, 0o644); err != nil {
-			log.Fatal(err)
+	files := map[string][]byte{"floors.md": []byte(table), "floors.svg": chart}
+	if raw != nil {
+		files["floors.txt"] = raw
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(out, name), data, 0o644); err != nil {
+			return err
 		}
 	}
-	if *docs != "" {
-		if err := replaceTable(*docs, table); err != nil {
-			log.Fatal(err)
+	if docs != "" {
+		if err := replaceTable(docs, table); err != nil {
+			return err
 		}
 	}
-	os.Stdout.WriteString(table)
+	_, err = os.Stdout.WriteString(table)
+	return err
+}
+
+// readSamples reads the samples of floors.txt back: each round holds a
+// line for each row's subject and then its against, in the rows' order.
+func readSamples(path string, rows []row) ([][]sample, string, error) {
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return nil, "", err
+	}
+	var header string
+	var lines [][]string
+	for _, line := range strings.Split(string(text), "\n") {
+		if rest, ok := strings.CutPrefix(line, "# go run ./bench/floors "); ok {
+			header = "Medians of the rounds of `go run ./bench/floors " + rest + "`"
+		}
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		lines = append(lines, strings.Split(line, "\t"))
+	}
+	if len(lines)%(2*len(rows)) != 0 {
+		return nil, "", fmt.Errorf("%s: %d samples, not whole rounds of %d rows", path, len(lines), len(rows))
+	}
+	samples := make([][]sample, len(rows))
+	for k := 0; k < len(lines); k += 2 {
+		i := k / 2 % len(rows)
+		var s sample
+		for j, res := range []*testing.BenchmarkResult{&s.subject, &s.against} {
+			f := lines[k+j]
+			want := []string{rows[i].subject.name, rows[i].against.name}[j]
+			if len(f) != 7 || f[1] != rows[i].path || f[3] != want {
+				return nil, "", fmt.Errorf("%s: sample %d is %q, want %s: %s", path, k+j+1, f, rows[i].path, want)
+			}
+			var ns, bytes, allocs int64
+			fmt.Sscan(f[4], &ns)
+			fmt.Sscan(f[5], &bytes)
+			fmt.Sscan(f[6], &allocs)
+			*res = testing.BenchmarkResult{N: 1, T: time.Duration(ns), MemBytes: uint64(bytes), MemAllocs: uint64(allocs)}
+		}
+		samples[i] = append(samples[i], s)
+	}
+	return samples, header, nil
 }
 
 // measure runs one side as a benchmark; a failure stops the program, since

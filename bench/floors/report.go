@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/gcxwire/gcx/internal/svgdoc"
 )
@@ -18,9 +17,9 @@ const (
 )
 
 // markdown is the table: one line per row, medians over rounds.
-func markdown(results []result, rounds int, benchtime time.Duration) string {
+func markdown(results []result, header string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Medians of %d rounds, %s a side a round; the ratio is the median of the rounds' ratios, with their range.\n\n", rounds, benchtime)
+	fmt.Fprintf(&b, "%s; the ratio is the median of the rounds' ratios, with their range.\n\n", header)
 	b.WriteString("| path | input | held against | path: time, MB/s, alloc | against: time | ratio | goal | met, or what bounds it |\n")
 	b.WriteString("|---|---|---|---:|---:|---:|---:|---|\n")
 	for _, r := range results {
@@ -76,7 +75,7 @@ func ratio(r float64) string {
 // grey where there is none.
 func svg(results []result) ([]byte, error) {
 	const (
-		left, right = 430.0, 40.0
+		left, right = 540.0, 40.0
 		plot        = 420.0
 		barH, gap   = 14.0, 6.0
 		top         = 40.0
