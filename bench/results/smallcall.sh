@@ -35,7 +35,8 @@ if command -v valgrind >/dev/null; then
 			for n in 1 201; do
 				GOMAXPROCS=1 GOGC=off GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind \
 					--callgrind-out-file="$tmp/cg.out" "$tmp/$v.test" -test.run '^$' \
-					-test.bench "$bench" -test.benchtime ${n}x >/dev/null 2>&1
+					-test.bench "$bench" -test.benchtime ${n}x >/dev/null 2>&1 ||
+					echo "# callgrind of $v.test failed" >&2
 				echo "# $bench $v $n $(grep '^summary:' "$tmp/cg.out" | awk '{print $2}')"
 			done
 		done
