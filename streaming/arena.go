@@ -13,7 +13,7 @@ import "strings"
 // Blocks and slabs start small and double up to textBlock bytes and
 // slabText bytes of rows, so that a decoder of a few rows, the common tool
 // result, pays for a few rows and not for a long stream; where the size of
-// the input is known (sizeFor), the first block and slab are cut to fit it.
+// the input is known (sizeFor), the first block is cut to fit it.
 //
 // The price is that a row kept alive keeps its block and its slab alive:
 // at most textBlock bytes of text (twice the row, for a longer row) and a
@@ -27,9 +27,8 @@ type arena struct {
 	block strings.Builder
 	slab  []string // the current slab of cells; len is what is used
 
-	inputSize int // bytes of the input, where sizeFor was told; else 0
 	nextBlock int // bytes of the next block; 0: firstBlock
-	nextRows  int // rows the next slab is cut for, at most; 0: none yet
+	slabRows  int // rows the next slab is cut for, at most (firstSlabRows at least)
 }
 
 const (
@@ -41,16 +40,15 @@ const (
 	// the cells of a slab.
 	slabText  = 64 << 10
 	slabCells = 1024
-	// firstBlock and firstSlabRows size the first block and slab when
-	// the size of the input is not known: a small tool result's worth.
+	// firstBlock sizes the first block when the size of the input is not
+	// known, and firstSlabRows the first slab: a small tool result's worth.
 	firstBlock    = 1 << 10
 	firstSlabRows = 8
 )
 
-// sizeFor cuts the first block and slab for an input of n bytes: its rows'
-// text is never longer than the input, so one block of n bytes holds it.
+// sizeFor cuts the first block for an input of n bytes: its rows' text is
+// never longer than the input, so one block of n bytes holds it.
 func (a *arena) sizeFor(n int) {
-	a.inputSize = max(n, 1)
 	a.nextBlock = min(max(n, 64), textBlock)
 }
 
@@ -74,19 +72,11 @@ func (a *arena) text(b []byte) string {
 }
 
 // cells returns a slice of n strings for a row of rowBytes bytes of text.
+// It stays small enough to inline: it runs once a row.
 func (a *arena) cells(n, rowBytes int) []string {
 	if n > cap(a.slab)-len(a.slab) {
-		rows := min(slabCells/max(n, 1), slabText/max(rowBytes, 1))
-		if a.nextRows == 0 {
-			a.nextRows = firstSlabRows
-			if a.inputSize > 0 {
-				// As many rows as the input could hold if they were
-				// all this long.
-				a.nextRows = a.inputSize/max(rowBytes, 1) + 1
-			}
-		}
-		rows = min(rows, a.nextRows)
-		a.nextRows = 2 * rows
+		rows := min(slabCells/max(n, 1), slabText/max(rowBytes, 1), max(a.slabRows, firstSlabRows))
+		a.slabRows = 2 * rows
 		a.slab = make([]string, 0, n*max(rows, 2))
 	}
 	at := len(a.slab)

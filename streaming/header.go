@@ -215,6 +215,12 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 	for _, v := range values {
 		d.metaCols = append(d.metaCols, v.Col+1)
 	}
+	if haveRowScanner && len(d.marks) < len(h.Fields) {
+		// Room for the row scanner to mark a row's TABs and a few
+		// backslashes; a row with more grows it. A section of a few
+		// columns never pays for maxMarks.
+		d.marks = make([]int32, min(max(2*len(h.Fields), 64), maxMarks))
+	}
 	d.header = &h
 	d.sections++
 	d.rows = 0

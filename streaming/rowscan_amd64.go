@@ -40,19 +40,16 @@ func (d *Decoder) readPlainRow() bool {
 	if len(b) < len(spec.TagPrefix) || b[0] == '#' || spec.IsHeaderLine(b) {
 		return false
 	}
-	if len(d.marks) < width {
-		// Room for the TABs and a few backslashes; a row with more
-		// grows it below. A decoder of small rows never pays for
-		// maxMarks.
-		d.marks = make([]int32, min(max(2*width, 64), maxMarks))
-	}
+	// readHeader gave d.marks room for the section's TABs.
 	lf, marks, flags := scanRowVector(&b[0], len(b), &d.marks[0], len(d.marks), wideScan)
-	if lf >= 0 && marks > len(d.marks) && len(d.marks) < maxMarks {
-		d.marks = make([]int32, min(2*marks, maxMarks))
-		lf, marks, flags = scanRowVector(&b[0], len(b), &d.marks[0], len(d.marks), wideScan)
-	}
 	if lf < 0 || marks > len(d.marks) || marks < width-1 ||
 		d.Limits.LineFault(lf) != nil || d.Limits.RowFault(d.rows) != nil {
+		if lf >= 0 && marks > len(d.marks) && len(d.marks) < maxMarks {
+			// More backslashes than room: grow the marks and scan
+			// again, once.
+			d.marks = make([]int32, min(2*marks, maxMarks))
+			return d.readPlainRow()
+		}
 		return false
 	}
 	line := b[:lf]
@@ -134,7 +131,13 @@ func (d *Decoder) split(text []byte, inBuffer bool, tabs []int32, width int) []s
 	switch {
 	case !d.ReuseRecord:
 		record = d.kept.cells(width, len(text))
-		all = d.keep(text, inBuffer)
+		// d.keep written out: its call would cost a row more than
+		// its work.
+		if inBuffer && d.sealed {
+			all = sharedString(text)
+		} else {
+			all = d.kept.text(text)
+		}
 	case cap(d.record) >= width:
 		record = d.record[:width]
 		all = sharedString(text)
