@@ -4,11 +4,16 @@ import "strings"
 
 // An arena hands out the strings and slices of rows and comments read
 // without ReuseRecord: strings the caller may keep, made without an
-// allocation each. Text is copied into blocks of textBlock bytes and each
-// string points into its block; a block is only ever appended to, so the
-// bytes under a string never change. Rows' cells are cut from slabs of
-// strings, each row's slice capped at its width, so that an append to it
-// moves it out of the slab rather than into the next row.
+// allocation each. Text is copied into blocks and each string points into
+// its block; a block is only ever appended to, so the bytes under a string
+// never change. Rows' cells are cut from slabs of strings, each row's slice
+// capped at its width, so that an append to it moves it out of the slab
+// rather than into the next row.
+//
+// Blocks and slabs start small and double up to textBlock bytes and
+// slabText bytes of rows, so that a decoder of a few rows, the common tool
+// result, pays for a few rows and not for a long stream; where the size of
+// the input is known (sizeFor), the first block is cut to fit it.
 //
 // The price is that a row kept alive keeps its block and its slab alive:
 // at most textBlock bytes of text (twice the row, for a longer row) and a
@@ -21,18 +26,31 @@ type arena struct {
 	// it has room, which text makes sure of.
 	block strings.Builder
 	slab  []string // the current slab of cells; len is what is used
+
+	nextBlock int // bytes of the next block; 0: firstBlock
+	slabRows  int // rows the next slab is cut for, at most (firstSlabRows at least)
 }
 
 const (
-	// textBlock is the size of a text block: a few dozen rows of a
-	// typical tool result, so a block costs one allocation per few dozen
+	// textBlock is the largest text block: a few dozen rows of a typical
+	// tool result, so a long stream costs one allocation per few dozen
 	// rows.
 	textBlock = 16 << 10
 	// slabText bounds the text a slab's cells point to, and slabCells
 	// the cells of a slab.
 	slabText  = 64 << 10
 	slabCells = 1024
+	// firstBlock sizes the first block when the size of the input is not
+	// known, and firstSlabRows the first slab: a small tool result's worth.
+	firstBlock    = 1 << 10
+	firstSlabRows = 8
 )
+
+// sizeFor cuts the first block for an input of n bytes: its rows' text is
+// never longer than the input, so one block of n bytes holds it.
+func (a *arena) sizeFor(n int) {
+	a.nextBlock = min(max(n, 64), textBlock)
+}
 
 // text returns a string holding a copy of b.
 func (a *arena) text(b []byte) string {
@@ -40,8 +58,13 @@ func (a *arena) text(b []byte) string {
 		return ""
 	}
 	if len(b) > a.block.Cap()-a.block.Len() {
+		size := a.nextBlock
+		if size == 0 {
+			size = firstBlock
+		}
+		a.nextBlock = min(2*size, textBlock)
 		a.block = strings.Builder{}
-		a.block.Grow(max(textBlock, 2*len(b)))
+		a.block.Grow(max(size, 2*len(b)))
 	}
 	at := a.block.Len()
 	a.block.Write(b)
@@ -49,9 +72,11 @@ func (a *arena) text(b []byte) string {
 }
 
 // cells returns a slice of n strings for a row of rowBytes bytes of text.
+// It stays small enough to inline: it runs once a row.
 func (a *arena) cells(n, rowBytes int) []string {
 	if n > cap(a.slab)-len(a.slab) {
-		rows := min(slabCells/max(n, 1), slabText/max(rowBytes, 1))
+		rows := min(slabCells/max(n, 1), slabText/max(rowBytes, 1), max(a.slabRows, firstSlabRows))
+		a.slabRows = 2 * rows
 		a.slab = make([]string, 0, n*max(rows, 2))
 	}
 	at := len(a.slab)

@@ -118,12 +118,17 @@ type Decoder struct {
 	// as a map key that outlives the call. Headers are never shared.
 	//
 	// Without ReuseRecord the rows and comments are the caller's to keep,
-	// and cost no allocation each either: their text is copied into
-	// blocks of 16 KiB (twice the row, for a longer row) and their slices
-	// are cut from shared slabs, capped at the row's width. A row kept
-	// alive therefore keeps its block and its slab alive, about 64 KiB of
-	// other rows' text at most; a caller that keeps a few rows of a long
-	// stream and drops the rest should strings.Clone the few.
+	// and cost no allocation each either. An input of under 16 KiB whose
+	// reader tells its length (a bytes.Reader, strings.Reader or
+	// bytes.Buffer) is read into a buffer of its own size that is never
+	// written over, and their strings point into it. Otherwise their text
+	// is copied into blocks that start at 1 KiB (or the input's size,
+	// where it is known) and double up to 16 KiB (twice the row, for a
+	// longer row), and their slices are cut from shared slabs, capped at
+	// the row's width. A row kept alive therefore keeps its buffer or
+	// block and its slab alive, about 64 KiB of other rows' text at most;
+	// a caller that keeps a few rows of a long stream and drops the rest
+	// should strings.Clone the few.
 	ReuseRecord bool
 
 	r    io.Reader
@@ -136,13 +141,18 @@ type Decoder struct {
 	base      int64 // input offset of buf[0]
 	threshold int   // bytes of an unfinished line that are enough to decide it; 0: none
 	growNext  bool  // the last read filled the buffer: grow it before the next
+	// sealed: buf holds the whole input, as its reader said it would, and
+	// is never written over, so fresh rows point into it rather than
+	// copy their text (only for inputs of up to textBlock bytes, so a kept
+	// row keeps no more alive than a text block would).
+	sealed bool
 	// clean is where the bytes known to need no closer look end: from
 	// start (or wherever clean stood before, if that is further) up to it,
 	// the buffer holds no backslash, no CR and only valid UTF-8.
 	clean int
 
-	marks    [maxMarks]int32 // where readPlainRow found the row's TABs and backslashes
-	textTabs []int32         // where readPlainRow's unescaped row has its TABs
+	marks    []int32 // where readPlainRow found the row's TABs and backslashes
+	textTabs []int32 // where readPlainRow's unescaped row has its TABs
 	// portable makes the decoder read every row the portable way, as it
 	// does where there is no row scanner, so tests cover that path too.
 	portable bool
@@ -312,9 +322,10 @@ func (d *Decoder) ReadAll() (*spec.Payload, error) {
 }
 
 const (
-	// initialBuffer is the first buffer's size: small, because most
-	// payloads are small. Once a read fills it the buffer grows to
-	// fullBuffer, and beyond that it only doubles to hold a longer line.
+	// initialBuffer is the first buffer's size where the input's is not
+	// known (inputSize): small, because most payloads are small. Once a
+	// read fills it the buffer grows to fullBuffer, and beyond that it
+	// only doubles to hold a longer line.
 	initialBuffer = 4 << 10
 	fullBuffer    = 64 << 10
 	// bufferSlack is kept free at the end of the buffer, never read into,
@@ -330,12 +341,35 @@ const (
 
 var errBadRead = errors.New("streaming: reader returned an invalid byte count")
 
+// inputSize returns how many bytes are left to read from r where r can
+// tell — a bytes.Reader, strings.Reader or bytes.Buffer — so that a small
+// payload gets a buffer and a text block its own size, and a large one the
+// full buffer at once. A wrong answer costs only a buffer of the wrong
+// size: reading goes on to the end of the input either way.
+func inputSize(r io.Reader) (int, bool) {
+	if sized, ok := r.(interface{ Len() int }); ok {
+		if n := sized.Len(); n >= 0 {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
 func (d *Decoder) next() (Kind, error) {
 	if d.header != nil && !d.portable && d.readPlainRow() {
 		return KindRow, nil
 	}
 	if d.buf == nil {
-		d.buf = make([]byte, initialBuffer+bufferSlack)
+		size := initialBuffer
+		if n, ok := inputSize(d.r); ok {
+			// The whole input fits a buffer one byte longer, which the
+			// first read therefore does not fill: a full read would
+			// take the input for a big one and grow the buffer.
+			size = min(n+1, fullBuffer)
+			d.kept.sizeFor(n)
+			d.sealed = n < textBlock
+		}
+		d.buf = make([]byte, size+bufferSlack)
 		if limit := d.Limits.MaxLineBytes; limit > 0 {
 			d.threshold = max(limit+1, spec.MaxTagBytes+1)
 		}
@@ -408,15 +442,30 @@ func (d *Decoder) fillLine() (end int, hasLF bool, err error) {
 // read moves the unread bytes to the front of the buffer, grows it if they
 // fill too much of it, and reads once. It returns how far the bytes moved.
 func (d *Decoder) read() (shift int) {
-	if d.start > 0 {
+	size := len(d.buf) - bufferSlack
+	if d.sealed && d.end < size {
+		// The whole input is in the buffer, and fresh rows point into
+		// it: read only to meet the end of the input, moving nothing.
+		d.readOnce(size)
+		return 0
+	}
+	if d.start > 0 || d.sealed {
+		to := d.buf
+		if d.sealed {
+			// The input is longer than it said. Strings handed out
+			// point into buf, so leave it to them and go on in a new
+			// one, where fresh rows are copied as usual.
+			to = make([]byte, len(d.buf))
+			d.sealed = false
+		}
 		shift = d.start
-		copy(d.buf, d.buf[d.start:d.end])
+		copy(to, d.buf[d.start:d.end])
+		d.buf = to
 		d.end -= d.start
 		d.clean = max(d.clean-d.start, 0)
 		d.base += int64(d.start)
 		d.start = 0
 	}
-	size := len(d.buf) - bufferSlack
 	grown := size
 	switch {
 	case d.end > size/2:
@@ -440,25 +489,32 @@ func (d *Decoder) read() (shift int) {
 		copy(bigger, d.buf[:d.end])
 		d.buf = bigger
 	}
+	d.readOnce(size)
+	return shift
+}
+
+// readOnce reads into buf[end:size], trying again while the reader returns
+// nothing, up to maxEmptyReads times.
+func (d *Decoder) readOnce(size int) {
 	for range maxEmptyReads {
 		space := size - d.end
 		n, err := d.r.Read(d.buf[d.end:size])
 		if n < 0 || n > space {
 			d.rerr = errBadRead
-			return shift
+			return
 		}
 		d.end += n
 		d.growNext = n == space
 		if err != nil {
 			d.rerr = err
-			return shift
+			return
 		}
 		if n > 0 {
-			return shift
+			return
 		}
 	}
 	d.rerr = io.ErrNoProgress
-	return shift
+	return
 }
 
 // fault places a fault found on the line at buf[start].
@@ -520,7 +576,7 @@ func (d *Decoder) readComment(line []byte, hasLF bool) error {
 	if d.ReuseRecord {
 		text = sharedString(line[1:])
 	} else {
-		text = d.kept.text(line[1:])
+		text = d.keep(line[1:], true)
 	}
 	d.comment = spec.Comment{Row: d.rows, Text: text}
 	return nil
@@ -591,7 +647,7 @@ func (d *Decoder) splitRow(line []byte) error {
 		all = sharedString(line)
 	} else {
 		record = d.kept.cells(width, len(line))[:0]
-		all = d.kept.text(line)
+		all = d.keep(line, true)
 	}
 	// bytes.IndexByte goes 16 or 32 bytes a step: per value it beats
 	// any loop over the bytes or their words.
@@ -721,7 +777,7 @@ func (d *Decoder) decodeRow(line []byte, hasLF bool) error {
 		}
 		d.record = record
 	} else {
-		all := d.kept.text(src)
+		all := d.keep(src, !decoding)
 		record := d.kept.cells(len(ends), len(src))
 		from := 0
 		for k, to := range ends {
@@ -755,6 +811,15 @@ func firstBad(line []byte) int {
 		bad = validPrefix(line[:bad])
 	}
 	return bad
+}
+
+// keep returns a string of b that a fresh row or comment hands out: b
+// itself where it lies in a sealed buffer, else a copy in d.kept.
+func (d *Decoder) keep(b []byte, inBuffer bool) string {
+	if inBuffer && d.sealed {
+		return sharedString(b)
+	}
+	return d.kept.text(b)
 }
 
 // sharedString returns a string that shares b's bytes: it changes when b

@@ -1,6 +1,7 @@
 package streaming
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"unicode/utf8"
@@ -13,6 +14,7 @@ import (
 type headerParser struct {
 	d     *Decoder
 	line  []byte
+	text  string // line's copy, which names and values without escapes are cut from
 	hasLF bool
 	i     int
 }
@@ -56,7 +58,7 @@ func (p *headerParser) name(follow byte) (string, error) {
 	if !separator && (p.i == len(p.line) || p.line[p.i] != follow) {
 		return "", p.unexpected("name", "HDR-3", fmt.Sprintf("a name character (A-Z a-z 0-9 _ - .) or %q", follow))
 	}
-	return string(p.line[from:p.i]), nil
+	return p.text[from:p.i], nil
 }
 
 // escapedText reads a field name or meta value: any character but TAB, LF,
@@ -65,13 +67,25 @@ func (p *headerParser) name(follow byte) (string, error) {
 // and leaves it to the caller.
 func (p *headerParser) escapedText(escapes *spec.Escapes) (string, error) {
 	field := escapes == spec.FieldEscapes
+	from := p.i
+	// b holds the decoded text once an escape has turned up; until then
+	// the text is line[from:p.i] as it stands.
 	var b []byte
+	decoded := func() string {
+		if b == nil {
+			return p.text[from:p.i]
+		}
+		return string(b)
+	}
 	for p.i < len(p.line) {
 		c := p.line[p.i]
 		switch {
 		case c == '\\':
 			if p.i+1 < len(p.line) {
 				if e, ok := escapes.Decode(p.line[p.i+1]); ok {
+					if b == nil {
+						b = append([]byte(nil), p.line[from:p.i]...)
+					}
 					b = append(b, e)
 					p.i += 2
 					continue
@@ -80,20 +94,24 @@ func (p *headerParser) escapedText(escapes *spec.Escapes) (string, error) {
 			p.i++
 			return "", p.unexpected(escapes.Production, escapes.Rule, escapes.Expected)
 		case c == '\t' || c == '\r' || c == ' ' || field && c == ',':
-			return string(b), nil
+			return decoded(), nil
 		case c < utf8.RuneSelf:
-			b = append(b, c)
+			if b != nil {
+				b = append(b, c)
+			}
 			p.i++
 		default:
 			r, size := utf8.DecodeRune(p.line[p.i:])
 			if r == utf8.RuneError && size == 1 {
-				return string(b), nil
+				return decoded(), nil
 			}
-			b = append(b, p.line[p.i:p.i+size]...)
+			if b != nil {
+				b = append(b, p.line[p.i:p.i+size]...)
+			}
 			p.i += size
 		}
 	}
-	return string(b), nil
+	return decoded(), nil
 }
 
 // readHeader reads a header line [HDR-1]. Before the grammar it applies the
@@ -111,7 +129,9 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 		return err
 	}
 
-	p := &headerParser{d: d, line: line, hasLF: hasLF, i: len(spec.Version)}
+	// One copy of the line backs the header's strings, where a copy each
+	// would cost a small call's decoder an allocation per field.
+	p := &headerParser{d: d, line: line, text: string(line), hasLF: hasLF, i: len(spec.Version)}
 	var h Header
 	var err error
 	if err := p.literal(" tool=", "header", "HDR-2"); err != nil {
@@ -131,7 +151,7 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 	if err := p.literal("fields=", "header", "HDR-2"); err != nil {
 		return err
 	}
-	var fields []spec.Mark
+	fields := make([]spec.Mark, 0, bytes.Count(line[p.i:], []byte{','})+1)
 	for {
 		at := p.i
 		name, err := p.escapedText(spec.FieldEscapes)
@@ -144,7 +164,8 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 		}
 		p.i++
 	}
-	var keys, values []spec.Mark
+	pairs := bytes.Count(line[p.i:], []byte{' '})
+	keys, values := make([]spec.Mark, 0, pairs), make([]spec.Mark, 0, pairs)
 	for p.i < len(line) && line[p.i] == ' ' {
 		p.i++
 		keyAt := p.i
@@ -179,6 +200,9 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 		h.Fields[k] = f.Text
 	}
 	var decl *declared
+	if len(keys) > 0 {
+		h.Meta = make([]spec.Meta, 0, len(keys)) // nil without pairs, as the reference has it
+	}
 	for k, key := range keys {
 		if key.Text == spec.KeyRows {
 			decl = &declared{value: values[k].Text, line: d.line, lineOffset: d.base + int64(d.start), col: values[k].Col}
@@ -190,6 +214,12 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 	d.metaCols = d.metaCols[:0]
 	for _, v := range values {
 		d.metaCols = append(d.metaCols, v.Col+1)
+	}
+	if haveRowScanner && len(d.marks) < len(h.Fields) {
+		// Room for the row scanner to mark a row's TABs and a few
+		// backslashes; a row with more grows it. A section of a few
+		// columns never pays for maxMarks.
+		d.marks = make([]int32, min(max(2*len(h.Fields), 64), maxMarks))
 	}
 	d.header = &h
 	d.sections++

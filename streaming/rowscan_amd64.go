@@ -31,18 +31,25 @@ const (
 // path, which reports what is wrong with it in the reference's order.
 func (d *Decoder) readPlainRow() bool {
 	width := len(d.header.Fields)
-	if width-1 > len(d.marks) {
-		// Too wide for d.marks: every row of the section takes the
-		// general path, so scanning one here first would be wasted.
+	if width-1 > maxMarks {
+		// Too many TABs for the marks: every row of the section takes
+		// the general path, so scanning one here first would be wasted.
 		return false
 	}
 	b := d.buf[d.start:d.end]
 	if len(b) < len(spec.TagPrefix) || b[0] == '#' || spec.IsHeaderLine(b) {
 		return false
 	}
+	// readHeader gave d.marks room for the section's TABs.
 	lf, marks, flags := scanRowVector(&b[0], len(b), &d.marks[0], len(d.marks), wideScan)
 	if lf < 0 || marks > len(d.marks) || marks < width-1 ||
 		d.Limits.LineFault(lf) != nil || d.Limits.RowFault(d.rows) != nil {
+		if lf >= 0 && marks > len(d.marks) && len(d.marks) < maxMarks {
+			// More backslashes than room: grow the marks and scan
+			// again, once.
+			d.marks = make([]int32, min(2*marks, maxMarks))
+			return d.readPlainRow()
+		}
 		return false
 	}
 	line := b[:lf]
@@ -54,7 +61,7 @@ func (d *Decoder) readPlainRow() bool {
 		if marks != width-1 {
 			return false
 		}
-		d.record = d.split(line, d.marks[:marks], width)
+		d.record = d.split(line, true, d.marks[:marks], width)
 	} else {
 		if bytes.IndexByte(line, '\r') >= 0 {
 			return false
@@ -63,7 +70,7 @@ func (d *Decoder) readPlainRow() bool {
 		if !ok {
 			return false
 		}
-		d.record = d.split(text, d.textTabs, width)
+		d.record = d.split(text, false, d.textTabs, width)
 	}
 	d.rows++
 	d.start += lf + 1
@@ -116,14 +123,21 @@ func (d *Decoder) unescape(line []byte, marks []int32, width int) ([]byte, bool)
 }
 
 // split cuts a row's text into its values at the given TABs: shared with
-// the buffer with ReuseRecord, carved from d.kept without.
-func (d *Decoder) split(text []byte, tabs []int32, width int) []string {
+// the buffer with ReuseRecord, kept (d.keep) without. inBuffer tells
+// whether text lies in the read buffer or in d.rowText.
+func (d *Decoder) split(text []byte, inBuffer bool, tabs []int32, width int) []string {
 	var all string
 	var record []string
 	switch {
 	case !d.ReuseRecord:
 		record = d.kept.cells(width, len(text))
-		all = d.kept.text(text)
+		// d.keep written out: its call would cost a row more than
+		// its work.
+		if inBuffer && d.sealed {
+			all = sharedString(text)
+		} else {
+			all = d.kept.text(text)
+		}
 	case cap(d.record) >= width:
 		record = d.record[:width]
 		all = sharedString(text)
