@@ -125,7 +125,7 @@ def json_block(result):
             return obj_get(block, "text")
         return None
 
-    if has_member(result, "structuredContent"):
+    if member(result, "structuredContent") is not None:  # a null one counts as none [MCP-5]
         structured = member(result, "structuredContent")
         for i, block in enumerate(content):
             text = text_of(block)
@@ -251,7 +251,8 @@ def read_answer(result):
         raise ClientError("limit", "MAP-4") from None
     if payload[:payload.find(" ")] != fmt:
         raise ClientError("invalid-result")  # a payload that decodes carries the tag _meta names
-    if has_member(result, "structuredContent") and not same(value, member(result, "structuredContent")):
+    structured = member(result, "structuredContent")  # None when absent or null, which counts as none [MCP-8]
+    if structured is not None and not same(value, structured):
         raise ClientError("mismatch")
     if root_is_table(sections):
         header_total = meta_value(sections[0], "total")
