@@ -44,7 +44,7 @@ func TestPartsExpand(t *testing.T) {
 // Expanding parts is writing each part's text its count of times, in
 // order, whatever the counts.
 func TestPropertyPartsExpandConcatenates(t *testing.T) {
-	gen.Check(t, 500, func(t *rapid.T) {
+	gen.Check(t, 1000, func(t *rapid.T) {
 		parts := Parts(rapid.SliceOfN(rapid.Custom(func(t *rapid.T) Part {
 			return Part{Text: rapid.StringN(1, 8, -1).Draw(t, "text"), Repeat: rapid.SampledFrom([]int{0, 2, 3, 5, 64, 1000}).Draw(t, "repeat")}
 		}), 1, 6).Draw(t, "parts"))

@@ -7,6 +7,8 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/gcxwire/gcx/internal/gen"
+
 	"github.com/gcxwire/gcx/spec"
 )
 
@@ -46,7 +48,7 @@ func TestEscapeAlphabets(t *testing.T) {
 
 // Append and Len agree, and escaping is undone by reading the pairs back.
 func TestPropertyEscapesRoundTrip(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
+	gen.Check(t, 1000, func(t *rapid.T) {
 		s := rapid.StringOf(rapid.RuneFrom([]rune("ab \t\n\r\\,#é"))).Draw(t, "s")
 		for _, e := range []*spec.Escapes{spec.ValueEscapes, spec.FieldEscapes, spec.MetaEscapes} {
 			out := e.Append(nil, s)

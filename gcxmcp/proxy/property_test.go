@@ -8,6 +8,8 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/gcxwire/gcx/internal/gen"
+
 	"github.com/gcxwire/gcx/gcxmcp/binding"
 	"github.com/gcxwire/gcx/gcxmcp/proxy"
 )
@@ -51,7 +53,7 @@ func genMessage(t *rapid.T) string {
 // while a call is in flight and the initialize exchange is under way, so
 // that the proxy parses them all.
 func TestPropertyTransparentMessages(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
+	gen.Check(t, 1000, func(t *rapid.T) {
 		var in bytes.Buffer
 		for _, m := range rapid.SliceOfN(rapid.Custom(genMessage), 1, 30).Draw(t, "messages") {
 			in.WriteString(m)

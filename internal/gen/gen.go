@@ -8,7 +8,6 @@
 package gen
 
 import (
-	"flag"
 	"fmt"
 	"strconv"
 	"strings"
@@ -17,24 +16,15 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/gcxwire/gcx/internal/propcheck"
+
 	"github.com/gcxwire/gcx/spec"
 )
 
-// Check runs prop with at least min cases. The count is the larger of min and
-// -rapid.checks, so `go test -rapid.checks=100000` runs more and the default
-// run never runs fewer than the property promises (go test -short runs a
-// fifth: rapid divides every count by 5 there).
+// Check runs prop with at least min cases (propcheck.Check).
 func Check(t *testing.T, min int, prop func(*rapid.T)) {
 	t.Helper()
-	f := flag.Lookup("rapid.checks")
-	old := f.Value.String()
-	if n, err := strconv.Atoi(old); err == nil && n < min {
-		if err := f.Value.Set(strconv.Itoa(min)); err != nil {
-			t.Fatal(err)
-		}
-		defer f.Value.Set(old)
-	}
-	rapid.Check(t, prop)
+	propcheck.Check(t, min, prop)
 }
 
 // fragments are the pieces escape-heavy strings are built from: every byte

@@ -11,6 +11,8 @@ import (
 	"testing/iotest"
 
 	"pgregory.net/rapid"
+
+	"github.com/gcxwire/gcx/internal/propcheck"
 )
 
 // tokens reads every token of a Reader, and the error that ends them (nil
@@ -398,7 +400,7 @@ func TestQuotePrefix(t *testing.T) {
 // any size gives the tokens and the error a held-whole text gives, and
 // what either accepts is JSON to encoding/json as well.
 func TestPropertyStreamAgreesWithWhole(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
+	propcheck.Check(t, 1000, func(t *rapid.T) {
 		in := jsonish().Draw(t, "in")
 		dup := rapid.Bool().Draw(t, "dup")
 		limit := rapid.SampledFrom([]int{0, 0, 3, 8}).Draw(t, "limit")
@@ -608,7 +610,7 @@ func TestLimitStringHoldsTheBound(t *testing.T) {
 // and the same error, and a string is refused as long exactly when it
 // decodes to more than the bound.
 func TestPropertyLimitStringAgrees(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
+	propcheck.Check(t, 1000, func(t *rapid.T) {
 		in := jsonish().Draw(t, "in")
 		n := rapid.IntRange(0, 6).Draw(t, "n")
 		limited := func(r *Reader) ([]Token, error) {
@@ -660,7 +662,7 @@ func TestPropertyLimitStringAgrees(t *testing.T) {
 // than the bound, whole or streamed.
 func TestPropertyLimitStringCountsEscapes(t *testing.T) {
 	pieces := []string{`a`, `bc`, `é`, `\\`, `\"`, `\t`, `\n`, `\/`, `\u0041`, `\u00e9`, `\u20ac`, `\ud83d\ude00`, `u`, `\\u`}
-	rapid.Check(t, func(t *rapid.T) {
+	propcheck.Check(t, 1000, func(t *rapid.T) {
 		var lit strings.Builder
 		lit.WriteByte('"')
 		for _, i := range rapid.SliceOfN(rapid.IntRange(0, len(pieces)-1), 0, 60).Draw(t, "pieces") {
@@ -695,7 +697,7 @@ func TestPropertyLimitStringCountsEscapes(t *testing.T) {
 // arena is emptied, which the reader does not do itself; the arena is
 // emptied at random points, and every token read since is still intact.
 func TestPropertyArenaKeepsTexts(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
+	propcheck.Check(t, 1000, func(t *rapid.T) {
 		in := jsonish().Draw(t, "in")
 		if rapid.Bool().Draw(t, "valid") {
 			in = validJSON().Draw(t, "valid in")
@@ -791,7 +793,7 @@ func TestLongStringDecodedOnce(t *testing.T) {
 // plain runs, in literals of either side of handOverFrom.
 func TestPropertyLongStringsDecode(t *testing.T) {
 	pieces := []string{"plain text ", `"`, `\`, "\t", "\n", "\x01", "/", "ü", "€", "😀", "\u2028", "<>&"}
-	rapid.Check(t, func(t *rapid.T) {
+	propcheck.Check(t, 1000, func(t *rapid.T) {
 		var want [2]string
 		for k := range want {
 			var chunk strings.Builder

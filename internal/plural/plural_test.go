@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/gcxwire/gcx/internal/propcheck"
 )
 
 func TestCount(t *testing.T) {
@@ -21,7 +23,7 @@ func TestCount(t *testing.T) {
 // TestPropertyCount: the count comes first, as a decimal, and the noun is
 // singular exactly when the count is 1.
 func TestPropertyCount(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
+	propcheck.Check(t, 1000, func(t *rapid.T) {
 		n := rapid.Int().Draw(t, "n")
 		got := Count(n, "section")
 		want := strconv.Itoa(n) + " section"
