@@ -9,8 +9,21 @@ package explore_test
 // that it is not tuned to the judge.
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
+	"testing"
+	"time"
+
+	"github.com/gcxwire/gcx/conformance"
+	"github.com/gcxwire/gcx/conformance/explore"
 )
 
 // A plantedBug is one single-point change to one file of an example.
@@ -253,7 +266,7 @@ var plantedBugs = []plantedBug{
 	pyMap("py: layout int admits exponents", areaJSONEnc, "LAY-3",
 		`return type(v) is Number and INTEGER.fullmatch(v) is not None`,
 		`return type(v) is Number and "." not in v`,
-		mcpServer, serverInputWith(gcxMode, accept, `[{"id":"a","kind":"k","name":"n","file_path":"p","start_line":1e5}]`, "")),
+		mcpServer, serverInputWith(`"mode":"gcx","tools":{"t":{"name":"search_symbols"}}`, accept, `[{"id":"a","kind":"k","name":"n","file_path":"p","start_line":1e5}]`, "")),
 	pyMap("py: layout members in any order", areaJSONEnc, "LAY-2",
 		`if k not in names[position:]:`,
 		`if k not in names:`,
@@ -466,4 +479,276 @@ var plantedBugs = []plantedBug{
 		`const form = root.meta[jsonIndex][1];`,
 		`const form = root.meta[jsonIndex][1].toLowerCase();`,
 		jsonDecode, "GCX1 tool=t fields=a json=ROWS rows=0\n"),
+}
+
+// plantedMisses are the bugs of plantedBugs that neither the vectors nor
+// the default explore run catch, each with the reason: what the judge
+// would need. TestPlantedBugs fails when a bug not listed here is missed,
+// and says so when a listed one is caught (remove it then).
+var plantedMisses = map[string]string{}
+
+// plantedEquivalent are bugs of plantedBugs that change no behaviour, with
+// the reason; they are listed, not counted.
+var plantedEquivalent = map[string]string{}
+
+// TestPlantedBugs is the planted-bug study (GCX_PLANTED=1; .ci/run sets
+// it): each bug of plantedBugs is planted alone in a copy of its example;
+// its witness must change what the program does; then the committed
+// vectors run against it and, if none fails, gcx explore's default run
+// (seed 1, 1000 cases, persistent mode). GCX_PLANTED=witness checks only
+// the witnesses. The counts, by language and by area, end the log.
+func TestPlantedBugs(t *testing.T) {
+	mode := os.Getenv("GCX_PLANTED")
+	if mode == "" {
+		t.Skip("set GCX_PLANTED=1 to measure the planted bugs of the examples (minutes), GCX_PLANTED=witness to check their witnesses")
+	}
+	vectors, err := conformance.Vectors()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range plantedMisses {
+		if !slices.ContainsFunc(plantedBugs, func(b plantedBug) bool { return b.name == name }) {
+			t.Errorf("plantedMisses names no bug of the list: %s", name)
+		}
+	}
+	top := t
+	langs := map[string]*plantedBaseline{}
+	var outcomes []plantedOutcome
+	for _, bug := range plantedBugs {
+		t.Run(bug.name, func(t *testing.T) {
+			base := langs[bug.lang]
+			if base == nil {
+				base = newPlantedBaseline(top, t, bug.lang, vectors, mode == "witness")
+				langs[bug.lang] = base
+			}
+			dir := plantExample(t, bug.lang, patch{bug.file, bug.old, bug.new})
+			committed, planted := base.witness(t, base.dir, bug), base.witness(t, dir, bug)
+			if committed == planted {
+				if why, ok := plantedEquivalent[bug.name]; ok {
+					t.Skipf("equivalent: %s", why)
+				}
+				t.Fatalf("the witness does not tell the planted copy from the committed one:\n%s", committed)
+			}
+			if mode == "witness" {
+				t.Logf("committed: %s\nplanted:   %s", committed, planted)
+				return
+			}
+			o := plantedOutcome{bug: bug}
+			impl := base.implementation(t, dir)
+			defer impl.Close()
+			start := time.Now()
+			o.vectors = base.newFailures(conformance.Check(vectors, impl, conformance.Options{}))
+			if len(o.vectors) == 0 {
+				rep, err := explore.Run(impl, explore.Options{Seed: 1, Cases: 1000, Shrink: -1, Findings: len(base.findings) + 1})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, f := range rep.Findings {
+					if !base.findings[f.Key] {
+						o.explore = f
+						break
+					}
+				}
+			}
+			o.elapsed = time.Since(start)
+			outcomes = append(outcomes, o)
+			switch why, expected := plantedMisses[bug.name]; {
+			case o.caught() && expected:
+				t.Logf("%s; listed as a miss (%s): remove it from plantedMisses", o, why)
+			case o.caught():
+				t.Logf("%s", o)
+			case expected:
+				t.Logf("missed, as expected: %s", why)
+			default:
+				t.Errorf("missed by the vectors and the default explore run, and not in plantedMisses")
+			}
+		})
+	}
+	if len(outcomes) > 0 {
+		t.Log("\n" + plantedSummary(outcomes))
+	}
+}
+
+// plantedBaseline is what a language's committed example does: the
+// witnesses' runs, the vectors it fails and the default run's findings,
+// which a planted bug's counts leave out.
+type plantedBaseline struct {
+	lang     string
+	dir      string   // the committed copy
+	argv     []string // the interpreter
+	failing  map[string]bool
+	findings map[explore.Key]bool
+}
+
+func newPlantedBaseline(top, t *testing.T, lang string, vectors []conformance.Vector, witnessOnly bool) *plantedBaseline {
+	b := &plantedBaseline{lang: lang, failing: map[string]bool{}, findings: map[explore.Key]bool{}}
+	switch lang {
+	case "python":
+		b.argv = []string{python(t)}
+	case "javascript":
+		node, err := exec.LookPath("node")
+		if err != nil {
+			t.Skip("node is not on PATH: the JavaScript example cannot run")
+		}
+		b.argv = []string{node}
+	default:
+		t.Fatalf("no example in %q", lang)
+	}
+	// The committed copy lives as long as the whole test, not the
+	// subtest of the first bug of its language.
+	b.dir = copyExample(t, lang, top.TempDir())
+	if witnessOnly {
+		return b
+	}
+	impl := b.implementation(t, b.dir)
+	defer impl.Close()
+	start := time.Now()
+	r := conformance.Check(vectors, impl, conformance.Options{})
+	for _, res := range r.Failures() {
+		b.failing[res.Vector.Name()] = true
+	}
+	rep, err := explore.Run(impl, explore.Options{Seed: 1, Cases: 1000, Shrink: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Findings {
+		b.findings[f.Key] = true
+	}
+	t.Logf("the committed %s example: vectors %s; explore %d cases, %d agreed, findings %v (%v, %s)", lang,
+		r.Diagnostic, rep.Cases, rep.Agreed, keys(rep.Findings), time.Since(start).Round(time.Second), impl.Mode())
+	return b
+}
+
+// copyExample copies the committed example of lang into dir.
+func copyExample(t *testing.T, lang, dir string) string {
+	src := plantExample(t, lang)
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), b, 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// implementation is the example in dir as the runner and explore drive it:
+// for Python, adapter.py for the GCX1 ops and mcp_adapter.py for the MCP
+// binding's; for JavaScript, adapter.js for every op it offers.
+func (b *plantedBaseline) implementation(t *testing.T, dir string) conformance.Implementation {
+	t.Helper()
+	if b.lang == "javascript" {
+		return conformance.Command(time.Minute, append(b.argv, filepath.Join(dir, "adapter.js"))...)
+	}
+	core := conformance.Command(time.Minute, append(b.argv, filepath.Join(dir, "adapter.py"))...)
+	binding := conformance.Command(time.Minute, append(b.argv, filepath.Join(dir, "mcp_adapter.py"))...)
+	impl := core
+	impl.Name = "the Python example"
+	impl.MCP = binding.MCP
+	impl.Close = func() error { return errors.Join(core.Close(), binding.Close()) }
+	return impl
+}
+
+// witness runs the bug's witness against the example in dir and returns
+// what the program did, its directory's name taken out.
+func (b *plantedBaseline) witness(t *testing.T, dir string, bug plantedBug) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	args := append(append(b.argv[1:len(b.argv):len(b.argv)], filepath.Join(dir, bug.program)), bug.args...)
+	cmd := exec.CommandContext(ctx, b.argv[0], args...)
+	cmd.Stdin = strings.NewReader(bug.input)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	status := 0
+	if err := cmd.Run(); err != nil {
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			t.Fatalf("%s: %v", bug.program, err)
+		}
+		status = exit.ExitCode()
+	}
+	return fmt.Sprintf("status %d, stdout %q, stderr %q", status, stdout.String(),
+		strings.ReplaceAll(stderr.String(), dir, "DIR"))
+}
+
+// newFailures returns the vectors that fail in r and pass (or are not run)
+// against the committed example.
+func (b *plantedBaseline) newFailures(r *conformance.Report) []string {
+	var out []string
+	for _, res := range r.Failures() {
+		if name := res.Vector.Name(); !b.failing[name] {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// plantedOutcome is what the judge made of one bug.
+type plantedOutcome struct {
+	bug     plantedBug
+	vectors []string         // the vectors that fail, new
+	explore *explore.Finding // the default run's first new finding, when no vector fails
+	elapsed time.Duration
+}
+
+func (o plantedOutcome) caught() bool { return len(o.vectors) > 0 || o.explore != nil }
+
+func (o plantedOutcome) String() string {
+	switch {
+	case len(o.vectors) > 0:
+		return fmt.Sprintf("caught by %s, the first %s (%v)", plural(len(o.vectors), "vector"), o.vectors[0], o.elapsed.Round(time.Millisecond))
+	case o.explore != nil:
+		return fmt.Sprintf("passes every vector; explore finds %v at case %d (%v)", o.explore.Key, o.explore.Index, o.elapsed.Round(time.Millisecond))
+	}
+	return fmt.Sprintf("missed (%v)", o.elapsed.Round(time.Millisecond))
+}
+
+// plantedSummary counts the outcomes by language, by area and in all:
+// caught by the vectors, and by the vectors or explore.
+func plantedSummary(outcomes []plantedOutcome) string {
+	type counts struct{ bugs, vectors, either int }
+	tally := map[string]*counts{}
+	var order []string
+	add := func(group string, o plantedOutcome) {
+		c := tally[group]
+		if c == nil {
+			c = &counts{}
+			tally[group] = c
+			order = append(order, group)
+		}
+		c.bugs++
+		if len(o.vectors) > 0 {
+			c.vectors++
+		}
+		if o.caught() {
+			c.either++
+		}
+	}
+	for _, o := range outcomes {
+		add("all", o)
+		add(o.bug.lang, o)
+	}
+	for _, o := range outcomes {
+		add(o.bug.lang+" / "+o.bug.area, o)
+	}
+	var w strings.Builder
+	fmt.Fprintf(&w, "%-40s %5s %14s %20s\n", "planted bugs", "bugs", "vectors", "vectors or explore")
+	pct := func(n, d int) string { return fmt.Sprintf("%d (%.0f%%)", n, 100*float64(n)/float64(d)) }
+	for _, g := range order {
+		c := tally[g]
+		fmt.Fprintf(&w, "%-40s %5d %14s %20s\n", g, c.bugs, pct(c.vectors, c.bugs), pct(c.either, c.bugs))
+	}
+	for _, o := range outcomes {
+		if !o.caught() {
+			fmt.Fprintf(&w, "missed: %s [%s] %s\n", o.bug.name, o.bug.rule, plantedMisses[o.bug.name])
+		}
+	}
+	return w.String()
 }
