@@ -17,8 +17,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -502,10 +504,16 @@ func TestPlantedBugs(t *testing.T) {
 	if mode == "" {
 		t.Skip("set GCX_PLANTED=1 to measure the planted bugs of the examples (minutes), GCX_PLANTED=witness to check their witnesses")
 	}
+	// The vectors gcx conformance runs: the format's and the MCP binding's.
 	vectors, err := conformance.Vectors()
 	if err != nil {
 		t.Fatal(err)
 	}
+	binding, err := conformance.BindingVectors()
+	if err != nil {
+		t.Fatal(err)
+	}
+	vectors = slices.Concat(vectors, binding)
 	for name := range plantedMisses {
 		if !slices.ContainsFunc(plantedBugs, func(b plantedBug) bool { return b.name == name }) {
 			t.Errorf("plantedMisses names no bug of the list: %s", name)
@@ -537,8 +545,8 @@ func TestPlantedBugs(t *testing.T) {
 			impl := base.implementation(t, dir)
 			defer impl.Close()
 			start := time.Now()
-			o.vectors = base.newFailures(conformance.Check(vectors, impl, conformance.Options{}))
-			if len(o.vectors) == 0 {
+			o.vector = base.firstNewFailure(impl)
+			if o.vector == "" {
 				rep, err := explore.Run(impl, explore.Options{Seed: 1, Cases: 1000, Shrink: -1, Findings: len(base.findings) + 1})
 				if err != nil {
 					t.Fatal(err)
@@ -578,10 +586,15 @@ type plantedBaseline struct {
 	argv     []string // the interpreter
 	failing  map[string]bool
 	findings map[explore.Key]bool
+	bySize   []*conformance.Vector // the vectors, the smallest input first
 }
 
 func newPlantedBaseline(top, t *testing.T, lang string, vectors []conformance.Vector, witnessOnly bool) *plantedBaseline {
 	b := &plantedBaseline{lang: lang, failing: map[string]bool{}, findings: map[explore.Key]bool{}}
+	for i := range vectors {
+		b.bySize = append(b.bySize, &vectors[i])
+	}
+	slices.SortStableFunc(b.bySize, func(x, y *conformance.Vector) int { return len(x.Input) - len(y.Input) })
 	switch lang {
 	case "python":
 		b.argv = []string{python(t)}
@@ -678,32 +691,59 @@ func (b *plantedBaseline) witness(t *testing.T, dir string, bug plantedBug) stri
 		strings.ReplaceAll(stderr.String(), dir, "DIR"))
 }
 
-// newFailures returns the vectors that fail in r and pass (or are not run)
-// against the committed example.
-func (b *plantedBaseline) newFailures(r *conformance.Report) []string {
-	var out []string
-	for _, res := range r.Failures() {
-		if name := res.Vector.Name(); !b.failing[name] {
-			out = append(out, name)
-		}
+// firstNewFailure runs the vectors against impl, the smallest inputs
+// first, until one fails that passes against the committed example, and
+// returns its name, or "" when none does: a bug the vectors catch costs
+// the vectors up to the first that catches it, not all of them.
+func (b *plantedBaseline) firstNewFailure(impl conformance.Implementation) string {
+	var (
+		mu    sync.Mutex
+		found string
+		next  = make(chan *conformance.Vector)
+		wg    sync.WaitGroup
+	)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for v := range next {
+				res := conformance.CheckVector(v, impl)
+				if res.Diagnostic == conformance.Fail && !b.failing[v.Name()] {
+					mu.Lock()
+					if found == "" {
+						found = v.Name()
+					}
+					mu.Unlock()
+				}
+			}
+		})
 	}
-	return out
+	for _, v := range b.bySize {
+		mu.Lock()
+		done := found != ""
+		mu.Unlock()
+		if done {
+			break
+		}
+		next <- v
+	}
+	close(next)
+	wg.Wait()
+	return found
 }
 
 // plantedOutcome is what the judge made of one bug.
 type plantedOutcome struct {
 	bug     plantedBug
-	vectors []string         // the vectors that fail, new
+	vector  string           // the first vector found to fail, new
 	explore *explore.Finding // the default run's first new finding, when no vector fails
 	elapsed time.Duration
 }
 
-func (o plantedOutcome) caught() bool { return len(o.vectors) > 0 || o.explore != nil }
+func (o plantedOutcome) caught() bool { return o.vector != "" || o.explore != nil }
 
 func (o plantedOutcome) String() string {
 	switch {
-	case len(o.vectors) > 0:
-		return fmt.Sprintf("caught by %s, the first %s (%v)", plural(len(o.vectors), "vector"), o.vectors[0], o.elapsed.Round(time.Millisecond))
+	case o.vector != "":
+		return fmt.Sprintf("caught by the vector %s (%v)", o.vector, o.elapsed.Round(time.Millisecond))
 	case o.explore != nil:
 		return fmt.Sprintf("passes every vector; explore finds %v at case %d (%v)", o.explore.Key, o.explore.Index, o.elapsed.Round(time.Millisecond))
 	}
@@ -724,7 +764,7 @@ func plantedSummary(outcomes []plantedOutcome) string {
 			order = append(order, group)
 		}
 		c.bugs++
-		if len(o.vectors) > 0 {
+		if o.vector != "" {
 			c.vectors++
 		}
 		if o.caught() {
