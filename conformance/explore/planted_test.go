@@ -600,13 +600,13 @@ func TestPlantedBugs(t *testing.T) {
 			outcomes = append(outcomes, o)
 			switch why, expected := plantedMisses[bug.name]; {
 			case o.caught() && expected:
-				t.Logf("%s; listed as a miss (%s): remove it from plantedMisses", o, why)
+				t.Logf("%s: %s; listed as a miss (%s): remove it from plantedMisses", bug.name, o, why)
 			case o.caught():
-				t.Logf("%s", o)
+				t.Logf("%s: %s", bug.name, o)
 			case expected:
-				t.Logf("missed, as expected: %s", why)
+				t.Logf("%s: missed, as expected: %s", bug.name, why)
 			default:
-				t.Errorf("missed by the vectors and the default explore run, and not in plantedMisses")
+				t.Errorf("%s: missed by the vectors and the default explore run, and not in plantedMisses", bug.name)
 			}
 		})
 	}
