@@ -62,30 +62,61 @@ func python(t *testing.T) string {
 }
 
 // plant copies the Python example to a temporary directory with the bugs
-// applied, each a pair of the line as committed and the line planted, and
-// returns the adapter's path.
+// applied to gcx1.py, each a pair of the line as committed and the line
+// planted, and returns the adapter's path.
 func plant(t *testing.T, bugs ...[2]string) string {
 	t.Helper()
+	var patches []patch
+	for _, bug := range bugs {
+		if bug[0] != "" {
+			patches = append(patches, patch{"gcx1.py", bug[0], bug[1]})
+		}
+	}
+	return filepath.Join(plantExample(t, "python", patches...), "adapter.py")
+}
+
+// A patch replaces the one occurrence of old in a file of an example.
+type patch struct{ file, old, new string }
+
+// plantExample copies the files of the example in conformance/examples/lang
+// to a temporary directory with the patches applied, and returns the
+// directory.
+func plantExample(t *testing.T, lang string, patches ...patch) string {
+	t.Helper()
+	src := filepath.Join("..", "examples", lang)
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
-	for _, name := range []string{"adapter.py", "gcx1.py", "persistent.py"} {
-		b, err := os.ReadFile(filepath.Join("..", "examples", "python", name))
+	applied := 0
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
 		if err != nil {
 			t.Fatal(err)
 		}
 		text := string(b)
-		for _, bug := range bugs {
-			if name == "gcx1.py" && bug[0] != "" {
-				if strings.Count(text, bug[0]) != 1 {
-					t.Fatalf("the line to change is not in gcx1.py once: %s", bug[0])
-				}
-				text = strings.Replace(text, bug[0], bug[1], 1)
+		for _, p := range patches {
+			if p.file != e.Name() {
+				continue
 			}
+			if n := strings.Count(text, p.old); n != 1 {
+				t.Fatalf("the text to change is in %s %d times, not once: %q", p.file, n, p.old)
+			}
+			text = strings.Replace(text, p.old, p.new, 1)
+			applied++
 		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o666); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), []byte(text), 0o666); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return filepath.Join(dir, "adapter.py")
+	if applied != len(patches) {
+		t.Fatalf("%d of %d patches name a file of %s", applied, len(patches), src)
+	}
+	return dir
 }
 
 // defaultRun is gcx explore's default run: seed 1, 1000 cases, every
