@@ -154,11 +154,11 @@ func fakeRun(mode string, args []string, in []byte, stdout, stderr io.Writer) in
 	case op == "encode" && *wire:
 		out, err = ref.Encode(in)
 	case op == "encode":
-		if out, err = ref.EncodeJSON(in, *tool, *encMode); err == nil && !strings.HasPrefix(string(out), "GCX") {
+		if out, err = ref.EncodeJSON(in, *tool, *encMode, limits); err == nil && !strings.HasPrefix(string(out), "GCX") {
 			out = append(out, '\n')
 		}
 	case op == "decode":
-		if out, err = ref.DecodeJSON(in); err == nil {
+		if out, err = ref.DecodeJSON(in, limits); err == nil {
 			out = append(out, '\n')
 		}
 	default:

@@ -163,8 +163,8 @@ func TestRunnerCatchesJSONDecoderRespellingNumbers(t *testing.T) {
 		b = bytes.ReplaceAll(b, []byte("1.0"), []byte("1"))
 		return bytes.ReplaceAll(b, []byte("1e400"), []byte("null"))
 	}
-	broken := Implementation{DecodeJSON: func(result []byte) ([]byte, error) {
-		b, err := Reference().DecodeJSON(result)
+	broken := Implementation{DecodeJSON: func(result []byte, limits Limits) ([]byte, error) {
+		b, err := Reference().DecodeJSON(result, limits)
 		return respell(b), err
 	}}
 	want := predicted(t, func(v *Vector) bool {
@@ -393,11 +393,11 @@ func TestRunnerNeverPassesAnUnrunStep(t *testing.T) {
 	t.Run("auto mode declined", func(t *testing.T) {
 		ref := Reference()
 		impl := Implementation{
-			EncodeJSON: func(text []byte, tool, mode string) ([]byte, error) {
+			EncodeJSON: func(text []byte, tool, mode string, limits Limits) ([]byte, error) {
 				if mode == "auto" {
 					return nil, fmt.Errorf("%w: no tokenizer", ErrSkip)
 				}
-				return ref.EncodeJSON(text, tool, mode)
+				return ref.EncodeJSON(text, tool, mode, limits)
 			},
 			DecodeJSON: ref.DecodeJSON,
 		}
@@ -420,7 +420,7 @@ func TestRunnerNeverPassesAnUnrunStep(t *testing.T) {
 		}
 	})
 	t.Run("a failing step fails a vector whose other step was skipped", func(t *testing.T) {
-		impl := Implementation{DecodeJSON: func([]byte) ([]byte, error) { return []byte("null"), nil }}
+		impl := Implementation{DecodeJSON: func([]byte, Limits) ([]byte, error) { return []byte("null"), nil }}
 		r := Check(vs, impl, Options{Match: func(name string) bool { return strings.HasSuffix(name, "/map-8-empty-array") }})
 		if len(r.Results) != 1 || r.Results[0].Core != Fail || !strings.Contains(r.Results[0].Detail, "json-encode not run") {
 			t.Errorf("%+v", r.Results)
