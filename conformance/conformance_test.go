@@ -177,6 +177,27 @@ func TestRunnerCatchesJSONDecoderRespellingNumbers(t *testing.T) {
 	requireSameSet(t, failedSet(t, broken), want, 1)
 }
 
+// A JSON mapping that takes the limit flags but ignores them fails
+// exactly the vectors in which a limit refuses: a decoder the json-decode
+// ones [LIM-3], an encoder the json-encode ones [LIM-4].
+func TestRunnerCatchesJSONMappingIgnoringLimits(t *testing.T) {
+	ref := Reference()
+	refusedUnderLimits := func(op Op) func(v *Vector) bool {
+		return func(v *Vector) bool { return v.Op == op && v.Limits != nil && !v.Accepts() }
+	}
+	decoder := Implementation{DecodeJSON: func(result []byte, _ Limits) ([]byte, error) {
+		return ref.DecodeJSON(result, nil)
+	}}
+	requireSameSet(t, failedSet(t, decoder), predicted(t, refusedUnderLimits(OpJSONDecode)), 4)
+	encoder := Implementation{
+		EncodeJSON: func(text []byte, tool, mode string, _ Limits) ([]byte, error) {
+			return ref.EncodeJSON(text, tool, mode, nil)
+		},
+		DecodeJSON: ref.DecodeJSON,
+	}
+	requireSameSet(t, failedSet(t, encoder), predicted(t, refusedUnderLimits(OpJSONEncode)), 4)
+}
+
 // Decoders that get GCX1 wrong in the other ways the published decoder did
 // fail at least the vectors written for them.
 func TestRunnerCatchesPublishedDecoderBugs(t *testing.T) {
