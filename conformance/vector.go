@@ -484,9 +484,10 @@ var (
 	errNoVectors = errors.New("no vectors: found no CATEGORY/GROUP.json file, such as reject/values.json")
 )
 
-// Limits are decoder limits by flag name: "max-line-bytes", "max-fields",
+// Limits are limits by flag name: "max-line-bytes", "max-fields",
 // "max-sections" and "max-rows", each a positive number [LIM-1]. A decoder
-// command receives them as flags, e.g. "--max-fields 2".
+// command, or a JSON encoder in mode gcx [LIM-4], receives them as flags,
+// e.g. "--max-fields 2".
 type Limits map[string]int
 
 // limitNames maps each limit's flag name to its field.
