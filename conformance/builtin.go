@@ -31,7 +31,7 @@ func Reference() Implementation {
 			}
 			return reference.Encode(p)
 		},
-		EncodeJSON: encodeJSON(func(p *spec.Payload) ([]byte, error) { return reference.Encode(p) }),
+		EncodeJSON: encodeJSON(func(p *spec.Payload) ([]byte, error) { return reference.Encode(p) }, nil),
 		DecodeJSON: decodeResponse,
 		MCP:        runBinding,
 	}
@@ -93,7 +93,7 @@ func streamingImplementation(name string, decode func([]byte, spec.Limits) (*spe
 			}
 			return streamEncode(p)
 		},
-		EncodeJSON: encodeJSON(streamEncode),
+		EncodeJSON: encodeJSON(streamEncode, streamEncodeLimits),
 		MCP:        runBinding,
 		DecodeJSON: func(result []byte, limits Limits) ([]byte, error) {
 			if !bytes.HasPrefix(result, []byte(spec.TagPrefix)) {
@@ -144,10 +144,11 @@ func decodeResponse(result []byte, limits Limits) ([]byte, error) {
 // encodeJSON returns an EncodeJSON that builds the mapping's model and
 // writes it with write. In auto mode it writes the compact JSON when
 // auto.ChooseValue picks it, and the model otherwise [AUTO-1]. Under
-// limits (mode gcx) it writes with the mapping's own encoder,
-// jsonmap.EncodeTo, which refuses what a decoder under them would refuse
-// [LIM-4]: the model's writers take none.
-func encodeJSON(write func(*spec.Payload) ([]byte, error)) func(text []byte, tool, mode string, limits Limits) ([]byte, error) {
+// limits (mode gcx) it writes the model with writeUnder, which refuses what
+// a decoder under them would refuse [LIM-4]; a nil writeUnder (the
+// reference encoder takes no limits) leaves the value to the mapping's own
+// encoder, jsonmap.EncodeTo.
+func encodeJSON(write func(*spec.Payload) ([]byte, error), writeUnder func(*spec.Payload, spec.Limits) ([]byte, error)) func(text []byte, tool, mode string, limits Limits) ([]byte, error) {
 	return func(text []byte, tool, mode string, limits Limits) ([]byte, error) {
 		tool = cmp.Or(tool, jsonmap.DefaultTool) // a vector without a tool [MAP-12]
 		v, err := jsonmap.Parse(text)
@@ -157,6 +158,13 @@ func encodeJSON(write func(*spec.Payload) ([]byte, error)) func(text []byte, too
 		if limits != nil {
 			if mode != "gcx" {
 				return nil, fmt.Errorf("%w: limits in mode %q", ErrSkip, mode)
+			}
+			if writeUnder != nil {
+				p, err := jsonmap.Model(tool, v)
+				if err != nil {
+					return nil, err
+				}
+				return writeUnder(p, limits.Apply(spec.DefaultLimits))
 			}
 			var out bytes.Buffer
 			if err := jsonmap.EncodeTo(&out, tool, v, limits.Apply(spec.DefaultLimits)); err != nil {
@@ -186,8 +194,13 @@ func encodeJSON(write func(*spec.Payload) ([]byte, error)) func(text []byte, too
 // on error: a stream may have handed part of the payload over, which a
 // caller that returns the whole payload discards [ERR-4].
 func streamEncode(p *spec.Payload) ([]byte, error) {
+	return streamEncodeLimits(p, spec.DefaultLimits)
+}
+
+// streamEncodeLimits is streamEncode under limits [LIM-4].
+func streamEncodeLimits(p *spec.Payload, limits spec.Limits) ([]byte, error) {
 	var out bytes.Buffer
-	if err := streaming.Encode(&out, p); err != nil {
+	if err := streaming.EncodeLimits(&out, p, limits); err != nil {
 		return nil, err
 	}
 	return out.Bytes(), nil
