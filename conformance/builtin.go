@@ -31,12 +31,9 @@ func Reference() Implementation {
 			}
 			return reference.Encode(p)
 		},
-		EncodeJSON: encodeJSON(func(p *spec.Payload) ([]byte, error) { return reference.Encode(p) }),
-		DecodeJSON: func(result []byte) ([]byte, error) {
-			out, _, err := jsonmap.DecodeResponse(result)
-			return out, err
-		},
-		MCP: runBinding,
+		EncodeJSON: encodeJSON(func(p *spec.Payload) ([]byte, error) { return reference.Encode(p) }, nil),
+		DecodeJSON: decodeResponse,
+		MCP:        runBinding,
 	}
 }
 
@@ -96,14 +93,13 @@ func streamingImplementation(name string, decode func([]byte, spec.Limits) (*spe
 			}
 			return streamEncode(p)
 		},
-		EncodeJSON: encodeJSON(streamEncode),
+		EncodeJSON: encodeJSON(streamEncode, streamEncodeLimits),
 		MCP:        runBinding,
-		DecodeJSON: func(result []byte) ([]byte, error) {
+		DecodeJSON: func(result []byte, limits Limits) ([]byte, error) {
 			if !bytes.HasPrefix(result, []byte(spec.TagPrefix)) {
-				out, _, err := jsonmap.DecodeResponse(result) // JSON text [AUTO-3]
-				return out, err
+				return decodeResponse(result, limits) // JSON text [AUTO-3]
 			}
-			p, err := decodeLimits(result, nil)
+			p, err := decodeLimits(result, limits)
 			if err != nil {
 				return nil, err
 			}
@@ -131,15 +127,50 @@ func (r *oneByteReader) Read(p []byte) (int, error) {
 	return 1, nil
 }
 
+// decodeResponse is the mapping's decoder, jsonmap.DecodeResponse, under
+// the vector's limits when it sets any.
+func decodeResponse(result []byte, limits Limits) ([]byte, error) {
+	if limits == nil {
+		out, _, err := jsonmap.DecodeResponse(result)
+		return out, err
+	}
+	var out bytes.Buffer
+	if _, err := jsonmap.DecodeResponseTo(&out, bytes.NewReader(result), limits.Apply(spec.DefaultLimits)); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
 // encodeJSON returns an EncodeJSON that builds the mapping's model and
 // writes it with write. In auto mode it writes the compact JSON when
-// auto.ChooseValue picks it, and the model otherwise [AUTO-1].
-func encodeJSON(write func(*spec.Payload) ([]byte, error)) func(text []byte, tool, mode string) ([]byte, error) {
-	return func(text []byte, tool, mode string) ([]byte, error) {
+// auto.ChooseValue picks it, and the model otherwise [AUTO-1]. Under
+// limits (mode gcx) it writes the model with writeUnder, which refuses what
+// a decoder under them would refuse [LIM-4]; a nil writeUnder (the
+// reference encoder takes no limits) leaves the value to the mapping's own
+// encoder, jsonmap.EncodeTo.
+func encodeJSON(write func(*spec.Payload) ([]byte, error), writeUnder func(*spec.Payload, spec.Limits) ([]byte, error)) func(text []byte, tool, mode string, limits Limits) ([]byte, error) {
+	return func(text []byte, tool, mode string, limits Limits) ([]byte, error) {
 		tool = cmp.Or(tool, jsonmap.DefaultTool) // a vector without a tool [MAP-12]
 		v, err := jsonmap.Parse(text)
 		if err != nil {
 			return nil, err
+		}
+		if limits != nil {
+			if mode != "gcx" {
+				return nil, fmt.Errorf("%w: limits in mode %q", ErrSkip, mode)
+			}
+			if writeUnder != nil {
+				p, err := jsonmap.Model(tool, v)
+				if err != nil {
+					return nil, err
+				}
+				return writeUnder(p, limits.Apply(spec.DefaultLimits))
+			}
+			var out bytes.Buffer
+			if err := jsonmap.EncodeTo(&out, tool, v, limits.Apply(spec.DefaultLimits)); err != nil {
+				return nil, err
+			}
+			return out.Bytes(), nil
 		}
 		switch mode {
 		case "auto":
@@ -163,8 +194,13 @@ func encodeJSON(write func(*spec.Payload) ([]byte, error)) func(text []byte, too
 // on error: a stream may have handed part of the payload over, which a
 // caller that returns the whole payload discards [ERR-4].
 func streamEncode(p *spec.Payload) ([]byte, error) {
+	return streamEncodeLimits(p, spec.DefaultLimits)
+}
+
+// streamEncodeLimits is streamEncode under limits [LIM-4].
+func streamEncodeLimits(p *spec.Payload, limits spec.Limits) ([]byte, error) {
 	var out bytes.Buffer
-	if err := streaming.Encode(&out, p); err != nil {
+	if err := streaming.EncodeLimits(&out, p, limits); err != nil {
 		return nil, err
 	}
 	return out.Bytes(), nil
@@ -177,7 +213,7 @@ func streamEncode(p *spec.Payload) ([]byte, error) {
 func CodecImplementation(c codec.Codec) Implementation {
 	impl := Implementation{
 		Name: "codec " + c.Tag(),
-		EncodeJSON: func(text []byte, tool, mode string) ([]byte, error) {
+		EncodeJSON: func(text []byte, tool, mode string, limits Limits) ([]byte, error) {
 			tool = cmp.Or(tool, jsonmap.DefaultTool) // a vector without a tool [MAP-12]
 			v, err := jsonmap.Parse(text)
 			if err != nil {
@@ -186,19 +222,37 @@ func CodecImplementation(c codec.Codec) Implementation {
 			if mode != "gcx" && mode != "auto" {
 				return nil, fmt.Errorf("%w: mode %q", ErrSkip, mode)
 			}
-			payload, err := c.Encode(tool, v)
+			var payload []byte
+			if limits != nil {
+				lc, ok := c.(codec.Limited)
+				if !ok {
+					return nil, fmt.Errorf("%w: %s takes no limits", ErrSkip, c.Tag())
+				}
+				payload, err = lc.EncodeLimits(tool, v, limits.Apply(spec.DefaultLimits))
+			} else {
+				payload, err = c.Encode(tool, v)
+			}
 			if err != nil || mode == "gcx" {
 				return payload, err
 			}
 			choice, err := auto.ChoosePayload(payload, v)
 			return choice.Output, err
 		},
-		DecodeJSON: func(result []byte) ([]byte, error) {
+		DecodeJSON: func(result []byte, limits Limits) ([]byte, error) {
 			if !bytes.HasPrefix(result, []byte(spec.TagPrefix)) {
-				out, _, err := jsonmap.DecodeResponse(result) // JSON text [AUTO-3]
-				return out, err
+				return decodeResponse(result, limits) // JSON text [AUTO-3]
 			}
-			v, err := c.Decode(result)
+			var v jsonmap.Value
+			var err error
+			if limits != nil {
+				lc, ok := c.(codec.Limited)
+				if !ok {
+					return nil, fmt.Errorf("%w: %s takes no limits", ErrSkip, c.Tag())
+				}
+				v, err = lc.DecodeLimits(result, limits.Apply(spec.DefaultLimits))
+			} else {
+				v, err = c.Decode(result)
+			}
 			if err != nil {
 				return nil, err
 			}

@@ -37,8 +37,8 @@ const DefaultTimeout = 10 * time.Second
 //
 //	decode       argv... decode --wire [--max-line-bytes N] [--max-fields N] [--max-sections N] [--max-rows N]
 //	encode       argv... encode --wire
-//	json-encode  argv... encode --mode gcx|auto [--tool NAME]
-//	json-decode  argv... decode
+//	json-encode  argv... encode --mode gcx|auto [--tool NAME] [limits, mode gcx only]
+//	json-decode  argv... decode [limits]
 //	mcp-server   argv... mcp-server
 //	mcp-client   argv... mcp-client
 //	mcp-proxy    argv... mcp-proxy
@@ -53,8 +53,10 @@ const DefaultTimeout = 10 * time.Second
 //
 // Before the first vector of an op, the runner tries the op once on a
 // trivial input. A program that exits 2 (usage) there does not offer the
-// op — decoder limits, the JSON mapping and auto mode are optional — and
-// its vectors are skipped. Exit status 2 on any other run is a failure.
+// op — decoder limits, the JSON mapping, its limits and auto mode are
+// optional — and its vectors are skipped. Limits are probed apart for each
+// op that takes them (decode, json-decode, json-encode in mode gcx), with
+// all four flags, so that a program may offer an op and decline its limits. Exit status 2 on any other run is a failure.
 func Command(timeout time.Duration, argv ...string) Implementation {
 	return CommandFor(spec.Version, timeout, argv...)
 }
@@ -166,6 +168,25 @@ func (c *command) offers(feature string, input string, args ...string) bool {
 	return p.offered
 }
 
+// offersLimits returns nil when a run under limits may go ahead: none are
+// set, or the program accepts args followed by all four limit flags, each
+// at its minimum of [LIM-2], on input — a probe made once per feature.
+// Otherwise it returns the ErrSkip that declines the run, naming the op as
+// shown.
+func (c *command) offersLimits(feature string, limits Limits, input string, args []string, shown []string) error {
+	if limits == nil {
+		return nil
+	}
+	all := Limits{}
+	for _, f := range spec.LimitFlags {
+		all[f.Name] = *f.Field(&spec.MinimumLimits)
+	}
+	if !c.offers(feature, input, append(slices.Clone(args), all.Flags()...)...) {
+		return fmt.Errorf("%w: exits 2 on the limit flags of %s", ErrSkip, strings.Join(shown, " "))
+	}
+	return nil
+}
+
 // versioned returns the arguments of an op with the version flag that
 // selects c's tag appended, if it is not GCX1: flag is --tag for an
 // encoder and --accept for a decoder.
@@ -186,14 +207,8 @@ func (c *command) decode(payload []byte, limits Limits) (*spec.Payload, error) {
 	if !c.offers("decode", c.probePayload(), wireArgs...) {
 		return nil, fmt.Errorf("%w: exits 2 on %s", ErrSkip, strings.Join(wireArgs, " "))
 	}
-	if limits != nil {
-		all := Limits{}
-		for _, f := range spec.LimitFlags {
-			all[f.Name] = *f.Field(&spec.MinimumLimits)
-		}
-		if !c.offers("limits", c.probePayload(), append(slices.Clone(wireArgs), all.Flags()...)...) {
-			return nil, fmt.Errorf("%w: exits 2 on the limit flags of %s", ErrSkip, strings.Join(wireArgs, " "))
-		}
+	if err := c.offersLimits("limits", limits, c.probePayload(), wireArgs, wireArgs); err != nil {
+		return nil, err
 	}
 	args := append(slices.Clone(wireArgs), limits.Flags()...)
 	out, err := c.run(payload, args...)
@@ -215,14 +230,19 @@ func (c *command) encode(view []byte) ([]byte, error) {
 	return c.run(view, args...)
 }
 
-func (c *command) encodeJSON(text []byte, tool, mode string) ([]byte, error) {
-	if !c.offers("json-encode "+mode, probeJSON, c.versioned("--tag", "encode", "--mode", mode, "--tool", "t")...) {
+func (c *command) encodeJSON(text []byte, tool, mode string, limits Limits) ([]byte, error) {
+	probeArgs := c.versioned("--tag", "encode", "--mode", mode, "--tool", "t")
+	if !c.offers("json-encode "+mode, probeJSON, probeArgs...) {
 		return nil, fmt.Errorf("%w: exits 2 on %s", ErrSkip, strings.Join(c.versioned("--tag", "encode", "--mode", mode), " "))
+	}
+	if err := c.offersLimits("json-encode "+mode+" limits", limits, probeJSON, probeArgs, c.versioned("--tag", "encode", "--mode", mode)); err != nil {
+		return nil, err
 	}
 	args := c.versioned("--tag", "encode", "--mode", mode)
 	if tool != "" { // else the program's default [MAP-12]
 		args = append(args, "--tool", tool)
 	}
+	args = append(args, limits.Flags()...)
 	out, err := c.run(text, args...)
 	if err != nil || bytes.HasPrefix(out, []byte(spec.TagPrefix)) {
 		return out, err
@@ -230,11 +250,15 @@ func (c *command) encodeJSON(text []byte, tool, mode string) ([]byte, error) {
 	return c.trimLF(args, out)
 }
 
-func (c *command) decodeJSON(result []byte) ([]byte, error) {
+func (c *command) decodeJSON(result []byte, limits Limits) ([]byte, error) {
 	args := c.versioned("--accept", "decode")
 	if !c.offers("json-decode", probeJSON, args...) {
 		return nil, fmt.Errorf("%w: exits 2 on %s", ErrSkip, strings.Join(args, " "))
 	}
+	if err := c.offersLimits("json-decode limits", limits, c.probePayload(), args, args); err != nil {
+		return nil, err
+	}
+	args = append(args, limits.Flags()...)
 	out, err := c.run(result, args...)
 	if err != nil {
 		return nil, err

@@ -137,6 +137,8 @@ func fakeRun(mode string, args []string, in []byte, stdout, stderr io.Writer) in
 	switch {
 	case mode == "decoder-only" && (op != "decode" || !*wire):
 		return 2
+	case mode == "no-json-limit-flags" && limits != nil && !*wire:
+		return 2 // the JSON mapping without its limits
 	case op == "decode" && *wire:
 		if mode == "always-empty-view" {
 			fmt.Fprintln(stdout, `{"sections":[]}`)
@@ -154,11 +156,11 @@ func fakeRun(mode string, args []string, in []byte, stdout, stderr io.Writer) in
 	case op == "encode" && *wire:
 		out, err = ref.Encode(in)
 	case op == "encode":
-		if out, err = ref.EncodeJSON(in, *tool, *encMode); err == nil && !strings.HasPrefix(string(out), "GCX") {
+		if out, err = ref.EncodeJSON(in, *tool, *encMode, limits); err == nil && !strings.HasPrefix(string(out), "GCX") {
 			out = append(out, '\n')
 		}
 	case op == "decode":
-		if out, err = ref.DecodeJSON(in); err == nil {
+		if out, err = ref.DecodeJSON(in, limits); err == nil {
 			out = append(out, '\n')
 		}
 	default:
@@ -228,6 +230,42 @@ func TestCommandProtocol(t *testing.T) {
 			for _, res := range r.Failures() {
 				if !strings.Contains(res.Detail, c.failDetail) {
 					t.Errorf("%s: detail %q lacks %q", res.Vector.Name(), res.Detail, c.failDetail)
+				}
+			}
+		})
+	}
+}
+
+// Limits are probed apart for each op that takes them: a program that
+// offers the JSON mapping and the wire view's limits, but exits 2 on limit
+// flags given to the mapping, has its JSON vectors under limits skipped,
+// each naming the op it declined, and every other vector run.
+func TestCommandProbesJSONLimitsApart(t *testing.T) {
+	vs := loadVectors(t)
+	sample := regexp.MustCompile(`/(lim-3-field-limit|map-8-empty-array|lim-3-json-decode-rows-limit-exceeded|lim-1-json-decode-fields-limit-met|lim-4-json-encode-rows-limit-exceeded|lim-4-json-encode-line-limit-met)$`)
+	opt := Options{Match: sample.MatchString}
+	for _, c := range []struct {
+		mode            string
+		passed, skipped int
+	}{{"honest", 6, 0}, {"no-json-limit-flags", 2, 4}} {
+		t.Run(c.mode, func(t *testing.T) {
+			t.Setenv(fakeEnv, c.mode)
+			r := Check(vs, Command(time.Minute, os.Args[0]), opt)
+			var b strings.Builder
+			r.WriteSummary(&b, true)
+			if want := (Counts{Passed: c.passed, Skipped: c.skipped}); r.Diagnostic != want {
+				t.Fatalf("%s, want %s\n%s", r.Diagnostic, want, b.String())
+			}
+			for _, res := range r.Results {
+				if res.Diagnostic != Skip {
+					continue
+				}
+				want := "json-decode not run (exits 2 on the limit flags of decode)"
+				if res.Vector.Op == OpJSONEncode {
+					want = "json-encode not run (exits 2 on the limit flags of encode --mode gcx)"
+				}
+				if res.Vector.Limits == nil || !strings.HasPrefix(res.Detail, want) {
+					t.Errorf("%s: skipped (%s), want only a vector under limits, skipped as %q", res.Vector.Name(), res.Detail, want)
 				}
 			}
 		})

@@ -163,8 +163,8 @@ func TestRunnerCatchesJSONDecoderRespellingNumbers(t *testing.T) {
 		b = bytes.ReplaceAll(b, []byte("1.0"), []byte("1"))
 		return bytes.ReplaceAll(b, []byte("1e400"), []byte("null"))
 	}
-	broken := Implementation{DecodeJSON: func(result []byte) ([]byte, error) {
-		b, err := Reference().DecodeJSON(result)
+	broken := Implementation{DecodeJSON: func(result []byte, limits Limits) ([]byte, error) {
+		b, err := Reference().DecodeJSON(result, limits)
 		return respell(b), err
 	}}
 	want := predicted(t, func(v *Vector) bool {
@@ -175,6 +175,27 @@ func TestRunnerCatchesJSONDecoderRespellingNumbers(t *testing.T) {
 		return false
 	})
 	requireSameSet(t, failedSet(t, broken), want, 1)
+}
+
+// A JSON mapping that takes the limit flags but ignores them fails
+// exactly the vectors in which a limit refuses: a decoder the json-decode
+// ones [LIM-3], an encoder the json-encode ones [LIM-4].
+func TestRunnerCatchesJSONMappingIgnoringLimits(t *testing.T) {
+	ref := Reference()
+	refusedUnderLimits := func(op Op) func(v *Vector) bool {
+		return func(v *Vector) bool { return v.Op == op && v.Limits != nil && !v.Accepts() }
+	}
+	decoder := Implementation{DecodeJSON: func(result []byte, _ Limits) ([]byte, error) {
+		return ref.DecodeJSON(result, nil)
+	}}
+	requireSameSet(t, failedSet(t, decoder), predicted(t, refusedUnderLimits(OpJSONDecode)), 4)
+	encoder := Implementation{
+		EncodeJSON: func(text []byte, tool, mode string, _ Limits) ([]byte, error) {
+			return ref.EncodeJSON(text, tool, mode, nil)
+		},
+		DecodeJSON: ref.DecodeJSON,
+	}
+	requireSameSet(t, failedSet(t, encoder), predicted(t, refusedUnderLimits(OpJSONEncode)), 4)
 }
 
 // Decoders that get GCX1 wrong in the other ways the published decoder did
@@ -393,11 +414,11 @@ func TestRunnerNeverPassesAnUnrunStep(t *testing.T) {
 	t.Run("auto mode declined", func(t *testing.T) {
 		ref := Reference()
 		impl := Implementation{
-			EncodeJSON: func(text []byte, tool, mode string) ([]byte, error) {
+			EncodeJSON: func(text []byte, tool, mode string, limits Limits) ([]byte, error) {
 				if mode == "auto" {
 					return nil, fmt.Errorf("%w: no tokenizer", ErrSkip)
 				}
-				return ref.EncodeJSON(text, tool, mode)
+				return ref.EncodeJSON(text, tool, mode, limits)
 			},
 			DecodeJSON: ref.DecodeJSON,
 		}
@@ -420,7 +441,7 @@ func TestRunnerNeverPassesAnUnrunStep(t *testing.T) {
 		}
 	})
 	t.Run("a failing step fails a vector whose other step was skipped", func(t *testing.T) {
-		impl := Implementation{DecodeJSON: func([]byte) ([]byte, error) { return []byte("null"), nil }}
+		impl := Implementation{DecodeJSON: func([]byte, Limits) ([]byte, error) { return []byte("null"), nil }}
 		r := Check(vs, impl, Options{Match: func(name string) bool { return strings.HasSuffix(name, "/map-8-empty-array") }})
 		if len(r.Results) != 1 || r.Results[0].Core != Fail || !strings.Contains(r.Results[0].Detail, "json-encode not run") {
 			t.Errorf("%+v", r.Results)

@@ -30,11 +30,15 @@ type Implementation struct {
 	Encode func(view []byte) ([]byte, error)
 	// EncodeJSON writes a JSON text as the result of tool in mode "gcx"
 	// (always GCX1 [MAP-12]) or "auto" (the cheaper of GCX1 and compact
-	// JSON [AUTO-1]) and returns the result's bytes.
-	EncodeJSON func(text []byte, tool, mode string) ([]byte, error)
-	// DecodeJSON reads a tool result, GCX1 or JSON [AUTO-3], and returns
-	// the compact form of its value [MAP-3].
-	DecodeJSON func(result []byte) ([]byte, error)
+	// JSON [AUTO-1]) under the vector's limits (nil: the encoder's own
+	// defaults) and returns the result's bytes; under limits it refuses,
+	// with a limit error, a payload its decoder under them would refuse
+	// [LIM-4].
+	EncodeJSON func(text []byte, tool, mode string, limits Limits) ([]byte, error)
+	// DecodeJSON reads a tool result, GCX1 or JSON [AUTO-3], under the
+	// vector's limits (nil: the decoder's own defaults) and returns the
+	// compact form of its value [MAP-3].
+	DecodeJSON func(result []byte, limits Limits) ([]byte, error)
 	// MCP runs an op of the MCP binding, OpMCPServer or OpMCPClient, on
 	// a vector's input, a JSON object, and returns the outcome as a JSON
 	// text of the shape of the vector's expected (docs/conformance.md).
@@ -513,7 +517,7 @@ func runStep(v *Vector, impl Implementation) step {
 			if impl.EncodeJSON == nil {
 				return skipped("no JSON encoder")
 			}
-			got, err = impl.EncodeJSON(v.Input, v.Tool, v.Mode)
+			got, err = impl.EncodeJSON(v.Input, v.Tool, v.Mode, v.Limits)
 		}
 		if errors.Is(err, ErrSkip) {
 			return declined(err)
@@ -531,7 +535,7 @@ func runStep(v *Vector, impl Implementation) step {
 			return skipped("no JSON decoder")
 		}
 		var got []byte
-		got, err = impl.DecodeJSON(v.Input)
+		got, err = impl.DecodeJSON(v.Input, v.Limits)
 		if errors.Is(err, ErrSkip) {
 			return declined(err)
 		}
@@ -584,13 +588,15 @@ func reencode(v *Vector, impl Implementation) step {
 	return step{problems: checkBytes("bytes", v.Input, got, err)}
 }
 
-// roundTrip decodes a json-encode vector's expected output and compares
-// the value with the vector's [MAP-4].
+// roundTrip decodes a json-encode vector's expected output, under the
+// limits it was written under, and compares the value with the vector's
+// [MAP-4]: what an encoder writes under limits its decoder reads under
+// them [LIM-4].
 func roundTrip(v *Vector, impl Implementation) step {
 	if impl.DecodeJSON == nil {
 		return skipped("no JSON decoder")
 	}
-	got, err := impl.DecodeJSON(v.Expected.Output)
+	got, err := impl.DecodeJSON(v.Expected.Output, v.Limits)
 	if errors.Is(err, ErrSkip) {
 		return declined(err)
 	}

@@ -206,8 +206,9 @@ type Vector struct {
 	InputParts  Parts           `json:"-"`
 	InputBase64 *string         `json:"input_base64,omitempty"`
 	InputJSON   json.RawMessage `json:"-"`
-	// Limits are the decoder limits an OpDecode vector runs under; nil
-	// means the decoder's defaults.
+	// Limits are the limits an OpDecode or OpJSONDecode vector's decoder,
+	// or an OpJSONEncode vector's encoder in mode gcx, runs under [LIM-1]
+	// [LIM-4]; nil means the implementation's defaults.
 	Limits Limits `json:"limits,omitempty"`
 	// Tool and Mode are the arguments of an OpJSONEncode vector; a Tool
 	// of "" leaves the tool name to the implementation's default [MAP-12].
@@ -483,9 +484,10 @@ var (
 	errNoVectors = errors.New("no vectors: found no CATEGORY/GROUP.json file, such as reject/values.json")
 )
 
-// Limits are decoder limits by flag name: "max-line-bytes", "max-fields",
+// Limits are limits by flag name: "max-line-bytes", "max-fields",
 // "max-sections" and "max-rows", each a positive number [LIM-1]. A decoder
-// command receives them as flags, e.g. "--max-fields 2".
+// command, or a JSON encoder in mode gcx [LIM-4], receives them as flags,
+// e.g. "--max-fields 2".
 type Limits map[string]int
 
 // limitNames maps each limit's flag name to its field.
@@ -730,8 +732,8 @@ func (v *Vector) checkOpFields() error {
 		return fmt.Errorf("op %s expects exactly one of %s in \"expected\", not %q", v.Op, strings.Join(outcomesOf[v.Op], ", "), got)
 	}
 	switch {
-	case v.Limits != nil && v.Op != OpDecode:
-		return errors.New("only decode vectors carry limits")
+	case v.Limits != nil && v.Op != OpDecode && v.Op != OpJSONDecode && (v.Op != OpJSONEncode || v.Mode != "gcx"):
+		return errors.New("only decode, json-decode and json-encode vectors in mode gcx carry limits")
 	case v.Tool != "" && v.Op != OpJSONEncode:
 		return errors.New("tool belongs to json-encode vectors")
 	case (v.Mode != "") != (v.Op == OpJSONEncode):

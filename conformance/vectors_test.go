@@ -75,7 +75,6 @@ var oneSided = map[string]struct {
 	"CAN-2":  {accept: true, why: "it says what the encoder writes; refusals are CAN-3"},
 	"CAN-3":  {reject: true, why: "it says what the encoder refuses; what it writes is CAN-2"},
 	"LIM-2":  {accept: true, why: "it sets the sizes every decoder must accept"},
-	"LIM-4":  {why: "vectors give limits to decoders only; TestPropertyEncoderLimits in streaming and jsonmap checks encoders"},
 	"MAP-20": {reject: true, why: "it says what a decoder may write while it reads, which vectors comparing whole results cannot show (jsonmap's TestPropertyDecodeToStreams), and when it refuses a section's rows, which they can"},
 	"MAP-21": {why: "it concerns the partial output of a failed run, which vectors do not see (jsonmap's TestDecodeToHoldsBackTheEnd)"},
 	"VER-6":  {reject: true, why: "it reserves GCX1-stream; a decoder can only refuse it"},

@@ -152,7 +152,9 @@ func TestRunnerCatchesFlawedDrafts(t *testing.T) {
 	vs := vectorsFor(t, draftTag)
 	var encodes []string
 	for _, v := range vs {
-		if v.Op == OpJSONEncode && v.Accepts() {
+		// The impostor takes no limits (it is no codec.Limited), so the
+		// vectors under limits are skipped, not failed.
+		if v.Op == OpJSONEncode && v.Accepts() && v.Limits == nil {
 			encodes = append(encodes, v.Name())
 		}
 	}
@@ -212,11 +214,11 @@ func codecProgram(tag string, args []string) int {
 	case op == "encode" && *wire:
 		out, err = impl.Encode(in)
 	case op == "encode":
-		if out, err = impl.EncodeJSON(in, *tool, *mode); err == nil && !bytes.HasPrefix(out, []byte("GCX")) {
+		if out, err = impl.EncodeJSON(in, *tool, *mode, limits); err == nil && !bytes.HasPrefix(out, []byte("GCX")) {
 			out = append(out, '\n')
 		}
 	default:
-		if out, err = impl.DecodeJSON(in); err == nil {
+		if out, err = impl.DecodeJSON(in, limits); err == nil {
 			out = append(out, '\n')
 		}
 	}

@@ -24,7 +24,7 @@ import (
 type Case struct {
 	Op     conformance.Op
 	Input  []byte
-	Limits conformance.Limits // decode only; nil for the decoder's defaults
+	Limits conformance.Limits // decode, json-decode and json-encode in mode gcx; nil for the defaults
 	Tool   string             // json-encode only
 	Mode   string             // json-encode only: gcx or auto
 }
@@ -115,7 +115,7 @@ func (r Reference) Expect(c Case) (*conformance.File, error) {
 		if r.Impl.EncodeJSON == nil {
 			return nil, errNoCase
 		}
-		out, err := r.Impl.EncodeJSON(c.Input, c.Tool, c.Mode)
+		out, err := r.Impl.EncodeJSON(c.Input, c.Tool, c.Mode, c.Limits)
 		category = conformance.CategoryJSON
 		if err != nil {
 			e, ok := v.expectError(err, true)
@@ -146,12 +146,17 @@ func (r Reference) Expect(c Case) (*conformance.File, error) {
 				p, _ = r.Impl.Decode(out, nil)
 			}
 			rules = append(rules, mappingRules(p, value, true, c.Tool)...)
+			// written up to a bound exactly: under limits the encoder
+			// refuses only what its decoder would [LIM-4]
+			if p != nil && atLimit(p, longestLine(out), c.Limits) {
+				rules = append(rules, "LIM-4")
+			}
 		}
 	case conformance.OpJSONDecode:
 		if r.Impl.DecodeJSON == nil {
 			return nil, errNoCase
 		}
-		out, err := r.Impl.DecodeJSON(c.Input)
+		out, err := r.Impl.DecodeJSON(c.Input, c.Limits)
 		category = conformance.CategoryJSON
 		if !bytes.HasPrefix(c.Input, []byte(spec.TagPrefix)) {
 			category = conformance.CategoryVersion
@@ -179,6 +184,11 @@ func (r Reference) Expect(c Case) (*conformance.File, error) {
 			value, verr := jsonmap.Parse(out)
 			if perr == nil && verr == nil {
 				rules = append(rules, mappingRules(p, value, false, "")...)
+				// read at a bound exactly: the limit admits what reaches
+				// it [LIM-1]
+				if atLimit(p, longestLine(c.Input), c.Limits) {
+					rules = append(rules, "LIM-1")
+				}
 			}
 		}
 	case conformance.OpMCPServer, conformance.OpMCPClient, conformance.OpMCPProxy:

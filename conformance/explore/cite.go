@@ -60,6 +60,13 @@ func (r Reference) refusalRules(c Case, err error) []string {
 		// where a section the root announced should stand [MAP-20]
 		mapping := strings.HasPrefix(e.Rule, "MAP-") || strings.HasPrefix(e.Rule, "LAY-")
 		add(mapping && e.Rule != "MAP-14" && e.Line > 1, "MAP-20")
+		if len(c.Limits) > 0 {
+			_, free := r.Impl.DecodeJSON(c.Input, nil)
+			// as for the wire view: a limit decided [LIM-1], and, when
+			// the input has an error of its own too, the order [ERR-3]
+			add(e.Rule == "LIM-3" || !sameError(err, free), "LIM-1")
+			add(free != nil && !sameError(err, free), "ERR-3")
+		}
 		return rules
 	}
 	if r.Impl.Decode == nil {
@@ -242,17 +249,34 @@ func modelRules(b []byte, p *spec.Payload, limits conformance.Limits, view bool)
 		add(longest >= 1<<20 || fields >= 1024 || len(p.Sections) >= 256, "LIM-2")
 	} else {
 		// accepted at a bound exactly: the limit admits what reaches it
-		rows := 0
-		for _, s := range p.Sections {
-			rows = max(rows, len(s.Rows))
-		}
-		at := func(name string, size int) bool {
-			bound, ok := limits[name]
-			return ok && bound == size
-		}
-		add(at("max-line-bytes", longest) || at("max-fields", fields) || at("max-sections", len(p.Sections)) || at("max-rows", rows), "LIM-1")
+		add(atLimit(p, longest, limits), "LIM-1")
 	}
 	return rules
+}
+
+// atLimit reports whether a payload, whose longest line is longest bytes,
+// reaches one of limits exactly: its longest line, its widest header, its
+// count of sections or its longest section.
+func atLimit(p *spec.Payload, longest int, limits conformance.Limits) bool {
+	fields, rows := 0, 0
+	for _, s := range p.Sections {
+		fields = max(fields, len(s.Fields))
+		rows = max(rows, len(s.Rows))
+	}
+	at := func(name string, size int) bool {
+		bound, ok := limits[name]
+		return ok && bound == size
+	}
+	return at("max-line-bytes", longest) || at("max-fields", fields) || at("max-sections", len(p.Sections)) || at("max-rows", rows)
+}
+
+// longestLine returns the length of b's longest line, LF excluded.
+func longestLine(b []byte) int {
+	longest := 0
+	for line := range bytes.SplitSeq(b, []byte("\n")) {
+		longest = max(longest, len(line))
+	}
+	return longest
 }
 
 // mappingRules returns the rules of chapter 14 an accepted case of the

@@ -109,8 +109,8 @@ var planted = []struct {
 	}},
 	{"JSON decoder drops empty strings in arrays", func(impl conformance.Implementation) conformance.Implementation {
 		decode := impl.DecodeJSON
-		impl.DecodeJSON = func(result []byte) ([]byte, error) {
-			out, err := decode(result)
+		impl.DecodeJSON = func(result []byte, limits conformance.Limits) ([]byte, error) {
+			out, err := decode(result, limits)
 			return bytes.ReplaceAll(out, []byte(`,""]`), []byte(`]`)), err
 		}
 		return impl

@@ -542,16 +542,36 @@ func (g *gen) jsonCase(ref Reference) Case {
 		if g.one(8) {
 			text = g.nearMiss(text)
 		}
-		return Case{Op: conformance.OpJSONEncode, Input: text, Tool: tool, Mode: mode}
+		return g.jsonLimits(ref, Case{Op: conformance.OpJSONEncode, Input: text, Tool: tool, Mode: mode})
 	}
-	out, err := ref.Impl.EncodeJSON(v.AppendCompact(nil), tool, "gcx")
+	out, err := ref.Impl.EncodeJSON(v.AppendCompact(nil), tool, "gcx", nil)
 	if err != nil {
 		return Case{Op: conformance.OpJSONEncode, Input: v.AppendCompact(nil), Tool: tool, Mode: "gcx"}
 	}
 	if g.one(3) {
 		out = g.nearMiss(out)
 	}
-	return Case{Op: conformance.OpJSONDecode, Input: out}
+	return g.jsonLimits(ref, Case{Op: conformance.OpJSONDecode, Input: out})
+}
+
+// jsonLimits sets limits, one case in five, on a case of the mapping that
+// takes them — json-decode, and json-encode in mode gcx [LIM-4] — drawn
+// near the sizes of the payload: the case's input, or the reference's
+// payload of the value, so that they bite now and then.
+func (g *gen) jsonLimits(ref Reference, c Case) Case {
+	if !g.one(5) || (c.Op == conformance.OpJSONEncode && c.Mode != "gcx") {
+		return c
+	}
+	payload := c.Input
+	if c.Op == conformance.OpJSONEncode {
+		out, err := ref.Impl.EncodeJSON(c.Input, c.Tool, "gcx", nil)
+		if err != nil {
+			return c
+		}
+		payload = out
+	}
+	c.Limits = g.limits(payload)
+	return c
 }
 
 // mcpCase mutates the input of a committed vector of the MCP binding: a

@@ -337,9 +337,9 @@ func (g *gen) jsonCornerCase(ref Reference) Case {
 		if g.one(12) {
 			text = append([]byte("\uFEFF"), text...) // a byte-order mark before the JSON [MAP-1]
 		}
-		return Case{Op: conformance.OpJSONEncode, Input: text, Tool: tool, Mode: mode}
+		return g.jsonLimits(ref, Case{Op: conformance.OpJSONEncode, Input: text, Tool: tool, Mode: mode})
 	}
-	out, err := ref.Impl.EncodeJSON(text, tool, "gcx")
+	out, err := ref.Impl.EncodeJSON(text, tool, "gcx", nil)
 	if err != nil {
 		return Case{Op: conformance.OpJSONEncode, Input: text, Tool: tool, Mode: "gcx"}
 	}
@@ -353,7 +353,7 @@ func (g *gen) jsonCornerCase(ref Reference) Case {
 			out = append([]byte("\uFEFF"), out...) // [ENC-2] on the client's side
 		}
 	}
-	return Case{Op: conformance.OpJSONDecode, Input: out}
+	return g.jsonLimits(ref, Case{Op: conformance.OpJSONDecode, Input: out})
 }
 
 // minimumsCase draws a payload at one of the sizes every decoder must

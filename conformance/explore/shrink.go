@@ -77,7 +77,7 @@ func isJSONInput(c Case) bool {
 	return false
 }
 
-// limitsPass drops decoder limits one at a time.
+// limitsPass drops limits one at a time.
 func (s *shrinker) limitsPass() bool {
 	progress := false
 	for _, name := range slices.Sorted(maps.Keys(s.best.Limits)) {
