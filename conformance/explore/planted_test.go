@@ -511,12 +511,6 @@ var plantedMisses = map[string]string{
 	"py: layout sections may carry nest= and str=":                pyMappingOnlyInMCP,
 	"py: object layout part with no row":                          pyMappingOnlyInMCP,
 	"py: nested member names keep the dot":                        pyMappingOnlyInMCP,
-	"py: a json=rows root not taken for a table":                  "no mcp-client vector reads a json=rows root (a declared tool's name on a generic table) with total= or truncated=, and explore's client cases, mutations of those vectors, add none: needs such a vector, or client cases whose payloads come from the json generators under declared tools' names",
-	"py: wire view takes true for a comment's place":              "no vector gives a comment's place as true (they give 1.0 and 1e0), and explore's wire views hold valid or broken models, never a member of the wrong JSON type: needs a [WIRE-2] vector with a boolean place, or an encode generator that retypes a view's values",
-	"py: request capabilities only after 2026-07-28":              "the vectors on 2026-07-28 give the capabilities in the input, never only in the request's _meta: needs a vector whose request _meta alone carries clientCapabilities on 2026-07-28 exactly (the bound's own date)",
-	"py: truncated of the wrong type copied":                      "no server vector with a table root gives io.github.gcxwire/truncated of the wrong type, and explore turns a boolean only into a boolean or null: needs such a vector ([MCP-7]: a key of the wrong type is not copied), or mutations that change a value's type",
-	"js: JSON strings admit U+001F raw":                           "no json vector holds a raw control character at the top of the range, U+001F, in a JSON string; explore's JSON texts are compact forms or respellings, and its near misses put no raw C0 byte into a string: needs a [MAP-1] vector for raw U+001F, or a near miss that unescapes a string's control",
-	"js: json= compared case-insensitively":                       "no vector spells a form name in other case (json=ROWS), and explore's near misses of payloads did not in 1000 cases: needs a [MAP-7] vector, or a json-decode generator that respells json= values",
 }
 
 // pyMappingOnlyInMCP is why the bugs of the Python example's jsonmap.py
