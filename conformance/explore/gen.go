@@ -333,11 +333,18 @@ func (g *gen) encodeCase(ref Reference) Case {
 		g.brokenModel(p)
 	}
 	var view []byte
-	switch g.n(4) {
+	switch g.n(5) {
 	case 0:
 		view = g.respellJSON(wire.Marshal(p))
 	case 1:
 		view = g.nearMiss(wire.Marshal(p))
+	case 2:
+		// a member of the view of another JSON type [WIRE-2]
+		view = wire.Marshal(p)
+		if v, err := jsonmap.Parse(view); err == nil {
+			g.retypeOne(&v, 0)
+			view = v.AppendCompact(nil)
+		}
 	default:
 		view = wire.Marshal(p)
 	}
@@ -539,8 +546,8 @@ func (g *gen) jsonCase(ref Reference) Case {
 			mode = "auto"
 		}
 		text := g.jsonText(v)
-		if g.one(8) {
-			text = g.nearMiss(text)
+		if g.one(5) {
+			text = g.jsonNearMiss(text)
 		}
 		return g.jsonLimits(ref, Case{Op: conformance.OpJSONEncode, Input: text, Tool: tool, Mode: mode})
 	}
@@ -548,8 +555,11 @@ func (g *gen) jsonCase(ref Reference) Case {
 	if err != nil {
 		return Case{Op: conformance.OpJSONEncode, Input: v.AppendCompact(nil), Tool: tool, Mode: "gcx"}
 	}
-	if g.one(3) {
+	switch {
+	case g.one(3):
 		out = g.nearMiss(out)
+	case g.one(4):
+		out = []byte(g.respellCase(string(out))) // the root's json= in other case [MAP-7]
 	}
 	return g.jsonLimits(ref, Case{Op: conformance.OpJSONDecode, Input: out})
 }
@@ -633,6 +643,10 @@ func (g *gen) mutateValue(v *jsonmap.Value, depth int) {
 		}
 		return
 	case jsonmap.True, jsonmap.False:
+		if g.one(2) {
+			*v = g.retyped(*v) // a boolean a loose reader would take: 1, "true" [MCP-7]
+			return
+		}
 		v.Kind = pick(g, []jsonmap.Kind{jsonmap.True, jsonmap.False, jsonmap.Null})
 		return
 	}

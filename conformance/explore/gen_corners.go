@@ -243,7 +243,7 @@ func (g *gen) mappingEdit(b []byte) []byte {
 			rows = append(rows, i)
 		}
 	}
-	edit := g.n(8)
+	edit := g.n(9)
 	if first := lines[0]; !bytes.Contains(first, []byte(" json=")) && g.one(2) {
 		// a payload that claims a layout, or a table: its fields, cells
 		// and name are what its reader checks [LAY-3] [LAY-4] [LAY-5]
@@ -297,6 +297,13 @@ func (g *gen) mappingEdit(b []byte) []byte {
 	case 5:
 		// a row too many
 		l += l
+	case 6:
+		// a reserved value in other case [MAP-7] [META-3]
+		if respelled := g.respellCase(l); respelled != l {
+			l = respelled
+			break
+		}
+		return g.nearMiss(b)
 	default:
 		return g.nearMiss(b)
 	}
@@ -334,8 +341,11 @@ func (g *gen) jsonCornerCase(ref Reference) Case {
 		if g.one(5) {
 			mode = "auto"
 		}
-		if g.one(12) {
+		switch {
+		case g.one(12):
 			text = append([]byte("\uFEFF"), text...) // a byte-order mark before the JSON [MAP-1]
+		case g.one(10):
+			text = g.jsonNearMiss(text)
 		}
 		return g.jsonLimits(ref, Case{Op: conformance.OpJSONEncode, Input: text, Tool: tool, Mode: mode})
 	}
@@ -562,4 +572,141 @@ func (g *gen) awkwardArray() jsonmap.Value {
 		v.Elems = append(v.Elems, element())
 	}
 	return v
+}
+
+// jsonEdges are the bytes at the edges of the range JSON forbids raw in a
+// string [MAP-1]: its first and last, U+0000 and U+001F (drawn most, as
+// a range check is wrong at its ends), U+0001 and LF, refused, and the
+// space and DEL just outside it, accepted.
+var jsonEdges = []byte{0x00, 0x00, 0x1f, 0x1f, 0x01, 0x0a, 0x20, 0x7f}
+
+// jsonNearMiss breaks a JSON text where a reader of its strings looks
+// [MAP-1]: a string's escape of a control character written raw, as a
+// writer that forgets to escape would, or a byte at the edges of the
+// forbidden range put into a string; otherwise a byte edit of nearMiss.
+func (g *gen) jsonNearMiss(b []byte) []byte {
+	var escapes, inside []int // escapes of controls (their backslashes); bytes within strings
+	inString := false
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case inString && c == '\\' && i+1 < len(b):
+			if control, n := escapedControl(b[i:]); n > 0 && control < 0x20 {
+				escapes = append(escapes, i)
+			}
+			inside = append(inside, i)
+			i++ // the escaped byte
+		case c == '"':
+			if inString = !inString; !inString {
+				inside = append(inside, i)
+			}
+		case inString:
+			inside = append(inside, i)
+		}
+	}
+	switch {
+	case len(escapes) > 0 && g.one(2):
+		at := pick(g, escapes)
+		control, n := escapedControl(b[at:])
+		return slices.Concat(b[:at], []byte{control}, b[at+n:])
+	case len(inside) > 0 && g.one(2):
+		return slices.Insert(slices.Clone(b), pick(g, inside), pick(g, jsonEdges))
+	}
+	return g.nearMiss(b)
+}
+
+// shortEscapes are JSON's two-character escapes of controls.
+var shortEscapes = map[byte]byte{'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// escapedControl reads the JSON escape at the start of b and returns the
+// byte it stands for and its length, or a length of 0 when it is not the
+// escape of a byte below 0x80.
+func escapedControl(b []byte) (byte, int) {
+	if len(b) < 2 || b[0] != '\\' {
+		return 0, 0
+	}
+	if c, ok := shortEscapes[b[1]]; ok {
+		return c, 2
+	}
+	if len(b) >= 6 && b[1] == 'u' && string(b[2:4]) == "00" {
+		if v, err := strconv.ParseUint(string(b[4:6]), 16, 8); err == nil && v < 0x80 {
+			return byte(v), 6
+		}
+	}
+	return 0, 0
+}
+
+// respellCase writes a reserved value of the first header in l that has
+// one in other case — a form name of json= [MAP-7], a boolean of
+// truncated= [META-3] — which names no form and no boolean: these values
+// compare byte for byte. l is a header line or a whole payload.
+func (g *gen) respellCase(l string) string {
+	var at []int
+	for _, key := range []string{" json=", " truncated="} {
+		if i := strings.Index(l, key); i >= 0 {
+			at = append(at, i+len(key))
+		}
+	}
+	if len(at) == 0 {
+		return l
+	}
+	start := pick(g, at)
+	end := start + strings.IndexAny(l[start:]+" ", " \n")
+	value := l[start:end]
+	if value == "" {
+		return l
+	}
+	switch g.n(3) {
+	case 0:
+		value = strings.ToUpper(value)
+	case 1:
+		value = strings.ToUpper(value[:1]) + value[1:]
+	default:
+		value = value[:len(value)-1] + strings.ToUpper(value[len(value)-1:])
+	}
+	return l[:start] + value + l[end:]
+}
+
+// retyped returns a value of another JSON type than v, most often one a
+// loose reader would take for v — true for 1, the string "1" for 1, 1 for
+// true — so that a reader that tests a value's type loosely (a language
+// in which a boolean is an integer, or a string converted on the way)
+// shows it [WIRE-2] [MCP-7] [MCP-11].
+func (g *gen) retyped(v jsonmap.Value) jsonmap.Value {
+	null := jsonmap.Value{Kind: jsonmap.Null}
+	switch v.Kind {
+	case jsonmap.True, jsonmap.False:
+		one := "0"
+		if v.Kind == jsonmap.True {
+			one = "1"
+		}
+		return pick(g, []jsonmap.Value{{Kind: jsonmap.Number, Text: one}, jstr(one), jstr(strconv.FormatBool(v.Kind == jsonmap.True)), null})
+	case jsonmap.Number:
+		return pick(g, []jsonmap.Value{jstr(v.Text), jbool(v.Text != "0"), null, jarr(v)})
+	case jsonmap.String:
+		number := "1"
+		if _, err := strconv.ParseFloat(v.Text, 64); err == nil {
+			number = v.Text
+		}
+		return pick(g, []jsonmap.Value{{Kind: jsonmap.Number, Text: number}, jbool(v.Text != ""), null, jarr(v), jobj("", v)})
+	case jsonmap.Null:
+		return pick(g, []jsonmap.Value{jstr("null"), jbool(false), jnum(0)})
+	case jsonmap.Array:
+		return pick(g, []jsonmap.Value{jobj(), jstr(""), null})
+	}
+	return pick(g, []jsonmap.Value{jarr(), jstr(""), null})
+}
+
+// retypeOne replaces one node of v, reached by a random walk, with a
+// value of another type (retyped).
+func (g *gen) retypeOne(v *jsonmap.Value, depth int) {
+	switch {
+	case v.Kind == jsonmap.Object && len(v.Members) > 0 && (depth == 0 || !g.one(6)):
+		v.Members = slices.Clone(v.Members)
+		g.retypeOne(&v.Members[g.n(len(v.Members))].Value, depth+1)
+	case v.Kind == jsonmap.Array && len(v.Elems) > 0 && (depth == 0 || !g.one(6)):
+		v.Elems = slices.Clone(v.Elems)
+		g.retypeOne(&v.Elems[g.n(len(v.Elems))], depth+1)
+	default:
+		*v = g.retyped(*v)
+	}
 }
