@@ -1171,12 +1171,11 @@ function encodeMapping(value, tool) {
 function fitsHeaderForm(object, isTable) {
   return object.members.every(([name, x], i) => {
     if (!isName(name) || NOT_HEADER_MEMBERS.has(name)) return false;
-    if (isTable[i]) return true;
-    const spelled = spell(x, true);
-    if (/[ \t\n\r\\]/.test(spelled)) return false;
+    // total= and truncated= must satisfy [META-1] and [META-3] whatever they hold: a table would be written @.
+    const spelled = isTable[i] ? '@' : spell(x, true);
     if (name === 'total') return isCount(spelled);
     if (name === 'truncated') return spelled === 'true' || spelled === 'false';
-    return true;
+    return isTable[i] || !/[ \t\n\r\\]/.test(spelled);
   });
 }
 
