@@ -36,7 +36,11 @@ TAG = re.compile(r"GCX[A-Za-z0-9._-]{1,29}")  # [VER-1]
 
 
 class JSONError(ValueError):
-    pass
+    """Not a JSON text of [MAP-1]; offset is the offending byte's, when known."""
+
+    def __init__(self, message, offset=None):
+        super().__init__(message)
+        self.offset = offset
 
 
 def _object(pairs):
@@ -70,25 +74,224 @@ def _check_strings(v, depth=0):
 
 def parse_json(text):
     """A JSON text of [MAP-1] as a value; JSONError for anything else, RecursionError
-    when it nests beyond what this reader can hold."""
-    if type(text) is bytes:
-        if text.startswith(b"\xef\xbb\xbf"):
-            raise JSONError("a byte-order mark")
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise JSONError("not UTF-8") from e
-    if text.startswith("\ufeff"):
-        raise JSONError("a byte-order mark")
+    when it nests beyond what this reader can hold. Python's reader builds the value;
+    when it refuses, find_fault finds the offending byte that [MAP-1] names."""
+    data = text if type(text) is bytes else text.encode("utf-8", "surrogatepass")
     try:
-        v = json.loads(text, object_pairs_hook=_object, parse_int=Number, parse_float=Number,
-                       parse_constant=_constant)
-    except JSONError:
-        raise
-    except ValueError as e:
-        raise JSONError(str(e)) from None
-    _check_strings(v)
-    return v
+        if data.startswith(b"\xef\xbb\xbf"):
+            raise ValueError("a byte-order mark")
+        v = json.loads(data.decode("utf-8"), object_pairs_hook=_object, parse_int=Number,
+                       parse_float=Number, parse_constant=_constant)
+        _check_strings(v)
+        return v
+    except RecursionError:
+        fault = find_fault(data)
+        raise NestingError(fault[0] if fault and fault[1] == NESTED else None) from None
+    except ValueError as e:  # JSONError, JSONDecodeError and UnicodeDecodeError among them
+        fault = find_fault(data)
+        if fault is None:
+            raise JSONError(str(e)) from None
+        if fault[1] == NESTED:
+            raise NestingError(fault[0]) from None
+        raise JSONError(fault[1], fault[0]) from None
+
+
+NESTED = "a value nested beyond the bound"
+
+
+class NestingError(RecursionError):
+    """A JSON text nested beyond MAX_DEPTH [MAP-4]; offset is the first byte of the value beyond it."""
+
+    def __init__(self, offset):
+        super().__init__(NESTED)
+        self.offset = offset
+
+
+WHITESPACE = b" \t\n\r"
+DIGITS = b"0123456789"
+HEX = b"0123456789abcdefABCDEF"
+SIMPLE_ESCAPES = b'"\\/bfnrt'
+STRING_RUN = re.compile(rb'[^"\\\x00-\x1f\x80-\xff]*')
+
+
+def find_fault(data):
+    """The first offending byte of a text that is not JSON of [MAP-1]: (offset, message),
+    or None when there is none. It reads the text once, front to back, with a stack of
+    open arrays and objects (each object with the names it holds), so that it knows each
+    fault when it has read the name or string that holds it [MAP-1]."""
+    n = len(data)
+    if data.startswith(b"\xef\xbb\xbf"):
+        return 0, "a byte-order mark"
+
+    def skip(i):
+        while i < n and data[i] in WHITESPACE:
+            i += 1
+        return i
+
+    def string(i):
+        """Read the string at the quote at i: (end, text) or a fault (offset, message)."""
+        i += 1
+        parts = []
+        while True:
+            m = STRING_RUN.match(data, i)
+            parts.append(data[i:m.end()].decode("ascii"))
+            i = m.end()
+            if i >= n:
+                return None, (i, "the text ends inside a string")
+            c = data[i]
+            if c == 0x22:
+                return i + 1, "".join(parts)
+            if c < 0x20:
+                return None, (i, "a control character in a string")
+            if c >= 0x80:
+                j = i
+                while j < n and data[j] >= 0x80:
+                    j += 1
+                try:
+                    parts.append(data[i:j].decode("utf-8"))
+                except UnicodeDecodeError as e:
+                    return None, (i + e.start, "a byte that is not UTF-8")
+                i = j
+                continue
+            # a backslash
+            e = data[i + 1:i + 2]
+            if e and e[0] in SIMPLE_ESCAPES:
+                parts.append(json.loads(b'"\\' + e + b'"'))
+                i += 2
+                continue
+            if e != b"u":
+                return None, (i + 1, "not an escape")
+            for k in range(i + 2, i + 6):
+                if k >= n or data[k] not in HEX:
+                    return None, (k, "not a \\u escape")
+            code = int(data[i + 2:i + 6], 16)
+            if 0xDC00 <= code <= 0xDFFF:
+                return None, (i, "a low surrogate escape that follows no high one")
+            if 0xD800 <= code <= 0xDBFF:
+                low = data[i + 6:i + 12]
+                if not (len(low) == 6 and low[:2] == b"\\u" and all(c in HEX for c in low[2:]) and
+                        0xDC00 <= int(low[2:], 16) <= 0xDFFF):
+                    return None, (i, "a high surrogate escape that no low one follows")
+                code = 0x10000 + ((code - 0xD800) << 10) + (int(low[2:], 16) - 0xDC00)
+                i += 6
+            parts.append(chr(code))
+            i += 6
+
+    stack = []  # open containers: a set of names for an object, None for an array
+    i = skip(0)
+    while True:
+        # a value at i
+        if i >= n:
+            return i, "the text ends where a value belongs"
+        c = data[i]
+        if c in b"[{":
+            if len(stack) >= MAX_DEPTH:
+                return i, NESTED
+            stack.append(set() if c == 0x7B else None)
+            i = skip(i + 1)
+            if i < n and data[i] == (0x7D if c == 0x7B else 0x5D):
+                stack.pop()
+                i += 1
+            elif c == 0x7B:
+                if i >= n or data[i] != 0x22:
+                    return i, "a member name belongs here"
+                i, fault = _member_name(data, i, stack[-1], string, skip)
+                if fault:
+                    return fault
+                continue
+            else:
+                continue
+        elif c == 0x22:
+            i, fault = string(i)
+            if i is None:
+                return fault
+        elif c == 0x2D or c in DIGITS:
+            j = i + 1 if c == 0x2D else i
+            if j >= n or data[j] not in DIGITS:
+                return j, "a digit belongs here"
+            j += 1
+            if data[j - 1] != 0x30:
+                while j < n and data[j] in DIGITS:
+                    j += 1
+            if j < n and data[j] == 0x2E:
+                j += 1
+                if j >= n or data[j] not in DIGITS:
+                    return j, "a digit belongs here"
+                while j < n and data[j] in DIGITS:
+                    j += 1
+            if j < n and data[j] in b"eE":
+                j += 1
+                if j < n and data[j] in b"+-":
+                    j += 1
+                if j >= n or data[j] not in DIGITS:
+                    return j, "a digit belongs here"
+                while j < n and data[j] in DIGITS:
+                    j += 1
+            i = j
+        else:
+            for word in (b"true", b"false", b"null"):
+                if data[i] == word[0]:
+                    for k in range(len(word)):
+                        if i + k >= n or data[i + k] != word[k]:
+                            return i + k, "not a literal of JSON"
+                    i += len(word)
+                    break
+            else:
+                return i, "a value belongs here"
+        # after a value: a comma, a closing bracket or the end
+        while True:
+            i = skip(i)
+            if not stack:
+                return (i, "text after the value") if i < n else None
+            close = 0x7D if stack[-1] is not None else 0x5D
+            if i < n and data[i] == close:
+                stack.pop()
+                i += 1
+                continue
+            if i >= n or data[i] != 0x2C:
+                return i, "a comma or a closing bracket belongs here"
+            i = skip(i + 1)
+            if stack[-1] is not None:
+                if i >= n or data[i] != 0x22:
+                    return i, "a member name belongs here"
+                i, fault = _member_name(data, i, stack[-1], string, skip)
+                if fault:
+                    return fault
+            break
+
+
+def _member_name(data, i, names, string, skip):
+    """Read a member name at i, then its colon: (where its value begins, None) or (None, fault)."""
+    end, got = string(i)
+    if end is None:
+        return None, got
+    if got in names:
+        return None, (i, f"member {got!r} repeats")
+    names.add(got)
+    j = skip(end)
+    if j >= len(data) or data[j] != 0x3A:
+        return None, (j, "a colon belongs here")
+    return skip(j + 1), None
+
+
+def parse_json_input(data):
+    """The JSON text an encoder or a reader of results is given, as a value; not JSON is a
+    GCXError of class invalid-json at its offending byte [MAP-1], nesting beyond the bound
+    a limit [MAP-4]."""
+    try:
+        return parse_json(data)
+    except JSONError as e:
+        raise GCXError("invalid-json", "MAP-1", *_position(data, e.offset), str(e)) from None
+    except RecursionError as e:
+        raise GCXError("limit", "MAP-4", *_position(data, getattr(e, "offset", None)), NESTED) from None
+
+
+def _position(data, offset):
+    """Line and column (in bytes, from 1) of byte offset in data [ERR-2]."""
+    if offset is None:
+        return None, None
+    line = data.count(b"\n", 0, offset) + 1
+    return line, offset - (data.rfind(b"\n", 0, offset) + 1) + 1
 
 
 def is_json_text(text):
