@@ -401,12 +401,13 @@ def needs_quotes(s):
     return spell(s) != s
 
 
-def unspell(text, object_form=False):
-    """The value a non-empty spelled text denotes [MAP-5]; `@` is the caller's."""
+def unspell(text, object_form=False, where=(None, None)):
+    """The value a non-empty spelled text denotes [MAP-5]; `@` is the caller's. where is
+    the (line, column) of the text, for the error of a value nested beyond the bound."""
     try:
         got = read_compact(text)
     except RecursionError:
-        raise _limit("MAP-4", "a value nested beyond the bound") from None
+        raise _limit("MAP-4", "a value nested beyond the bound", where) from None
     return got[0] if got is not None else text
 
 
@@ -682,12 +683,29 @@ def _object_sections(v, tool):
 
 # ---------------------------------------------------------------- decoding [MAP-7] to [MAP-11]
 
-def _constraint(rule, message):
-    return GCXError("constraint", rule, None, None, message)
+def _constraint(rule, message, where=(None, None)):
+    return GCXError("constraint", rule, *where, message)
 
 
-def _limit(rule, message):
-    return GCXError("limit", rule, None, None, message)
+def _limit(rule, message, where=(None, None)):
+    return GCXError("limit", rule, *where, message)
+
+
+# Where each error of [MAP-14] stands: (line, column).
+def _header_at(s):
+    return s.line, 1
+
+
+def _fields_at(s):
+    return s.line, s.fields_column
+
+
+def _meta_at(s, index):
+    return s.line, s.meta_columns[index]
+
+
+def _cell_at(s, row, index):
+    return s.row_lines[row], s.cell_column(row, index)
 
 
 def meta_value(section, key):
@@ -697,24 +715,26 @@ def meta_value(section, key):
     return None
 
 
-def _check_nest(fields, nest_text):
-    """[MAP-15]: the names nest= lists."""
+def _check_nest(section, index):
+    """[MAP-15]: the names nest=, the section's pair at index, lists."""
+    fields, nest_text, where = section.fields, section.meta[index][1], _meta_at(section, index)
     nest = nest_text.split(",")
     for p in nest:
         if not p or nest.count(p) > 1 or p in fields or not any(f.startswith(p + ".") for f in fields):
-            raise _constraint("MAP-15", f"nest={nest_text} breaks its rule")
+            raise _constraint("MAP-15", f"nest={nest_text} breaks its rule", where)
     for f in fields:
         if sum(1 for p in nest if f.startswith(p + ".")) > 1:
-            raise _constraint("MAP-15", f"field {f!r} belongs to two nested names")
+            raise _constraint("MAP-15", f"field {f!r} belongs to two nested names", where)
     return nest
 
 
-def _check_str(fields, str_text):
-    """[MAP-16]: the fields str= lists."""
+def _check_str(section, index):
+    """[MAP-16]: the fields str=, the section's pair at index, lists."""
+    fields, str_text = section.fields, section.meta[index][1]
     listed = str_text.split(",")
     for name in listed:
         if name not in fields or listed.count(name) > 1:
-            raise _constraint("MAP-16", f"str={str_text} breaks its rule")
+            raise _constraint("MAP-16", f"str={str_text} breaks its rule", _meta_at(section, index))
     return set(listed)
 
 
@@ -722,90 +742,94 @@ def _read_table(section):
     """A table section [MAP-8] with nest= [MAP-15] and str= [MAP-16]. Its pairs are
     checked in header order, then its rows."""
     fields, nest, bare = section.fields, [], set()
-    for k, x in section.meta:
+    for i, (k, x) in enumerate(section.meta):
         if k == "nest":
-            nest = _check_nest(fields, x)
+            nest = _check_nest(section, i)
         elif k == "str":
-            bare = _check_str(fields, x)
+            bare = _check_str(section, i)
     owner = []
     for f in fields:
         p = next((p for p in nest if f.startswith(p + ".")), None)
         owner.append(p)
     out = []
-    for row in section.rows:
+    for r, row in enumerate(section.rows):
         obj, nested = Object(), {}
-        for f, p, cell in zip(fields, owner, row):
+        for k, (f, p, cell) in enumerate(zip(fields, owner, row)):
             if p is not None:
                 if p not in nested:
                     nested[p] = Object()
                     obj.append((p, nested[p]))
                 if cell != "":
-                    nested[p].append((f[len(p) + 1:], cell if f in bare else unspell(cell)))
+                    nested[p].append((f[len(p) + 1:], cell if f in bare else
+                                      unspell(cell, False, _cell_at(section, r, k))))
             elif cell != "":
-                obj.append((f, cell if f in bare else unspell(cell)))
+                obj.append((f, cell if f in bare else unspell(cell, False, _cell_at(section, r, k))))
         out.append(obj)
     return out
 
 
 def _read_layout_part(section, part):
     if section.fields != [f[0] for f in part.fields]:
-        raise _constraint("LAY-5", "the field list is not the layout's")
+        raise _constraint("LAY-5", "the field list is not the layout's", _fields_at(section))
     # an object part's one row is read first; a second is an error where it
     # stands, unread, and a missing one is found at the section's end [MAP-14]
     objs = []
-    for row in section.rows[:1] if part.shape == "object" else section.rows:
+    for r, row in enumerate(section.rows[:1] if part.shape == "object" else section.rows):
         obj = Object()
-        for (_, js, typ, optional), cell in zip(part.fields, row):
+        for k, ((_, js, typ, optional), cell) in enumerate(zip(part.fields, row)):
+            where = _cell_at(section, r, k)
             if cell == "":
                 if not optional:
-                    raise _constraint("LAY-3", f"member {js} is required")
+                    raise _constraint("LAY-3", f"member {js} is required", where)
                 continue
-            value = unspell(cell)
+            value = unspell(cell, False, where)
             if not of_type(value, typ):
-                raise _constraint("LAY-3", f"member {js} is not of type {typ}")
+                raise _constraint("LAY-3", f"member {js} is not of type {typ}", where)
             obj.append((js, value))
         objs.append(obj)
     if part.shape == "object" and len(section.rows) != 1:
-        raise _constraint("LAY-2", "an object part holds exactly one row")
+        raise _constraint("LAY-2", "an object part holds exactly one row", _header_at(section))
     return objs if part.shape == "rows" else objs[0]
 
 
 def _read_layout(sections, tool, start_part):
     parts = LAYOUTS[tool]
     if start_part is not parts[0]:
-        raise _constraint("LAY-4", "a root claims a layout part that is not the first")
+        raise _constraint("LAY-4", "a root claims a layout part that is not the first", _header_at(sections[0]))
     values = []
     for i, part in enumerate(parts):
         if i >= len(sections):
-            raise _constraint("LAY-4", f"the layout's part {part.section} is missing")
+            raise _constraint("LAY-4", f"the layout's part {part.section} is missing", _header_at(sections[0]))
         s = sections[i]
         if s.tool != part.section:
-            raise _constraint("LAY-4", f"section {s.tool} is not the layout's part {part.section}")
+            raise _constraint("LAY-4", f"section {s.tool} is not the layout's part {part.section}",
+                              _header_at(s))
         if s.fields != [f[0] for f in part.fields]:  # the field list comes before the pairs
-            raise _constraint("LAY-5", "the field list is not the layout's")
-        for key, _ in s.meta:
+            raise _constraint("LAY-5", "the field list is not the layout's", _fields_at(s))
+        for k, (key, _) in enumerate(s.meta):
             if key in ("json", "nest", "str"):
-                raise _constraint("LAY-4", f"a layout section carries {key}=")
+                raise _constraint("LAY-4", f"a layout section carries {key}=", _meta_at(s, k))
         values.append(_read_layout_part(s, part))
     value = values[0] if len(parts) == 1 else Object((p.member, x) for p, x in zip(parts, values))
     return value, len(parts)
 
 
-def _member_table(sections, index, root, name):
+def _member_table(sections, index, root, name, at_sign):
+    """The table of member name in sections[index]; at_sign is where its `@` stands."""
     if index >= len(sections):
-        raise _constraint("MAP-11", f"no section left for the table of {name}")
+        raise _constraint("MAP-11", f"no section left for the table of {name}", at_sign)
     s = sections[index]
     if s.tool != f"{root.tool}.{name}":
-        raise _constraint("MAP-11", f"the table of {name} must be named {root.tool}.{name}")
+        raise _constraint("MAP-11", f"the table of {name} must be named {root.tool}.{name}", _header_at(s))
     # only the root's json= comes first; here it is checked in its place among
     # nest= and str=, in the header's order [MAP-14]
-    for k, x in s.meta:
+    for i, (k, x) in enumerate(s.meta):
         if k == "json":
-            raise _constraint("MAP-11", "a member-table section carries json=")
+            raise _constraint("MAP-11", "a member-table section carries json=", _meta_at(s, i))
         if k == "nest":
-            _check_nest(s.fields, x)
+            _check_nest(s, i)
         elif k == "str":
-            _check_str(s.fields, x)
+            _check_str(s, i)
     return _read_table(s)
 
 
@@ -820,45 +844,47 @@ def decode_value(data):
             tool, part = SECTION_LAYOUT[root.tool]
             value, used = _read_layout(sections, tool, part)
         elif root.tool in LAYOUTS:
-            raise _constraint("LAY-4", f"{root.tool} is declared but names no part")
+            raise _constraint("LAY-4", f"{root.tool} is declared but names no part", _header_at(root))
         else:
             value = _read_table(root)
     elif form == "rows":
         value = _read_table(root)
     elif form in ("array", "value"):
         if len(root.fields) != 1:
-            raise _constraint("MAP-9", "the array and value forms have one field")
+            raise _constraint("MAP-9", "the array and value forms have one field", _fields_at(root))
         # the value form's one row is read first; a second is an error where it
         # stands, unread [MAP-14]
         rows = root.rows if form == "array" else root.rows[:1]
-        if any(row[0] == "" for row in rows):
-            raise _constraint("MAP-9", "an empty cell where no element can be absent")
-        items = [unspell(row[0]) for row in rows]
+        items = []
+        for r, row in enumerate(rows):
+            if row[0] == "":
+                raise _constraint("MAP-9", "an empty cell where no element can be absent", _cell_at(root, r, 0))
+            items.append(unspell(row[0], False, _cell_at(root, r, 0)))
         if form == "value" and len(root.rows) != 1:
-            raise _constraint("MAP-9", "the value form holds one row")
+            raise _constraint("MAP-9", "the value form holds one row", _header_at(root))
         value = items if form == "array" else items[0]
     elif form == "object":
         # the header first, pair by pair [MAP-14]: nest= and str= of the root's table,
         # empty members, and an @ with no section left for its table
         tables = 0
-        for k, x in root.meta:
+        for i, (k, x) in enumerate(root.meta):
             if k == "nest":
-                _check_nest(root.fields, x)
+                _check_nest(root, i)
             elif k == "str":
-                _check_str(root.fields, x)
+                _check_str(root, i)
             elif k in ("json", "rows"):
                 continue
             elif x == "":
-                raise _constraint("MAP-10", f"member {k} has an empty value")
+                raise _constraint("MAP-10", f"member {k} has an empty value", _meta_at(root, i))
             elif x == "@":
                 tables += 1
                 if tables > 1 and tables > len(sections):
-                    raise _constraint("MAP-11", f"no section left for the table of {k}")
+                    raise _constraint("MAP-11", f"no section left for the table of {k}", _meta_at(root, i))
         if tables == 0 and root.rows:
-            raise _constraint("MAP-10", "a header-form root without a table holds rows")
+            raise _constraint("MAP-10", "a header-form root without a table holds rows", _header_at(root))
         value = Object()
         first_table = True
-        for k, x in root.meta:
+        for i, (k, x) in enumerate(root.meta):
             if k in ("json", "rows", "nest", "str"):
                 continue
             if x == "@":
@@ -866,29 +892,31 @@ def decode_value(data):
                     first_table = False
                     value.append((k, _read_table(root)))
                 else:
-                    value.append((k, _member_table(sections, used, root, k)))
+                    value.append((k, _member_table(sections, used, root, k, _meta_at(root, i))))
                     used += 1
             else:
-                value.append((k, unspell(x, True)))
+                value.append((k, unspell(x, True, _meta_at(root, i))))
     elif form == "row":
         # the one row is read first; a second is an error where it stands,
         # unread, and a missing one is found at the section's end [MAP-14]
         members, table = [], object()  # table marks an @ cell
-        for f, cell in zip(root.fields, root.rows[0] if root.rows else []):
+        for k, (f, cell) in enumerate(zip(root.fields, root.rows[0] if root.rows else [])):
             if cell != "":
-                members.append((f, table if cell == "@" else unspell(cell, True)))
+                where = _cell_at(root, 0, k)
+                members.append((f, (table, where) if cell == "@" else unspell(cell, True, where)))
         if len(root.rows) != 1:
-            raise _constraint("MAP-10", "the row form holds one row")
+            raise _constraint("MAP-10", "the row form holds one row", _header_at(root))
         value = Object()
         for f, x in members:  # the tables' sections follow the root
-            if x is table:
-                x = _member_table(sections, used, root, f)
+            if type(x) is tuple and x[0] is table:
+                x = _member_table(sections, used, root, f, x[1])
                 used += 1
             value.append((f, x))
     else:
-        raise _constraint("MAP-7", f"json={form} names no form")
+        raise _constraint("MAP-7", f"json={form} names no form",
+                          _meta_at(root, [k for k, _ in root.meta].index("json")))
     if used < len(sections):
-        raise _constraint("MAP-7", "a section after those the value occupies")
+        raise _constraint("MAP-7", "a section after those the value occupies", _header_at(sections[used]))
     return value, sections
 
 
