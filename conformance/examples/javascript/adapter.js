@@ -1171,8 +1171,9 @@ function encodeMapping(value, tool) {
 function fitsHeaderForm(object, isTable) {
   return object.members.every(([name, x], i) => {
     if (!isName(name) || NOT_HEADER_MEMBERS.has(name)) return false;
-    if (isTable[i]) return true;
-    const spelled = spell(x, true);
+    // a table is written @, which total= and truncated= cannot hold [META-1] [META-3]
+    const spelled = isTable[i] ? '@' : spell(x, true);
+    if (isTable[i] && name !== 'total' && name !== 'truncated') return true;
     if (/[ \t\n\r\\]/.test(spelled)) return false;
     if (name === 'total') return isCount(spelled);
     if (name === 'truncated') return spelled === 'true' || spelled === 'false';

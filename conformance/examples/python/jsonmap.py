@@ -650,9 +650,10 @@ def _object_sections(v, tool):
     header = all(k and NAME.fullmatch(k) and k not in HEADER_EXCLUDED for k, _ in v)
     if header:
         for k, x in v:
-            if is_table(x, k, False):
+            # a table is written @, which total= and truncated= cannot hold [META-1] [META-3]
+            text = "@" if is_table(x, k, False) else spell(x, True)
+            if text == "@" and k not in ("total", "truncated"):
                 continue
-            text = spell(x, True)
             if HEADER_ESCAPED.search(text) or \
                     (k == "total" and not (COUNT.fullmatch(text) and int(text) < 2**63)) or \
                     (k == "truncated" and text not in ("true", "false")):
