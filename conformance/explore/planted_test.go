@@ -72,8 +72,8 @@ func py(name, area, rule, old, new string, args []string, input string) plantedB
 		program: "adapter.py", args: args, input: input}
 }
 
-// Python's jsonmap.py and mcp_adapter.py, run through mcp_adapter.py: the
-// Python example reaches the JSON mapping only through the MCP binding.
+// Python's jsonmap.py, its witness run through mcp_adapter.py; the judge
+// reaches the mapping through adapter.py's json ops and through the binding.
 func pyMap(name, area, rule, old, new string, args []string, input string) plantedBug {
 	return plantedBug{name: name, lang: "python", file: "jsonmap.py", area: area, rule: rule, old: old, new: new,
 		program: "mcp_adapter.py", args: args, input: input}
@@ -488,44 +488,12 @@ var plantedBugs = []plantedBug{
 // would need. TestPlantedBugs fails when a bug not listed here is missed,
 // and says so when a listed one is caught (remove it then).
 var plantedMisses = map[string]string{
-	// The Python example reaches its JSON mapping only through the MCP
-	// binding, so every bug planted in jsonmap.py is judged by the
-	// binding's vectors and explore's MCP cases alone.
-	"py: @ written bare in the object forms":                      pyMappingOnlyInMCP,
-	"py: strings beginning with - never quoted (both)":            pyMappingOnlyInMCP + " (the JavaScript twin is caught by a json vector)",
-	"py: header form admits a backslash (both)":                   pyMappingOnlyInMCP + " (the JavaScript twin is found by explore's json cases, at case 979)",
-	"py: header form's total= without the count bound":            pyMappingOnlyInMCP,
-	"py: header form takes a member named str":                    pyMappingOnlyInMCP,
-	"py: spread only when fewer cells are empty than full (both)": pyMappingOnlyInMCP + " (the JavaScript twin is caught by a json vector)",
-	"py: the empty member name spread (both)":                     pyMappingOnlyInMCP + " (the JavaScript twin is caught by a json vector)",
-	"py: bare column from one quoted cell (both)":                 pyMappingOnlyInMCP + " (the JavaScript twin is caught by a json vector)",
-	"py: @ under the empty name in the row form":                  pyMappingOnlyInMCP,
-	"py: an empty cell read as the empty string":                  pyMappingOnlyInMCP,
-	"py: nest= may name a field (both)":                           pyMappingOnlyInMCP + " (the JavaScript twin is caught by a json vector)",
-	"py: str= may list a field twice":                             pyMappingOnlyInMCP,
-	"py: value form's empty cell not refused":                     pyMappingOnlyInMCP,
-	"py: header form without a table may hold one row":            pyMappingOnlyInMCP,
-	"py: layout int admits exponents":                             pyMappingOnlyInMCP,
-	"py: layout members in any order":                             pyMappingOnlyInMCP,
-	"py: multi-part layout's members in any order":                pyMappingOnlyInMCP,
-	"py: layout sections may carry nest= and str=":                pyMappingOnlyInMCP,
-	"py: object layout part with no row":                          pyMappingOnlyInMCP,
-	"py: nested member names keep the dot":                        pyMappingOnlyInMCP,
-	"py: a json=rows root not taken for a table":                  "no mcp-client vector reads a json=rows root (a declared tool's name on a generic table) with total= or truncated=, and explore's client cases, mutations of those vectors, add none: needs such a vector, or client cases whose payloads come from the json generators under declared tools' names",
-	"py: wire view takes true for a comment's place":              "no vector gives a comment's place as true (they give 1.0 and 1e0), and explore's wire views hold valid or broken models, never a member of the wrong JSON type: needs a [WIRE-2] vector with a boolean place, or an encode generator that retypes a view's values",
-	"py: request capabilities only after 2026-07-28":              "the vectors on 2026-07-28 give the capabilities in the input, never only in the request's _meta: needs a vector whose request _meta alone carries clientCapabilities on 2026-07-28 exactly (the bound's own date)",
-	"py: truncated of the wrong type copied":                      "no server vector with a table root gives io.github.gcxwire/truncated of the wrong type, and explore turns a boolean only into a boolean or null: needs such a vector ([MCP-7]: a key of the wrong type is not copied), or mutations that change a value's type",
-	"py: the JSON block rebuilt, losing its members":              "no server vector's JSON block has members besides type and text (annotations, _meta), so rebuilding the block loses nothing the vectors hold: needs one, or a generator that adds members to content blocks",
-	"py: the client repeats after a syntax error":                 "the client vectors with a readOnly or idempotent tool answer with unsupported-version only: needs one such vector per other error class [MCP-9] names (syntax, constraint, limit, not-gcx), or client cases that pair the hints with broken payloads",
-	"js: JSON strings admit U+001F raw":                           "no json vector holds a raw control character at the top of the range, U+001F, in a JSON string; explore's JSON texts are compact forms or respellings, and its near misses put no raw C0 byte into a string: needs a [MAP-1] vector for raw U+001F, or a near miss that unescapes a string's control",
-	"js: json= compared case-insensitively":                       "no vector spells a form name in other case (json=ROWS), and explore's near misses of payloads did not in 1000 cases: needs a [MAP-7] vector, or a json-decode generator that respells json= values",
+	"py: a json=rows root not taken for a table":     "no mcp-client vector reads a json=rows root (a declared tool's name on a generic table) with total= or truncated=, and explore's client cases, mutations of those vectors, add none: needs such a vector, or client cases whose payloads come from the json generators under declared tools' names",
+	"py: wire view takes true for a comment's place": "no vector gives a comment's place as true (they give 1.0 and 1e0), and explore's wire views hold valid or broken models, never a member of the wrong JSON type: needs a [WIRE-2] vector with a boolean place, or an encode generator that retypes a view's values",
+	"py: request capabilities only after 2026-07-28": "the vectors on 2026-07-28 give the capabilities in the input, never only in the request's _meta: needs a vector whose request _meta alone carries clientCapabilities on 2026-07-28 exactly (the bound's own date)",
+	"js: JSON strings admit U+001F raw":              "no json vector holds a raw control character at the top of the range, U+001F, in a JSON string; explore's JSON texts are compact forms or respellings, and its near misses put no raw C0 byte into a string: needs a [MAP-1] vector for raw U+001F, or a near miss that unescapes a string's control",
+	"js: json= compared case-insensitively":          "no vector spells a form name in other case (json=ROWS), and explore's near misses of payloads did not in 1000 cases: needs a [MAP-7] vector, or a json-decode generator that respells json= values",
 }
-
-// pyMappingOnlyInMCP is why the bugs of the Python example's jsonmap.py
-// are missed: the judge cannot reach them.
-const pyMappingOnlyInMCP = "jsonmap.py is reached only through mcp_adapter.py (adapter.py declines json-encode and json-decode), " +
-	"so no json vector or json case reaches it, and the binding's vectors and explore's MCP cases (mutations of those vectors) " +
-	"hold no value of this shape: needs MCP cases whose results and payloads come from the json generators, or the json ops in the Python example"
 
 // plantedEquivalent are bugs of plantedBugs that change no behaviour, with
 // the reason; they are listed, not counted.
