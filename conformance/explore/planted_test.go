@@ -73,8 +73,8 @@ func py(name, area, rule, old, new string, args []string, input string) plantedB
 		program: "adapter.py", args: args, input: input}
 }
 
-// Python's jsonmap.py and mcp_adapter.py, run through mcp_adapter.py: the
-// Python example reaches the JSON mapping only through the MCP binding.
+// Python's jsonmap.py, its witness run through mcp_adapter.py; the judge
+// reaches the mapping through adapter.py's json ops and through the binding.
 func pyMap(name, area, rule, old, new string, args []string, input string) plantedBug {
 	return plantedBug{name: name, lang: "python", file: "jsonmap.py", area: area, rule: rule, old: old, new: new,
 		program: "mcp_adapter.py", args: args, input: input}
@@ -247,8 +247,8 @@ var plantedBugs = []plantedBug{
 		`return not row_form or NAME.fullmatch(name)`,
 		mcpServer, serverInput(`{"":[{"a":1}],"x":"a b"}`)),
 	pyMap("py: an empty cell read as the empty string", areaJSONDec, "MAP-8",
-		"            elif cell != \"\":\n                obj.append((f, cell if f in bare else unspell(cell)))",
-		"            else:\n                obj.append((f, cell if f in bare else unspell(cell)))",
+		"            elif cell != \"\":\n                obj.append((f, cell if f in bare else unspell(cell, False, _cell_at(section, r, k))))",
+		"            else:\n                obj.append((f, cell if f in bare else unspell(cell, False, _cell_at(section, r, k))))",
 		mcpClient, clientInput("GCX1 tool=t fields=a,b rows=1\n1\t\n", "")),
 	pyMap("py: nest= may name a field (both)", areaJSONDec, "MAP-15",
 		`if not p or nest.count(p) > 1 or p in fields or not any(`,
@@ -259,8 +259,8 @@ var plantedBugs = []plantedBug{
 		`if name not in fields:`,
 		mcpClient, clientInput("GCX1 tool=t fields=a str=a,a rows=1\nx\n", "")),
 	pyMap("py: value form's empty cell not refused", areaJSONDec, "MAP-9",
-		`if any(row[0] == "" for row in rows):`,
-		`if form == "array" and any(row[0] == "" for row in rows):`,
+		`if row[0] == "":`,
+		`if form == "array" and row[0] == "":`,
 		mcpClient, clientInput("GCX1 tool=t fields= json=value rows=1\n\n", "")),
 	pyMap("py: header form without a table may hold one row", areaJSONDec, "MAP-10",
 		`if tables == 0 and root.rows:`,
@@ -291,8 +291,8 @@ var plantedBugs = []plantedBug{
 		"    if form is None:",
 		mcpClient, clientInput("GCX1 tool=t fields=a json=rows rows=1 total=5\n1\n", "")),
 	pyMap("py: nested member names keep the dot", areaJSONDec, "MAP-15",
-		`nested[p].append((f[len(p) + 1:], cell if f in bare else unspell(cell)))`,
-		`nested[p].append((f[len(p):], cell if f in bare else unspell(cell)))`,
+		`nested[p].append((f[len(p) + 1:], cell if f in bare else`,
+		`nested[p].append((f[len(p):], cell if f in bare else`,
 		mcpClient, clientInput("GCX1 tool=t fields=p.a nest=p rows=1\n1\n", "")),
 
 	// ---- Python, mcp_adapter.py: the MCP binding
@@ -488,37 +488,7 @@ var plantedBugs = []plantedBug{
 // the default explore run catch, each with the reason: what the judge
 // would need. TestPlantedBugs fails when a bug not listed here is missed,
 // and says so when a listed one is caught (remove it then).
-var plantedMisses = map[string]string{
-	// The Python example reaches its JSON mapping only through the MCP
-	// binding, so every bug planted in jsonmap.py is judged by the
-	// binding's vectors and explore's MCP cases alone.
-	"py: @ written bare in the object forms":                      pyMappingOnlyInMCP,
-	"py: strings beginning with - never quoted (both)":            pyMappingOnlyInMCP + " (the JavaScript twin is caught by a json vector)",
-	"py: header form admits a backslash (both)":                   pyMappingOnlyInMCP + " (the JavaScript twin is found by explore's json cases, at case 979)",
-	"py: header form's total= without the count bound":            pyMappingOnlyInMCP,
-	"py: header form takes a member named str":                    pyMappingOnlyInMCP,
-	"py: spread only when fewer cells are empty than full (both)": pyMappingOnlyInMCP + " (the JavaScript twin is caught by a json vector)",
-	"py: the empty member name spread (both)":                     pyMappingOnlyInMCP + " (the JavaScript twin is caught by a json vector)",
-	"py: bare column from one quoted cell (both)":                 pyMappingOnlyInMCP + " (the JavaScript twin is caught by a json vector)",
-	"py: @ under the empty name in the row form":                  pyMappingOnlyInMCP,
-	"py: an empty cell read as the empty string":                  pyMappingOnlyInMCP,
-	"py: nest= may name a field (both)":                           pyMappingOnlyInMCP + " (the JavaScript twin is caught by a json vector)",
-	"py: str= may list a field twice":                             pyMappingOnlyInMCP,
-	"py: value form's empty cell not refused":                     pyMappingOnlyInMCP,
-	"py: header form without a table may hold one row":            pyMappingOnlyInMCP,
-	"py: layout int admits exponents":                             pyMappingOnlyInMCP,
-	"py: layout members in any order":                             pyMappingOnlyInMCP,
-	"py: multi-part layout's members in any order":                pyMappingOnlyInMCP,
-	"py: layout sections may carry nest= and str=":                pyMappingOnlyInMCP,
-	"py: object layout part with no row":                          pyMappingOnlyInMCP,
-	"py: nested member names keep the dot":                        pyMappingOnlyInMCP,
-}
-
-// pyMappingOnlyInMCP is why the bugs of the Python example's jsonmap.py
-// are missed: the judge cannot reach them.
-const pyMappingOnlyInMCP = "jsonmap.py is reached only through mcp_adapter.py (adapter.py declines json-encode and json-decode), " +
-	"so no json vector or json case reaches it, and the binding's vectors and explore's MCP cases (mutations of those vectors) " +
-	"hold no value of this shape: needs MCP cases whose results and payloads come from the json generators, or the json ops in the Python example"
+var plantedMisses = map[string]string{}
 
 // plantedEquivalent are bugs of plantedBugs that change no behaviour, with
 // the reason; they are listed, not counted.

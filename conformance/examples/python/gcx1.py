@@ -36,6 +36,20 @@ class Section:
     meta: list = field(default_factory=list)      # (key, value) pairs in wire order [HDR-9]
     rows: list = field(default_factory=list)      # lists of decoded values [ROW-1]
     comments: list = field(default_factory=list)  # (rows before it, text) [CMT-3]
+    # Where a decoder read it, for the errors of the JSON mapping [MAP-14]: the header's
+    # line, the columns of its field list and of each meta value, each row's line.
+    line: int = 0
+    fields_column: int = 0
+    meta_columns: list = field(default_factory=list)
+    row_lines: list = field(default_factory=list)
+    source: list = field(default_factory=list, repr=False)  # the payload's lines, shared
+
+    def cell_column(self, row, index):
+        """The column of a row's cell: its first byte after the guard [ROW-4]."""
+        line = self.source[self.row_lines[row] - 1]
+        start = 1 if line.startswith("\\#") or line.startswith("\\GCX") else 0
+        before = "\t".join(line[start:].split("\t")[:index]) + ("\t" if index else "")
+        return start + len(before.encode("utf-8", "surrogateescape")) + 1
 
 
 # The decoder reads the payload as text decoded with "surrogateescape": a byte
@@ -116,6 +130,7 @@ class _Decoder:
         complete = lines[-1] == ""  # every line ends with LF [LINE-1]
         if complete:
             lines.pop()
+        self.source = lines
         for number, line in enumerate(lines, 1):
             self.number, self.line = number, line
             self.terminated = complete or number < len(lines)
@@ -167,7 +182,7 @@ class _Decoder:
         tool, i = self.name(i, " ")
         i = self.literal(i, " ", "HDR-1")
         i = self.literal(i, "fields=", "HDR-2")
-        fields = []  # (index, name)
+        fields, fields_at = [], i  # (index, name)
         while True:
             name, end = self.escaped(i, FIELD_RUN, FIELD_ESCAPES, "HDR-5")
             fields.append((i, name))
@@ -203,8 +218,13 @@ class _Decoder:
             if key == "rows":
                 column = len(line[:value_at].encode("utf-8", "surrogateescape")) + 1
                 self.rows_decl = (self.number, column, int(value))
+        def column(i):
+            return len(line[:i].encode("utf-8", "surrogateescape")) + 1
         self.sections.append(Section(tool, [name for _, name in fields],
-                                     [(key, value) for _, key, _, value in metas]))
+                                     [(key, value) for _, key, _, value in metas],
+                                     line=self.number, fields_column=column(fields_at),
+                                     meta_columns=[column(at) for _, _, at, _ in metas],
+                                     source=self.source))
 
     def literal(self, i, text, rule):
         """Match text at i, failing at its first differing byte; a SP there is a
@@ -270,6 +290,7 @@ class _Decoder:
         if special:
             values = [ROW_ESCAPE.sub(lambda m: VALUE_ESCAPES[m.group(1)], v) for v in values]
         section.rows.append(values)
+        section.row_lines.append(self.number)
 
     def guard(self):
         """[ROW-4]: a row line beginning with a backslash may begin with the guard,

@@ -36,7 +36,11 @@ TAG = re.compile(r"GCX[A-Za-z0-9._-]{1,29}")  # [VER-1]
 
 
 class JSONError(ValueError):
-    pass
+    """Not a JSON text of [MAP-1]; offset is the offending byte's, when known."""
+
+    def __init__(self, message, offset=None):
+        super().__init__(message)
+        self.offset = offset
 
 
 def _object(pairs):
@@ -70,25 +74,224 @@ def _check_strings(v, depth=0):
 
 def parse_json(text):
     """A JSON text of [MAP-1] as a value; JSONError for anything else, RecursionError
-    when it nests beyond what this reader can hold."""
-    if type(text) is bytes:
-        if text.startswith(b"\xef\xbb\xbf"):
-            raise JSONError("a byte-order mark")
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise JSONError("not UTF-8") from e
-    if text.startswith("\ufeff"):
-        raise JSONError("a byte-order mark")
+    when it nests beyond what this reader can hold. Python's reader builds the value;
+    when it refuses, find_fault finds the offending byte that [MAP-1] names."""
+    data = text if type(text) is bytes else text.encode("utf-8", "surrogatepass")
     try:
-        v = json.loads(text, object_pairs_hook=_object, parse_int=Number, parse_float=Number,
-                       parse_constant=_constant)
-    except JSONError:
-        raise
-    except ValueError as e:
-        raise JSONError(str(e)) from None
-    _check_strings(v)
-    return v
+        if data.startswith(b"\xef\xbb\xbf"):
+            raise ValueError("a byte-order mark")
+        v = json.loads(data.decode("utf-8"), object_pairs_hook=_object, parse_int=Number,
+                       parse_float=Number, parse_constant=_constant)
+        _check_strings(v)
+        return v
+    except RecursionError:
+        fault = find_fault(data)
+        raise NestingError(fault[0] if fault and fault[1] == NESTED else None) from None
+    except ValueError as e:  # JSONError, JSONDecodeError and UnicodeDecodeError among them
+        fault = find_fault(data)
+        if fault is None:
+            raise JSONError(str(e)) from None
+        if fault[1] == NESTED:
+            raise NestingError(fault[0]) from None
+        raise JSONError(fault[1], fault[0]) from None
+
+
+NESTED = "a value nested beyond the bound"
+
+
+class NestingError(RecursionError):
+    """A JSON text nested beyond MAX_DEPTH [MAP-4]; offset is the first byte of the value beyond it."""
+
+    def __init__(self, offset):
+        super().__init__(NESTED)
+        self.offset = offset
+
+
+WHITESPACE = b" \t\n\r"
+DIGITS = b"0123456789"
+HEX = b"0123456789abcdefABCDEF"
+SIMPLE_ESCAPES = b'"\\/bfnrt'
+STRING_RUN = re.compile(rb'[^"\\\x00-\x1f\x80-\xff]*')
+
+
+def find_fault(data):
+    """The first offending byte of a text that is not JSON of [MAP-1]: (offset, message),
+    or None when there is none. It reads the text once, front to back, with a stack of
+    open arrays and objects (each object with the names it holds), so that it knows each
+    fault when it has read the name or string that holds it [MAP-1]."""
+    n = len(data)
+    if data.startswith(b"\xef\xbb\xbf"):
+        return 0, "a byte-order mark"
+
+    def skip(i):
+        while i < n and data[i] in WHITESPACE:
+            i += 1
+        return i
+
+    def string(i):
+        """Read the string at the quote at i: (end, text) or a fault (offset, message)."""
+        i += 1
+        parts = []
+        while True:
+            m = STRING_RUN.match(data, i)
+            parts.append(data[i:m.end()].decode("ascii"))
+            i = m.end()
+            if i >= n:
+                return None, (i, "the text ends inside a string")
+            c = data[i]
+            if c == 0x22:
+                return i + 1, "".join(parts)
+            if c < 0x20:
+                return None, (i, "a control character in a string")
+            if c >= 0x80:
+                j = i
+                while j < n and data[j] >= 0x80:
+                    j += 1
+                try:
+                    parts.append(data[i:j].decode("utf-8"))
+                except UnicodeDecodeError as e:
+                    return None, (i + e.start, "a byte that is not UTF-8")
+                i = j
+                continue
+            # a backslash
+            e = data[i + 1:i + 2]
+            if e and e[0] in SIMPLE_ESCAPES:
+                parts.append(json.loads(b'"\\' + e + b'"'))
+                i += 2
+                continue
+            if e != b"u":
+                return None, (i + 1, "not an escape")
+            for k in range(i + 2, i + 6):
+                if k >= n or data[k] not in HEX:
+                    return None, (k, "not a \\u escape")
+            code = int(data[i + 2:i + 6], 16)
+            if 0xDC00 <= code <= 0xDFFF:
+                return None, (i, "a low surrogate escape that follows no high one")
+            if 0xD800 <= code <= 0xDBFF:
+                low = data[i + 6:i + 12]
+                if not (len(low) == 6 and low[:2] == b"\\u" and all(c in HEX for c in low[2:]) and
+                        0xDC00 <= int(low[2:], 16) <= 0xDFFF):
+                    return None, (i, "a high surrogate escape that no low one follows")
+                code = 0x10000 + ((code - 0xD800) << 10) + (int(low[2:], 16) - 0xDC00)
+                i += 6
+            parts.append(chr(code))
+            i += 6
+
+    stack = []  # open containers: a set of names for an object, None for an array
+    i = skip(0)
+    while True:
+        # a value at i
+        if i >= n:
+            return i, "the text ends where a value belongs"
+        c = data[i]
+        if c in b"[{":
+            if len(stack) >= MAX_DEPTH:
+                return i, NESTED
+            stack.append(set() if c == 0x7B else None)
+            i = skip(i + 1)
+            if i < n and data[i] == (0x7D if c == 0x7B else 0x5D):
+                stack.pop()
+                i += 1
+            elif c == 0x7B:
+                if i >= n or data[i] != 0x22:
+                    return i, "a member name belongs here"
+                i, fault = _member_name(data, i, stack[-1], string, skip)
+                if fault:
+                    return fault
+                continue
+            else:
+                continue
+        elif c == 0x22:
+            i, fault = string(i)
+            if i is None:
+                return fault
+        elif c == 0x2D or c in DIGITS:
+            j = i + 1 if c == 0x2D else i
+            if j >= n or data[j] not in DIGITS:
+                return j, "a digit belongs here"
+            j += 1
+            if data[j - 1] != 0x30:
+                while j < n and data[j] in DIGITS:
+                    j += 1
+            if j < n and data[j] == 0x2E:
+                j += 1
+                if j >= n or data[j] not in DIGITS:
+                    return j, "a digit belongs here"
+                while j < n and data[j] in DIGITS:
+                    j += 1
+            if j < n and data[j] in b"eE":
+                j += 1
+                if j < n and data[j] in b"+-":
+                    j += 1
+                if j >= n or data[j] not in DIGITS:
+                    return j, "a digit belongs here"
+                while j < n and data[j] in DIGITS:
+                    j += 1
+            i = j
+        else:
+            for word in (b"true", b"false", b"null"):
+                if data[i] == word[0]:
+                    for k in range(len(word)):
+                        if i + k >= n or data[i + k] != word[k]:
+                            return i + k, "not a literal of JSON"
+                    i += len(word)
+                    break
+            else:
+                return i, "a value belongs here"
+        # after a value: a comma, a closing bracket or the end
+        while True:
+            i = skip(i)
+            if not stack:
+                return (i, "text after the value") if i < n else None
+            close = 0x7D if stack[-1] is not None else 0x5D
+            if i < n and data[i] == close:
+                stack.pop()
+                i += 1
+                continue
+            if i >= n or data[i] != 0x2C:
+                return i, "a comma or a closing bracket belongs here"
+            i = skip(i + 1)
+            if stack[-1] is not None:
+                if i >= n or data[i] != 0x22:
+                    return i, "a member name belongs here"
+                i, fault = _member_name(data, i, stack[-1], string, skip)
+                if fault:
+                    return fault
+            break
+
+
+def _member_name(data, i, names, string, skip):
+    """Read a member name at i, then its colon: (where its value begins, None) or (None, fault)."""
+    end, got = string(i)
+    if end is None:
+        return None, got
+    if got in names:
+        return None, (i, f"member {got!r} repeats")
+    names.add(got)
+    j = skip(end)
+    if j >= len(data) or data[j] != 0x3A:
+        return None, (j, "a colon belongs here")
+    return skip(j + 1), None
+
+
+def parse_json_input(data):
+    """The JSON text an encoder or a reader of results is given, as a value; not JSON is a
+    GCXError of class invalid-json at its offending byte [MAP-1], nesting beyond the bound
+    a limit [MAP-4]."""
+    try:
+        return parse_json(data)
+    except JSONError as e:
+        raise GCXError("invalid-json", "MAP-1", *_position(data, e.offset), str(e)) from None
+    except RecursionError as e:
+        raise GCXError("limit", "MAP-4", *_position(data, getattr(e, "offset", None)), NESTED) from None
+
+
+def _position(data, offset):
+    """Line and column (in bytes, from 1) of byte offset in data [ERR-2]."""
+    if offset is None:
+        return None, None
+    line = data.count(b"\n", 0, offset) + 1
+    return line, offset - (data.rfind(b"\n", 0, offset) + 1) + 1
 
 
 def is_json_text(text):
@@ -198,12 +401,13 @@ def needs_quotes(s):
     return spell(s) != s
 
 
-def unspell(text, object_form=False):
-    """The value a non-empty spelled text denotes [MAP-5]; `@` is the caller's."""
+def unspell(text, object_form=False, where=(None, None)):
+    """The value a non-empty spelled text denotes [MAP-5]; `@` is the caller's. where is
+    the (line, column) of the text, for the error of a value nested beyond the bound."""
     try:
         got = read_compact(text)
     except RecursionError:
-        raise _limit("MAP-4", "a value nested beyond the bound") from None
+        raise _limit("MAP-4", "a value nested beyond the bound", where) from None
     return got[0] if got is not None else text
 
 
@@ -446,9 +650,10 @@ def _object_sections(v, tool):
     header = all(k and NAME.fullmatch(k) and k not in HEADER_EXCLUDED for k, _ in v)
     if header:
         for k, x in v:
-            if is_table(x, k, False):
+            # a table is written @, which total= and truncated= cannot hold [META-1] [META-3]
+            text = "@" if is_table(x, k, False) else spell(x, True)
+            if text == "@" and k not in ("total", "truncated"):
                 continue
-            text = spell(x, True)
             if HEADER_ESCAPED.search(text) or \
                     (k == "total" and not (COUNT.fullmatch(text) and int(text) < 2**63)) or \
                     (k == "truncated" and text not in ("true", "false")):
@@ -479,12 +684,29 @@ def _object_sections(v, tool):
 
 # ---------------------------------------------------------------- decoding [MAP-7] to [MAP-11]
 
-def _constraint(rule, message):
-    return GCXError("constraint", rule, None, None, message)
+def _constraint(rule, message, where=(None, None)):
+    return GCXError("constraint", rule, *where, message)
 
 
-def _limit(rule, message):
-    return GCXError("limit", rule, None, None, message)
+def _limit(rule, message, where=(None, None)):
+    return GCXError("limit", rule, *where, message)
+
+
+# Where each error of [MAP-14] stands: (line, column).
+def _header_at(s):
+    return s.line, 1
+
+
+def _fields_at(s):
+    return s.line, s.fields_column
+
+
+def _meta_at(s, index):
+    return s.line, s.meta_columns[index]
+
+
+def _cell_at(s, row, index):
+    return s.row_lines[row], s.cell_column(row, index)
 
 
 def meta_value(section, key):
@@ -494,24 +716,26 @@ def meta_value(section, key):
     return None
 
 
-def _check_nest(fields, nest_text):
-    """[MAP-15]: the names nest= lists."""
+def _check_nest(section, index):
+    """[MAP-15]: the names nest=, the section's pair at index, lists."""
+    fields, nest_text, where = section.fields, section.meta[index][1], _meta_at(section, index)
     nest = nest_text.split(",")
     for p in nest:
         if not p or nest.count(p) > 1 or p in fields or not any(f.startswith(p + ".") for f in fields):
-            raise _constraint("MAP-15", f"nest={nest_text} breaks its rule")
+            raise _constraint("MAP-15", f"nest={nest_text} breaks its rule", where)
     for f in fields:
         if sum(1 for p in nest if f.startswith(p + ".")) > 1:
-            raise _constraint("MAP-15", f"field {f!r} belongs to two nested names")
+            raise _constraint("MAP-15", f"field {f!r} belongs to two nested names", where)
     return nest
 
 
-def _check_str(fields, str_text):
-    """[MAP-16]: the fields str= lists."""
+def _check_str(section, index):
+    """[MAP-16]: the fields str=, the section's pair at index, lists."""
+    fields, str_text = section.fields, section.meta[index][1]
     listed = str_text.split(",")
     for name in listed:
         if name not in fields or listed.count(name) > 1:
-            raise _constraint("MAP-16", f"str={str_text} breaks its rule")
+            raise _constraint("MAP-16", f"str={str_text} breaks its rule", _meta_at(section, index))
     return set(listed)
 
 
@@ -519,90 +743,94 @@ def _read_table(section):
     """A table section [MAP-8] with nest= [MAP-15] and str= [MAP-16]. Its pairs are
     checked in header order, then its rows."""
     fields, nest, bare = section.fields, [], set()
-    for k, x in section.meta:
+    for i, (k, x) in enumerate(section.meta):
         if k == "nest":
-            nest = _check_nest(fields, x)
+            nest = _check_nest(section, i)
         elif k == "str":
-            bare = _check_str(fields, x)
+            bare = _check_str(section, i)
     owner = []
     for f in fields:
         p = next((p for p in nest if f.startswith(p + ".")), None)
         owner.append(p)
     out = []
-    for row in section.rows:
+    for r, row in enumerate(section.rows):
         obj, nested = Object(), {}
-        for f, p, cell in zip(fields, owner, row):
+        for k, (f, p, cell) in enumerate(zip(fields, owner, row)):
             if p is not None:
                 if p not in nested:
                     nested[p] = Object()
                     obj.append((p, nested[p]))
                 if cell != "":
-                    nested[p].append((f[len(p) + 1:], cell if f in bare else unspell(cell)))
+                    nested[p].append((f[len(p) + 1:], cell if f in bare else
+                                      unspell(cell, False, _cell_at(section, r, k))))
             elif cell != "":
-                obj.append((f, cell if f in bare else unspell(cell)))
+                obj.append((f, cell if f in bare else unspell(cell, False, _cell_at(section, r, k))))
         out.append(obj)
     return out
 
 
 def _read_layout_part(section, part):
     if section.fields != [f[0] for f in part.fields]:
-        raise _constraint("LAY-5", "the field list is not the layout's")
+        raise _constraint("LAY-5", "the field list is not the layout's", _fields_at(section))
     # an object part's one row is read first; a second is an error where it
     # stands, unread, and a missing one is found at the section's end [MAP-14]
     objs = []
-    for row in section.rows[:1] if part.shape == "object" else section.rows:
+    for r, row in enumerate(section.rows[:1] if part.shape == "object" else section.rows):
         obj = Object()
-        for (_, js, typ, optional), cell in zip(part.fields, row):
+        for k, ((_, js, typ, optional), cell) in enumerate(zip(part.fields, row)):
+            where = _cell_at(section, r, k)
             if cell == "":
                 if not optional:
-                    raise _constraint("LAY-3", f"member {js} is required")
+                    raise _constraint("LAY-3", f"member {js} is required", where)
                 continue
-            value = unspell(cell)
+            value = unspell(cell, False, where)
             if not of_type(value, typ):
-                raise _constraint("LAY-3", f"member {js} is not of type {typ}")
+                raise _constraint("LAY-3", f"member {js} is not of type {typ}", where)
             obj.append((js, value))
         objs.append(obj)
     if part.shape == "object" and len(section.rows) != 1:
-        raise _constraint("LAY-2", "an object part holds exactly one row")
+        raise _constraint("LAY-2", "an object part holds exactly one row", _header_at(section))
     return objs if part.shape == "rows" else objs[0]
 
 
 def _read_layout(sections, tool, start_part):
     parts = LAYOUTS[tool]
     if start_part is not parts[0]:
-        raise _constraint("LAY-4", "a root claims a layout part that is not the first")
+        raise _constraint("LAY-4", "a root claims a layout part that is not the first", _header_at(sections[0]))
     values = []
     for i, part in enumerate(parts):
         if i >= len(sections):
-            raise _constraint("LAY-4", f"the layout's part {part.section} is missing")
+            raise _constraint("LAY-4", f"the layout's part {part.section} is missing", _header_at(sections[0]))
         s = sections[i]
         if s.tool != part.section:
-            raise _constraint("LAY-4", f"section {s.tool} is not the layout's part {part.section}")
+            raise _constraint("LAY-4", f"section {s.tool} is not the layout's part {part.section}",
+                              _header_at(s))
         if s.fields != [f[0] for f in part.fields]:  # the field list comes before the pairs
-            raise _constraint("LAY-5", "the field list is not the layout's")
-        for key, _ in s.meta:
+            raise _constraint("LAY-5", "the field list is not the layout's", _fields_at(s))
+        for k, (key, _) in enumerate(s.meta):
             if key in ("json", "nest", "str"):
-                raise _constraint("LAY-4", f"a layout section carries {key}=")
+                raise _constraint("LAY-4", f"a layout section carries {key}=", _meta_at(s, k))
         values.append(_read_layout_part(s, part))
     value = values[0] if len(parts) == 1 else Object((p.member, x) for p, x in zip(parts, values))
     return value, len(parts)
 
 
-def _member_table(sections, index, root, name):
+def _member_table(sections, index, root, name, at_sign):
+    """The table of member name in sections[index]; at_sign is where its `@` stands."""
     if index >= len(sections):
-        raise _constraint("MAP-11", f"no section left for the table of {name}")
+        raise _constraint("MAP-11", f"no section left for the table of {name}", at_sign)
     s = sections[index]
     if s.tool != f"{root.tool}.{name}":
-        raise _constraint("MAP-11", f"the table of {name} must be named {root.tool}.{name}")
+        raise _constraint("MAP-11", f"the table of {name} must be named {root.tool}.{name}", _header_at(s))
     # only the root's json= comes first; here it is checked in its place among
     # nest= and str=, in the header's order [MAP-14]
-    for k, x in s.meta:
+    for i, (k, x) in enumerate(s.meta):
         if k == "json":
-            raise _constraint("MAP-11", "a member-table section carries json=")
+            raise _constraint("MAP-11", "a member-table section carries json=", _meta_at(s, i))
         if k == "nest":
-            _check_nest(s.fields, x)
+            _check_nest(s, i)
         elif k == "str":
-            _check_str(s.fields, x)
+            _check_str(s, i)
     return _read_table(s)
 
 
@@ -617,45 +845,47 @@ def decode_value(data):
             tool, part = SECTION_LAYOUT[root.tool]
             value, used = _read_layout(sections, tool, part)
         elif root.tool in LAYOUTS:
-            raise _constraint("LAY-4", f"{root.tool} is declared but names no part")
+            raise _constraint("LAY-4", f"{root.tool} is declared but names no part", _header_at(root))
         else:
             value = _read_table(root)
     elif form == "rows":
         value = _read_table(root)
     elif form in ("array", "value"):
         if len(root.fields) != 1:
-            raise _constraint("MAP-9", "the array and value forms have one field")
+            raise _constraint("MAP-9", "the array and value forms have one field", _fields_at(root))
         # the value form's one row is read first; a second is an error where it
         # stands, unread [MAP-14]
         rows = root.rows if form == "array" else root.rows[:1]
-        if any(row[0] == "" for row in rows):
-            raise _constraint("MAP-9", "an empty cell where no element can be absent")
-        items = [unspell(row[0]) for row in rows]
+        items = []
+        for r, row in enumerate(rows):
+            if row[0] == "":
+                raise _constraint("MAP-9", "an empty cell where no element can be absent", _cell_at(root, r, 0))
+            items.append(unspell(row[0], False, _cell_at(root, r, 0)))
         if form == "value" and len(root.rows) != 1:
-            raise _constraint("MAP-9", "the value form holds one row")
+            raise _constraint("MAP-9", "the value form holds one row", _header_at(root))
         value = items if form == "array" else items[0]
     elif form == "object":
         # the header first, pair by pair [MAP-14]: nest= and str= of the root's table,
         # empty members, and an @ with no section left for its table
         tables = 0
-        for k, x in root.meta:
+        for i, (k, x) in enumerate(root.meta):
             if k == "nest":
-                _check_nest(root.fields, x)
+                _check_nest(root, i)
             elif k == "str":
-                _check_str(root.fields, x)
+                _check_str(root, i)
             elif k in ("json", "rows"):
                 continue
             elif x == "":
-                raise _constraint("MAP-10", f"member {k} has an empty value")
+                raise _constraint("MAP-10", f"member {k} has an empty value", _meta_at(root, i))
             elif x == "@":
                 tables += 1
                 if tables > 1 and tables > len(sections):
-                    raise _constraint("MAP-11", f"no section left for the table of {k}")
+                    raise _constraint("MAP-11", f"no section left for the table of {k}", _meta_at(root, i))
         if tables == 0 and root.rows:
-            raise _constraint("MAP-10", "a header-form root without a table holds rows")
+            raise _constraint("MAP-10", "a header-form root without a table holds rows", _header_at(root))
         value = Object()
         first_table = True
-        for k, x in root.meta:
+        for i, (k, x) in enumerate(root.meta):
             if k in ("json", "rows", "nest", "str"):
                 continue
             if x == "@":
@@ -663,29 +893,31 @@ def decode_value(data):
                     first_table = False
                     value.append((k, _read_table(root)))
                 else:
-                    value.append((k, _member_table(sections, used, root, k)))
+                    value.append((k, _member_table(sections, used, root, k, _meta_at(root, i))))
                     used += 1
             else:
-                value.append((k, unspell(x, True)))
+                value.append((k, unspell(x, True, _meta_at(root, i))))
     elif form == "row":
         # the one row is read first; a second is an error where it stands,
         # unread, and a missing one is found at the section's end [MAP-14]
         members, table = [], object()  # table marks an @ cell
-        for f, cell in zip(root.fields, root.rows[0] if root.rows else []):
+        for k, (f, cell) in enumerate(zip(root.fields, root.rows[0] if root.rows else [])):
             if cell != "":
-                members.append((f, table if cell == "@" else unspell(cell, True)))
+                where = _cell_at(root, 0, k)
+                members.append((f, (table, where) if cell == "@" else unspell(cell, True, where)))
         if len(root.rows) != 1:
-            raise _constraint("MAP-10", "the row form holds one row")
+            raise _constraint("MAP-10", "the row form holds one row", _header_at(root))
         value = Object()
         for f, x in members:  # the tables' sections follow the root
-            if x is table:
-                x = _member_table(sections, used, root, f)
+            if type(x) is tuple and x[0] is table:
+                x = _member_table(sections, used, root, f, x[1])
                 used += 1
             value.append((f, x))
     else:
-        raise _constraint("MAP-7", f"json={form} names no form")
+        raise _constraint("MAP-7", f"json={form} names no form",
+                          _meta_at(root, [k for k, _ in root.meta].index("json")))
     if used < len(sections):
-        raise _constraint("MAP-7", "a section after those the value occupies")
+        raise _constraint("MAP-7", "a section after those the value occupies", _header_at(sections[used]))
     return value, sections
 
 
