@@ -111,6 +111,7 @@ var fileShapes = []struct{ name, tool, json string }{
 	{"LayoutPartsElementThenKind", "get_callers", `{"nodes":[1],"edges":2}`},
 	{"LayoutPartsWrongKey", "get_callers", `{"nodes":[1],"edgez":[]}`},
 	{"LayoutPartsCount", "get_callers", `{"nodes":[]}`},
+	{"LayoutPartsBadJSON", "get_callers", `{"nodes":[{"id":"a",}],"edges":[]}`},
 	{"LayoutScalar", "find_cycles", `3`},
 	{"BadToolName", "a b", `[{"a":1}]`},
 	{"BadJSON", "t", `[{"a":1},{"a":}]`},

@@ -284,6 +284,9 @@ func TestDecodeResponseToJSON(t *testing.T) {
 		{`{"a":1,"a":2}`, "", `member name "a" appears twice`},
 		{`[1,2,3] x`, "", "expected end of input"},
 		{`12 x`, "", "expected end of input"},
+		// A scalar longer than the writer's buffer is held back whole: a
+		// number cut by its last byte would still be a JSON text.
+		{strings.Repeat("1", 70000) + " x", "", "expected end of input"},
 		{``, "", "found end of input"},
 	}
 	for _, c := range cases {

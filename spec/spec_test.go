@@ -156,3 +156,25 @@ func TestCheck(t *testing.T) {
 		t.Errorf("empty payload: %v [PAY-1]", err)
 	}
 }
+
+// TestCheckMessagesNamePlace: a refusal's message names the 1-based
+// section, row and value it is about, and a number as written when it is
+// short, quoted and cut when it is long.
+func TestCheckMessagesNamePlace(t *testing.T) {
+	long := strings.Repeat("9", 100)
+	cases := []struct {
+		name string
+		err  error
+		want string // a part of the message
+	}{
+		{"value not UTF-8", spec.CheckRow(1, 2, 3, []string{"a", "b", "\xff"}), "section 2, row 3, value 3 is not valid UTF-8"},
+		{"first value not UTF-8", spec.CheckRow(0, 0, 2, []string{"\xff", "b"}), "section 1, row 1, value 1 is not valid UTF-8"},
+		{"short comment place", spec.CommentPlaceError(0, 1, "7", 2, 5), "comment 2 is placed before row 7, outside 2..5"},
+		{"long comment place", spec.CommentPlaceError(0, 0, long, 0, 5), `before row "` + long[:64] + `"… (100 bytes), outside`},
+	}
+	for _, c := range cases {
+		if c.err == nil || !strings.Contains(c.err.Error(), c.want) {
+			t.Errorf("%s: %v, want a message with %q", c.name, c.err, c.want)
+		}
+	}
+}

@@ -110,3 +110,25 @@ func TestAppendValueNearPageEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestEscapeASCIIWordsMatchesScanner: the portable word scanner, which only
+// builds without the assembly (-tags purego, or off amd64), reads and
+// writes what escapeASCII does, so that a default test run on amd64 checks
+// it too: plain runs of every length around 8-byte steps, with an escape
+// or a non-ASCII byte after them.
+func TestEscapeASCIIWordsMatchesScanner(t *testing.T) {
+	for n := range 40 {
+		for _, end := range []string{"", "\t", "\\", "é", "x"} {
+			s := strings.Repeat("abcdefgh", 5)[:n] + end
+			src := unsafe.StringData(s)
+			want := make([]byte, len(s)*2+valueSlack)
+			got := make([]byte, len(s)*2+valueSlack)
+			wantRead, wantWritten := escapeASCII(&want[0], len(want), src, len(s))
+			read, written := escapeASCIIWords(&got[0], len(got), src, len(s))
+			if read != wantRead || written != wantWritten || !bytes.Equal(got[:written], want[:wantWritten]) {
+				t.Fatalf("escapeASCIIWords(%q) = %d, %d, %q; escapeASCII: %d, %d, %q",
+					s, read, written, got[:written], wantRead, wantWritten, want[:wantWritten])
+			}
+		}
+	}
+}

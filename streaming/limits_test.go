@@ -227,3 +227,14 @@ func TestEncoderReset(t *testing.T) {
 		t.Fatalf("after Reset: %v, wrote %q and %q", err, b.String(), a.String())
 	}
 }
+
+// TestEncoderLineLimitNamesRow: a row over the line limit is refused with
+// its own 1-based number and length, so the message leads to the row.
+func TestEncoderLineLimitNamesRow(t *testing.T) {
+	p := spec.Payload{Sections: []spec.Section{{Tool: "t", Fields: []string{"a"}, Rows: [][]string{{"ok"}, {strings.Repeat("v", 30)}}}}}
+	err := EncodeLimits(io.Discard, &p, spec.Limits{MaxLineBytes: 20})
+	var e *spec.Error
+	if !errors.As(err, &e) || e.Rule != "LIM-4" || !strings.HasPrefix(e.Msg, "section 1, row 2 of 30 bytes: ") {
+		t.Fatalf("EncodeLimits: %v, want LIM-4 for section 1, row 2 of 30 bytes", err)
+	}
+}

@@ -200,6 +200,9 @@ func TestEncodeRefusalPositions(t *testing.T) {
 		{"count", `{"sections":[{"tool":"t","fields":["a"],"meta":[["rows","99999999999999999999"]]}]}`, spec.Unlimited, "META-1", 1, 57, "above the largest count"},
 		{"rows short", `{"sections":[{"tool":"t","fields":["a"],"meta":[["rows","2"]],"rows":[["x"]]}]}`, spec.Unlimited, "META-4", 1, 57, ""},
 		{"rows over", `{"sections":[{"tool":"t","fields":["a"],"meta":[["rows","0"]],"rows":[["x"]]}]}`, spec.Unlimited, "META-4", 1, 57, ""},
+		// Meta keys are case-sensitive [HDR-8]: ROWS= is an ordinary pair,
+		// not the count, so the refusal stays at rows=.
+		{"rows over, ROWS after it", `{"sections":[{"tool":"t","fields":["a"],"meta":[["rows","0"],["ROWS","x"]],"rows":[["x"]]}]}`, spec.Unlimited, "META-4", 1, 57, ""},
 		{"rows short, next section", `{"sections":[{"tool":"t","fields":["a"],"meta":[["rows","2"]]},{"tool":"t","fields":["a"]}]}`, spec.Unlimited, "META-4", 1, 57, ""},
 		{"row too wide", `{"sections":[{"tool":"t","fields":["a"],"rows":[["x","y"]]}]}`, spec.Unlimited, "ROW-2", 1, 54, ""},
 		{"row too narrow", `{"sections":[{"tool":"t","fields":["a","b"],"rows":[["x"]]}]}`, spec.Unlimited, "ROW-2", 1, 53, ""},

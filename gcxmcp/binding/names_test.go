@@ -2,6 +2,7 @@ package binding
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -138,5 +139,61 @@ func TestAutoWeighsAStreamedValueAsItsText(t *testing.T) {
 			t.Errorf("%.20s...: decided %q, weighing the written text chose %s", text, d.Why, want.Format)
 		}
 		t.Logf("%.20s...: %s", text, want.Format)
+	}
+}
+
+// TestJSONBlockSameValue: with structuredContent, the JSON block is the
+// first text block that holds the same value, however spaced [MCP-5]
+// [MAP-2], and not one holding more than a JSON text; below streamAbove
+// the values are parsed and compared, above it their compact forms.
+func TestJSONBlockSameValue(t *testing.T) {
+	small := `[{"a":1,"b":"x"}]`
+	var b strings.Builder
+	b.WriteString("[")
+	for i := 0; b.Len() < streamAbove; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"id":%d,"name":"n%d"}`, i, i)
+	}
+	b.WriteString("]")
+	large := b.String()
+	spaced := func(s string) string { return strings.ReplaceAll(s, ",", ", ") }
+	for _, c := range []struct {
+		name  string
+		value string
+		texts []string
+		at    int // -1: no JSON block
+	}{
+		{"small, as written", small, []string{"note", small}, 1},
+		{"small, spaced", small, []string{"note", spaced(small)}, 1},
+		{"small, other value", small, []string{`[{"a":2,"b":"x"}]`}, -1},
+		{"small, garbage after", small, []string{small + " x"}, -1},
+		{"large, as written", large, []string{"note", large}, 1},
+		{"large, spaced", large, []string{"note", spaced(large)}, 1},
+		{"large, other value", large, []string{strings.Replace(large, `"n0"`, `"n9"`, 1)}, -1},
+		{"large, garbage after", large, []string{large + " x"}, -1},
+	} {
+		r := &Result{Structured: json.RawMessage(c.value)}
+		for _, text := range c.texts {
+			r.Content = append(r.Content, Block{IsText: true, Text: text})
+		}
+		blk, ok := jsonBlock(r)
+		if at := map[bool]int{true: blk.at, false: -1}[ok]; at != c.at {
+			t.Errorf("%s: JSON block %d, want %d", c.name, at, c.at)
+		}
+	}
+}
+
+// TestHeaderCountsRefusesBadHeader: HeaderCounts reports a first line that
+// is no GCX1 header as an error, not as a header that says nothing.
+func TestHeaderCountsRefusesBadHeader(t *testing.T) {
+	for _, payload := range []string{"", "GCX1 tool=t\n", "GCX1 tool=a b fields=a\n", "GCX1 tool=t fields=a,a rows=0 total=3\n"} {
+		if total, truncated, has, err := HeaderCounts([]byte(payload)); err == nil {
+			t.Errorf("HeaderCounts(%q) = %d, %t, %t, no error", payload, total, truncated, has)
+		}
+	}
+	if total, _, _, err := HeaderCounts([]byte("GCX1 tool=t fields=a rows=0 total=3\n")); err != nil || total != 3 {
+		t.Errorf("HeaderCounts of a valid header: total %d, %v; want 3", total, err)
 	}
 }

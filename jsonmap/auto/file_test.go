@@ -2,6 +2,7 @@ package auto_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -65,4 +66,39 @@ func TestChoosePlanLargeTexts(t *testing.T) {
 	text := []byte("[" + strings.Join(rows, ",") + "]")
 	checkChoosePlan(t, "t", text, spec.DefaultLimits)
 	checkChoosePlan(t, "t", []byte(`{"a":"`+strings.Repeat("word ", 100000)+`"}`), spec.DefaultLimits)
+}
+
+// failingReads is a file whose reads fail once failing is set.
+type failingReads struct {
+	text    *bytes.Reader
+	failing bool
+}
+
+var errReadFailed = errors.New("read failed")
+
+func (f *failingReads) ReadAt(p []byte, off int64) (int, error) {
+	if f.failing {
+		return 0, errReadFailed
+	}
+	return f.text.ReadAt(p, off)
+}
+
+// TestChoosePlanErrors: ChoosePlan returns an error of either text it
+// counts rather than a choice made on a count cut short: the payload's
+// (a tool name the header cannot hold [HDR-3]) and the JSON text's (the
+// file unreadable on the second read, where the payload of a scalar is
+// written from the first).
+func TestChoosePlanErrors(t *testing.T) {
+	checkChoosePlan(t, "a b", []byte(`[{"a":1}]`), spec.DefaultLimits)
+
+	text := `"` + strings.Repeat("word ", 1000) + `"`
+	file := &failingReads{text: bytes.NewReader([]byte(text))}
+	plan, err := jsonmap.PlanFile("t", file, int64(len(text)))
+	if err != nil {
+		t.Fatalf("PlanFile: %v", err)
+	}
+	file.failing = true
+	if c, err := auto.ChoosePlan(plan, spec.DefaultLimits); !errors.Is(err, errReadFailed) {
+		t.Errorf("ChoosePlan of an unreadable file: %v, %+v; want %v", err, c, errReadFailed)
+	}
 }
