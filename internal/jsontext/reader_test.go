@@ -347,12 +347,133 @@ func TestMaxTokenBytes(t *testing.T) {
 	}
 }
 
+// failOnce is an io.Reader that reads before, fails once with err, and
+// then reads after, as a network read that times out once may.
+type failOnce struct {
+	before, after io.Reader
+	err           error
+	failed        bool
+}
+
+func (f *failOnce) Read(p []byte) (int, error) {
+	if n, err := f.before.Read(p); err != io.EOF {
+		return n, err
+	}
+	if !f.failed {
+		f.failed = true
+		return 0, f.err
+	}
+	return f.after.Read(p)
+}
+
+// A failing io.Reader's error comes back as it is, wherever in a token
+// the input breaks off: in a number, a literal, a string (with and
+// without a bound on its length) or whitespace. It is final: the reader
+// reads no further even where its source would give more.
 func TestReaderErrorPassesThrough(t *testing.T) {
 	boom := errors.New("boom")
-	r := NewReader(io.MultiReader(strings.NewReader(`[1,`), iotest.ErrReader(boom)))
-	_, err := tokens(r)
-	if err != boom {
-		t.Fatalf("got %v, want the reader's error", err)
+	cases := []struct {
+		in, rest string
+		limit    int // LimitString before each token; -1: none
+	}{
+		{`[1,`, `2]`, -1}, {`[12`, `]`, -1}, {`[tr`, `ue]`, -1}, {`[nul`, `l]`, -1}, {`["abc`, `"]`, -1}, {`[ `, `]`, -1},
+		{`["abc`, `"]`, 100}, {`["` + strings.Repeat("a", 40), `"]`, 100},
+	}
+	for _, c := range cases {
+		r := NewReader(&failOnce{before: strings.NewReader(c.in), after: strings.NewReader(c.rest), err: boom})
+		var err error
+		for err == nil {
+			r.LimitString(c.limit)
+			_, err = r.NextToken()
+		}
+		if err != boom {
+			t.Errorf("%q, limit %d: got %v, want the reader's error", c.in, c.limit, err)
+		}
+		for _, peek := range []bool{true, false} {
+			if peek {
+				_, err = r.Peek()
+			} else {
+				_, err = r.NextToken()
+			}
+			if err != boom {
+				t.Errorf("%q, limit %d: after the reader's error, got %v (peek %v), want it again", c.in, c.limit, err, peek)
+			}
+		}
+	}
+}
+
+// An error is final when Peek finds it first, too: NextToken, Peek and
+// NextToken again report it, at the same place, and read no further even
+// where the source would give more.
+func TestErrorStaysAfterPeek(t *testing.T) {
+	boom := errors.New("boom")
+	for _, in := range []string{`[1,]`, `{"a" 1}`, `"a` + "\t" + `b"`, `[tru]`, `[1 2]`, "[\xff]", `["\x"]`, `{"a":1,}`, `[1,`} {
+		readers := readers(in)
+		readers["fail-once"] = NewReader(&failOnce{before: strings.NewReader(in), after: strings.NewReader(`2]`), err: boom})
+		for how, r := range readers {
+			var first error
+			for first == nil {
+				if _, first = r.Peek(); first == nil {
+					r.NextToken()
+				}
+			}
+			for i, step := range []string{"NextToken", "Peek", "NextToken", "NextToken"} {
+				var err error
+				if step == "Peek" {
+					_, err = r.Peek()
+				} else {
+					_, err = r.NextToken()
+				}
+				if err == nil || err.Error() != first.Error() {
+					t.Errorf("%s %q: after Peek's %v, call %d (%s) gives %v", how, in, first, i+1, step, err)
+					break
+				}
+			}
+		}
+	}
+}
+
+// A bound's refusal is final too: LimitString bounds one token, so a
+// reader that scanned the string again after Peek's refusal would read it
+// unbounded and return it.
+func TestLimitErrorStaysAfterPeek(t *testing.T) {
+	for how, r := range readers(`["` + strings.Repeat("a", 20) + `"]`) {
+		r.NextToken()
+		r.LimitString(4)
+		_, first := r.Peek()
+		var e *Error
+		if !errors.As(first, &e) || !e.LongString {
+			t.Fatalf("%s: Peek gives %v, want the bound's refusal", how, first)
+		}
+		for i := range 3 {
+			if _, err := r.NextToken(); err == nil || err.Error() != first.Error() {
+				t.Errorf("%s: call %d after Peek's %v gives %v", how, i+1, first, err)
+			}
+		}
+	}
+}
+
+// Compact holds only for a reader told to check: one that was not says
+// false whatever it read, and one that was tells a compact text from the
+// same value written loosely.
+func TestCompactNeedsCheckCompact(t *testing.T) {
+	cases := []struct {
+		in      string
+		compact bool
+	}{
+		{`[1,{"a":"b"}]`, true}, {`[1, {"a":"b"}]`, false}, {`"\u00e9"`, false}, {`"é"`, true}, {` 1`, false},
+	}
+	for _, c := range cases {
+		for _, check := range []bool{false, true} {
+			r := NewStringReader(c.in)
+			r.CheckCompact = check
+			if _, err := tokens(r); err != nil {
+				t.Fatalf("%q: %v", c.in, err)
+			}
+			if got := r.Compact(); got != (check && c.compact) {
+				t.Errorf("%q with CheckCompact %v: Compact() = %v, want %v", c.in, check, got, check && c.compact)
+			}
+		}
 	}
 }
 
