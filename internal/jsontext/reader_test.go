@@ -708,6 +708,28 @@ func TestLimitString(t *testing.T) {
 	}
 }
 
+// A string whose escapes make it longer in raw bytes than the bound but
+// not in decoded ones ends at its closing quote even when the quote
+// shares an eight-byte word with what follows it; reading on past it
+// would count the next string's bytes as its own and refuse it.
+func TestLimitStringEndsAtItsQuote(t *testing.T) {
+	in := `["\n\n\n\n\n\n\n\nabc","` + strings.Repeat("x", 16) + `"]`
+	for how, r := range readers(in) {
+		var toks []Token
+		var err error
+		for err == nil {
+			r.LimitString(16)
+			var tok Token
+			if tok, err = r.NextToken(); err == nil {
+				toks = append(toks, tok)
+			}
+		}
+		if err != io.EOF || len(toks) != 4 || toks[1].Text != "\n\n\n\n\n\n\n\nabc" {
+			t.Errorf("%s: got %v after %d tokens, want the four tokens of %s", how, err, len(toks), in)
+		}
+	}
+}
+
 // A stream refuses a long string holding about the bound, not the string.
 func TestLimitStringHoldsTheBound(t *testing.T) {
 	const n = 1 << 20
