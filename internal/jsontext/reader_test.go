@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"unsafe"
 
 	"pgregory.net/rapid"
 
@@ -492,6 +493,7 @@ func TestCompactKind(t *testing.T) {
 		{`{"a":1,"a":2}`, 0, false}, {`01`, 0, false}, {`0x1F`, 0, false}, {`NaN`, 0, false}, {`trueish`, 0, false},
 		{`[DEBUG] start`, 0, false}, {`2024-01-01`, 0, false}, {`"a` + "\t" + `"`, 0, false}, {"\"\xff\"", 0, false},
 		{`tru`, 0, false}, {`[`, 0, false}, {`{"a"}`, 0, false}, {`{"a":1,}`, 0, false},
+		{`"\u001f"`, String, true}, {`"\u0020"`, 0, false}, {`"\u0021"`, 0, false}, // escapes only controls
 	}
 	for _, c := range cases {
 		kind, ok, err := CompactKind(c.in, DefaultMaxDepth)
@@ -726,6 +728,31 @@ func TestLimitStringEndsAtItsQuote(t *testing.T) {
 		}
 		if err != io.EOF || len(toks) != 4 || toks[1].Text != "\n\n\n\n\n\n\n\nabc" {
 			t.Errorf("%s: got %v after %d tokens, want the four tokens of %s", how, err, len(toks), in)
+		}
+	}
+}
+
+// A held-whole text's strings without escapes come back as substrings of
+// it, uncopied, whichever byte of an eight-byte word their closing quote
+// falls on; a string with an escape is decoded, and so is not one.
+func TestStringsShareTheText(t *testing.T) {
+	for n := range 20 {
+		for _, escaped := range []bool{false, true} {
+			s := strings.Repeat("a", n)
+			lit := s
+			if escaped {
+				lit += `\n`
+			}
+			text := `["` + lit + `","b"]` + strings.Repeat(" ", 8)
+			toks, err := tokens(NewStringReader(text))
+			if err != nil || len(toks) != 4 {
+				t.Fatalf("%q: %v after %d tokens", text, err, len(toks))
+			}
+			p := uintptr(unsafe.Pointer(unsafe.StringData(toks[1].Text)))
+			base := uintptr(unsafe.Pointer(unsafe.StringData(text)))
+			if shared := p >= base && p < base+uintptr(len(text)); shared == escaped && len(toks[1].Text) > 0 {
+				t.Errorf("%q: the string %q shares the text: %v, want %v", text, toks[1].Text, shared, !escaped)
+			}
 		}
 	}
 }
