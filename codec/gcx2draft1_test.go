@@ -218,3 +218,23 @@ func TestDraft1ColumnNamedLikeJSONKey(t *testing.T) {
 		t.Errorf("Decode(%q) = %s, want %s", payload, back.AppendCompact(nil), v.AppendCompact(nil))
 	}
 }
+
+// An affix never splits a word [D1-COL-2]: cells that share only the
+// last letter, a7z, b8z, …, share no suffix the encoder may declare, so
+// the column's header pair is absent, however many bytes a declared z
+// would save.
+func TestDraft1AffixSplitsNoWord(t *testing.T) {
+	v := jsonmap.Value{Kind: jsonmap.Array}
+	for i := range 40 {
+		v.Elems = append(v.Elems, jsonmap.Value{Kind: jsonmap.Object, Members: []jsonmap.Member{
+			{Key: "c", Value: str(string(rune('a'+i%26)) + strconv.Itoa(i) + "z")}}})
+	}
+	payload, err := codec.Draft1{}.Encode("t", v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	header, _, _ := bytes.Cut(payload, []byte("\n"))
+	if bytes.Contains(header, []byte(" c=")) {
+		t.Errorf("the header is %q; want no template for c, whose cells share only a part of a word", header)
+	}
+}
