@@ -177,3 +177,64 @@ func TestDraft1DefaultOfATie(t *testing.T) {
 		}
 	}
 }
+
+// Each idea's name gives that idea and no other: EncodeWithout switches
+// off exactly what it is told, and a name the draft lacks is refused.
+func TestParseDraft1IdeasNamesEachIdea(t *testing.T) {
+	for _, idea := range (codec.Draft1{}).Ideas() {
+		set, err := codec.ParseDraft1Ideas(idea.Name)
+		if err != nil || set.String() != idea.Name {
+			t.Errorf("ParseDraft1Ideas(%q) = %v, %v; want the idea %s alone", idea.Name, set, err, idea.Name)
+		}
+	}
+	if set, err := codec.ParseDraft1Ideas("Default"); err == nil {
+		t.Errorf("ParseDraft1Ideas(%q) = %v; want an error, idea names being case-sensitive", "Default", set)
+	}
+}
+
+// Meta keys are case-sensitive [META-1]: a column named JSON is a member
+// like any other, and its declared default, JSON=array, does not make
+// the table-form root one of the json= forms, whose root holds no
+// declarations.
+func TestDraft1ColumnNamedLikeJSONKey(t *testing.T) {
+	v := jsonmap.Value{Kind: jsonmap.Array}
+	for i := range 10 {
+		v.Elems = append(v.Elems, jsonmap.Value{Kind: jsonmap.Object, Members: []jsonmap.Member{
+			{Key: "JSON", Value: str("array")}, {Key: "n", Value: jsonmap.Value{Kind: jsonmap.Number, Text: strconv.Itoa(i)}}}})
+	}
+	payload, err := codec.Draft1{}.Encode("t", v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	header, _, _ := bytes.Cut(payload, []byte("\n"))
+	if !bytes.Contains(header, []byte(" JSON=array")) {
+		t.Fatalf("the header is %q; want the default JSON=array declared", header)
+	}
+	back, err := codec.Draft1{}.Decode(payload)
+	if err != nil {
+		t.Fatalf("Decode(%q): %v", payload, err)
+	}
+	if !jsonmap.Equal(back, v) {
+		t.Errorf("Decode(%q) = %s, want %s", payload, back.AppendCompact(nil), v.AppendCompact(nil))
+	}
+}
+
+// An affix never splits a word [D1-COL-2]: cells that share only the
+// last letter, a7z, b8z, …, share no suffix the encoder may declare, so
+// the column's header pair is absent, however many bytes a declared z
+// would save.
+func TestDraft1AffixSplitsNoWord(t *testing.T) {
+	v := jsonmap.Value{Kind: jsonmap.Array}
+	for i := range 40 {
+		v.Elems = append(v.Elems, jsonmap.Value{Kind: jsonmap.Object, Members: []jsonmap.Member{
+			{Key: "c", Value: str(string(rune('a'+i%26)) + strconv.Itoa(i) + "z")}}})
+	}
+	payload, err := codec.Draft1{}.Encode("t", v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	header, _, _ := bytes.Cut(payload, []byte("\n"))
+	if bytes.Contains(header, []byte(" c=")) {
+		t.Errorf("the header is %q; want no template for c, whose cells share only a part of a word", header)
+	}
+}

@@ -46,6 +46,16 @@ func TestRemapError(t *testing.T) {
 			t.Errorf("%s: %v; want [%s] at %d:%d", c.name, err, c.rule, c.line, c.column)
 		}
 	}
+	// A section the draft lacks: the error's line is the header of
+	// plain's second section, which the draft's one section does not
+	// reach.
+	two := section(nil)
+	two.Sections = append(two.Sections, spec.Section{Tool: "t.x", Fields: []string{"c"}})
+	lacking := &spec.Error{Line: 2, Column: 9, Rule: "MAP-11"}
+	var e *spec.Error
+	if err := codec.RemapError(lacking, []byte(tag+" tool=t fields=a,b\n"), tag, section(nil), two); !errors.As(err, &e) || e.Line != 2 || e.Column != 1 {
+		t.Errorf("a section the draft lacks: %v; want [MAP-11] at 2:1", err)
+	}
 	plain := errors.New("no position")
 	if err := codec.RemapError(plain, nil, tag, section(nil), section(nil)); err != plain {
 		t.Errorf("an error without a position came back as %v", err)

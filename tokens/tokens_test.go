@@ -168,21 +168,26 @@ func checkLowerBound(t fataler, text string) {
 }
 
 // TestPropertyCountUpTo: CountUpTo is exact up to its limit and says when
-// the text costs more.
+// the text costs more, in each encoding: cl100k_base's, which takes a
+// lower bound first, and o200k_base's, which has none and counts.
 func TestPropertyCountUpTo(t *testing.T) {
-	e := encoding(t, tokens.CL100K)
-	gen.Check(t, 1000, func(t *rapid.T) {
-		text := []byte(testText().Draw(t, "text"))
-		full := e.CountBytes(text)
-		limit := rapid.IntRange(-1, full+2).Draw(t, "limit")
-		n, exact := e.CountUpTo(text, limit)
-		switch {
-		case full <= limit && (n != full || !exact):
-			t.Fatalf("CountUpTo(limit %d) = %d, %v; the count is %d", limit, n, exact, full)
-		case full > limit && (n <= limit || n > full || exact):
-			t.Fatalf("CountUpTo(limit %d) = %d, %v; the count is %d", limit, n, exact, full)
-		}
-	})
+	for _, name := range []string{tokens.CL100K, tokens.O200K} {
+		e := encoding(t, name)
+		t.Run(name, func(t *testing.T) {
+			gen.Check(t, 1000, func(t *rapid.T) {
+				text := []byte(testText().Draw(t, "text"))
+				full := e.CountBytes(text)
+				limit := rapid.IntRange(-1, full+2).Draw(t, "limit")
+				n, exact := e.CountUpTo(text, limit)
+				switch {
+				case full <= limit && (n != full || !exact):
+					t.Fatalf("CountUpTo(limit %d) = %d, %v; the count is %d", limit, n, exact, full)
+				case full > limit && (n <= limit || n > full || exact):
+					t.Fatalf("CountUpTo(limit %d) = %d, %v; the count is %d", limit, n, exact, full)
+				}
+			})
+		})
+	}
 }
 
 // TestScorecardCorpus: every case of the scorecard corpus, as its compact

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"unsafe"
 
 	"pgregory.net/rapid"
 
@@ -347,12 +348,133 @@ func TestMaxTokenBytes(t *testing.T) {
 	}
 }
 
+// failOnce is an io.Reader that reads before, fails once with err, and
+// then reads after, as a network read that times out once may.
+type failOnce struct {
+	before, after io.Reader
+	err           error
+	failed        bool
+}
+
+func (f *failOnce) Read(p []byte) (int, error) {
+	if n, err := f.before.Read(p); err != io.EOF {
+		return n, err
+	}
+	if !f.failed {
+		f.failed = true
+		return 0, f.err
+	}
+	return f.after.Read(p)
+}
+
+// A failing io.Reader's error comes back as it is, wherever in a token
+// the input breaks off: in a number, a literal, a string (with and
+// without a bound on its length) or whitespace. It is final: the reader
+// reads no further even where its source would give more.
 func TestReaderErrorPassesThrough(t *testing.T) {
 	boom := errors.New("boom")
-	r := NewReader(io.MultiReader(strings.NewReader(`[1,`), iotest.ErrReader(boom)))
-	_, err := tokens(r)
-	if err != boom {
-		t.Fatalf("got %v, want the reader's error", err)
+	cases := []struct {
+		in, rest string
+		limit    int // LimitString before each token; -1: none
+	}{
+		{`[1,`, `2]`, -1}, {`[12`, `]`, -1}, {`[tr`, `ue]`, -1}, {`[nul`, `l]`, -1}, {`["abc`, `"]`, -1}, {`[ `, `]`, -1},
+		{`["abc`, `"]`, 100}, {`["` + strings.Repeat("a", 40), `"]`, 100},
+	}
+	for _, c := range cases {
+		r := NewReader(&failOnce{before: strings.NewReader(c.in), after: strings.NewReader(c.rest), err: boom})
+		var err error
+		for err == nil {
+			r.LimitString(c.limit)
+			_, err = r.NextToken()
+		}
+		if err != boom {
+			t.Errorf("%q, limit %d: got %v, want the reader's error", c.in, c.limit, err)
+		}
+		for _, peek := range []bool{true, false} {
+			if peek {
+				_, err = r.Peek()
+			} else {
+				_, err = r.NextToken()
+			}
+			if err != boom {
+				t.Errorf("%q, limit %d: after the reader's error, got %v (peek %v), want it again", c.in, c.limit, err, peek)
+			}
+		}
+	}
+}
+
+// An error is final when Peek finds it first, too: NextToken, Peek and
+// NextToken again report it, at the same place, and read no further even
+// where the source would give more.
+func TestErrorStaysAfterPeek(t *testing.T) {
+	boom := errors.New("boom")
+	for _, in := range []string{`[1,]`, `{"a" 1}`, `"a` + "\t" + `b"`, `[tru]`, `[1 2]`, "[\xff]", `["\x"]`, `{"a":1,}`, `[1,`} {
+		readers := readers(in)
+		readers["fail-once"] = NewReader(&failOnce{before: strings.NewReader(in), after: strings.NewReader(`2]`), err: boom})
+		for how, r := range readers {
+			var first error
+			for first == nil {
+				if _, first = r.Peek(); first == nil {
+					r.NextToken()
+				}
+			}
+			for i, step := range []string{"NextToken", "Peek", "NextToken", "NextToken"} {
+				var err error
+				if step == "Peek" {
+					_, err = r.Peek()
+				} else {
+					_, err = r.NextToken()
+				}
+				if err == nil || err.Error() != first.Error() {
+					t.Errorf("%s %q: after Peek's %v, call %d (%s) gives %v", how, in, first, i+1, step, err)
+					break
+				}
+			}
+		}
+	}
+}
+
+// A bound's refusal is final too: LimitString bounds one token, so a
+// reader that scanned the string again after Peek's refusal would read it
+// unbounded and return it.
+func TestLimitErrorStaysAfterPeek(t *testing.T) {
+	for how, r := range readers(`["` + strings.Repeat("a", 20) + `"]`) {
+		r.NextToken()
+		r.LimitString(4)
+		_, first := r.Peek()
+		var e *Error
+		if !errors.As(first, &e) || !e.LongString {
+			t.Fatalf("%s: Peek gives %v, want the bound's refusal", how, first)
+		}
+		for i := range 3 {
+			if _, err := r.NextToken(); err == nil || err.Error() != first.Error() {
+				t.Errorf("%s: call %d after Peek's %v gives %v", how, i+1, first, err)
+			}
+		}
+	}
+}
+
+// Compact holds only for a reader told to check: one that was not says
+// false whatever it read, and one that was tells a compact text from the
+// same value written loosely.
+func TestCompactNeedsCheckCompact(t *testing.T) {
+	cases := []struct {
+		in      string
+		compact bool
+	}{
+		{`[1,{"a":"b"}]`, true}, {`[1, {"a":"b"}]`, false}, {`"\u00e9"`, false}, {`"é"`, true}, {` 1`, false},
+	}
+	for _, c := range cases {
+		for _, check := range []bool{false, true} {
+			r := NewStringReader(c.in)
+			r.CheckCompact = check
+			if _, err := tokens(r); err != nil {
+				t.Fatalf("%q: %v", c.in, err)
+			}
+			if got := r.Compact(); got != (check && c.compact) {
+				t.Errorf("%q with CheckCompact %v: Compact() = %v, want %v", c.in, check, got, check && c.compact)
+			}
+		}
 	}
 }
 
@@ -371,6 +493,7 @@ func TestCompactKind(t *testing.T) {
 		{`{"a":1,"a":2}`, 0, false}, {`01`, 0, false}, {`0x1F`, 0, false}, {`NaN`, 0, false}, {`trueish`, 0, false},
 		{`[DEBUG] start`, 0, false}, {`2024-01-01`, 0, false}, {`"a` + "\t" + `"`, 0, false}, {"\"\xff\"", 0, false},
 		{`tru`, 0, false}, {`[`, 0, false}, {`{"a"}`, 0, false}, {`{"a":1,}`, 0, false},
+		{`"\u001f"`, String, true}, {`"\u0020"`, 0, false}, {`"\u0021"`, 0, false}, // escapes only controls
 	}
 	for _, c := range cases {
 		kind, ok, err := CompactKind(c.in, DefaultMaxDepth)
@@ -582,6 +705,53 @@ func TestLimitString(t *testing.T) {
 				t.Errorf("%s %q: %v", how, c.in, err)
 			case c.col > 0 && (!errors.As(err, &e) || e.Limit != c.limit || e.LongString != c.limit || e.Column != c.col):
 				t.Errorf("%s %q: got %v (%+v), want limit %v at column %d", how, c.in, err, e, c.limit, c.col)
+			}
+		}
+	}
+}
+
+// A string whose escapes make it longer in raw bytes than the bound but
+// not in decoded ones ends at its closing quote even when the quote
+// shares an eight-byte word with what follows it; reading on past it
+// would count the next string's bytes as its own and refuse it.
+func TestLimitStringEndsAtItsQuote(t *testing.T) {
+	in := `["\n\n\n\n\n\n\n\nabc","` + strings.Repeat("x", 16) + `"]`
+	for how, r := range readers(in) {
+		var toks []Token
+		var err error
+		for err == nil {
+			r.LimitString(16)
+			var tok Token
+			if tok, err = r.NextToken(); err == nil {
+				toks = append(toks, tok)
+			}
+		}
+		if err != io.EOF || len(toks) != 4 || toks[1].Text != "\n\n\n\n\n\n\n\nabc" {
+			t.Errorf("%s: got %v after %d tokens, want the four tokens of %s", how, err, len(toks), in)
+		}
+	}
+}
+
+// A held-whole text's strings without escapes come back as substrings of
+// it, uncopied, whichever byte of an eight-byte word their closing quote
+// falls on; a string with an escape is decoded, and so is not one.
+func TestStringsShareTheText(t *testing.T) {
+	for n := range 20 {
+		for _, escaped := range []bool{false, true} {
+			s := strings.Repeat("a", n)
+			lit := s
+			if escaped {
+				lit += `\n`
+			}
+			text := `["` + lit + `","b"]` + strings.Repeat(" ", 8)
+			toks, err := tokens(NewStringReader(text))
+			if err != nil || len(toks) != 4 {
+				t.Fatalf("%q: %v after %d tokens", text, err, len(toks))
+			}
+			p := uintptr(unsafe.Pointer(unsafe.StringData(toks[1].Text)))
+			base := uintptr(unsafe.Pointer(unsafe.StringData(text)))
+			if shared := p >= base && p < base+uintptr(len(text)); shared == escaped && len(toks[1].Text) > 0 {
+				t.Errorf("%q: the string %q shares the text: %v, want %v", text, toks[1].Text, shared, !escaped)
 			}
 		}
 	}
