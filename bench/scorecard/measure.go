@@ -154,6 +154,9 @@ type Scorecard struct {
 	// GCX1 alone, whose scorecard has no codec columns.
 	Codecs []CodecInfo `json:"codecs,omitempty"`
 	Cases  []Result    `json:"cases"`
+	// RealServers is the measurement of the real servers' corpus
+	// (bench/realservers), nil when the run had none.
+	RealServers *RealCorpus `json:"real_servers,omitempty"`
 	// CarriedFrom names the record the TOON figures were kept from when
 	// this run could not run TOON itself (see CarryTOON). It is not
 	// written: the figures are the same either way.

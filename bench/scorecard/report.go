@@ -120,6 +120,10 @@ func (sc *Scorecard) Headline() string {
 	var b strings.Builder
 	fmt.Fprintln(&b, HeadlineBegin)
 	n := sc.Name()
+	if sc.RealServers != nil {
+		sc.RealServers.headlineReal(&b)
+		fmt.Fprintf(&b, "\n**Synthetic corpus.** ")
+	}
 	fmt.Fprintf(&b, "Measured on the %d MCP tool responses of [bench/wire-format](bench/wire-format/scorecard.md) (%d of them tabular), in cl100k_base tokens; savings are against the named format, positive = %s is smaller:\n\n", s.Cases, s.Tabular, n)
 	fmt.Fprintf(&b, "| %s against | tabular cases: median (min … max) | all cases: median |\n", n)
 	fmt.Fprintln(&b, "| --- | --- | --- |")

@@ -30,6 +30,10 @@ type Options struct {
 	Out          string // where the scorecard files go
 	TOON         string // bench/toon, with the pinned encoder installed
 	Explanations string // explanations.json; a missing file means none
+	// RealServers is the corpus of real servers' results
+	// (bench/realservers/corpus), measured in the scorecard's first
+	// table; "" measures none.
+	RealServers string
 	// Previous is an earlier scorecard.json whose TOON figures a run that
 	// cannot run TOON keeps when they still apply (see CarryTOON); empty
 	// means none. Resolve leaves it alone; Command sets it to the record
@@ -70,7 +74,7 @@ func snippet(sc *Scorecard) string {
 // machine). Outside the repository, -cases and -out are enough: TOON then
 // counts as not installed and no loss is explained.
 func (o Options) Resolve() (Options, error) {
-	if o.Cases != "" && o.Out != "" && o.TOON != "" && o.Explanations != "" {
+	if o.Cases != "" && o.Out != "" && o.TOON != "" && o.Explanations != "" && o.RealServers != "" {
 		return o, nil
 	}
 	root, err := findRoot()
@@ -89,6 +93,7 @@ func (o Options) Resolve() (Options, error) {
 	fill(&o.Out, "bench", "wire-format")
 	fill(&o.TOON, "bench", "toon")
 	fill(&o.Explanations, "bench", "wire-format", "explanations.json")
+	fill(&o.RealServers, "bench", "realservers", "corpus")
 	return o, nil
 }
 
@@ -130,12 +135,24 @@ func Run(o Options, codec Codec, progress io.Writer, more ...Codec) (*Scorecard,
 			return nil, nil, err
 		}
 	}
+	var real *realPlan
+	if o.RealServers != "" {
+		if real, err = loadRealServers(o.RealServers); err != nil {
+			return nil, nil, err
+		}
+	}
 	var version string
 	var toon []TOONOutput
 	if o.TOON == "" {
 		err = &TOONUnavailable{"no bench/toon directory here (give -toon)"}
 	} else {
 		version, toon, err = RunTOON(o.TOON, cases)
+		if err == nil && real != nil {
+			var realTOON []TOONOutput
+			if _, realTOON, err = RunTOON(o.TOON, real.toonCases()); err == nil {
+				err = real.setTOON(realTOON)
+			}
+		}
 	}
 	note := ""
 	if err != nil {
@@ -150,6 +167,9 @@ func Run(o Options, codec Codec, progress io.Writer, more ...Codec) (*Scorecard,
 	sc, err := Measure(cases, codec, version, toon, note, progress, more...)
 	if err != nil {
 		return nil, nil, err
+	}
+	if real != nil {
+		sc.RealServers = real.corpus
 	}
 	if note != "" && o.Previous != "" {
 		// Why the earlier figures do not apply goes to progress only: the
@@ -210,6 +230,7 @@ func Command(args []string, codec Codec, stdout, stderr io.Writer) int {
 	fl.StringVar(&o.Out, "out", "", "directory the scorecard files are written to (default bench/wire-format)")
 	fl.StringVar(&o.TOON, "toon", "", "directory holding the pinned TOON encoder (default bench/toon)")
 	fl.StringVar(&o.Explanations, "explanations", "", "JSON file explaining each loss (default bench/wire-format/explanations.json)")
+	fl.StringVar(&o.RealServers, "realservers", "", "directory of the real servers' recorded results, the scorecard's first table (default bench/realservers/corpus)")
 	check := fl.Bool("check", false, "compare with the files in -out instead of writing them; exit 1 if any differs")
 	reuse := fl.Bool("reuse-toon", true, "where TOON cannot run, keep the TOON figures of -out's "+JSONFile+" (or, when -out has none, the committed\none's) if every response is unchanged since they were measured")
 	programs := fl.String("codec-program", "", "measure a draft written as a program: `TAG=COMMAND`, the command split at spaces, speaking the protocol of\ndraft codecs (docs/conformance.md); with no -codec, the scorecard is GCX1 and TAG")
@@ -322,6 +343,14 @@ func Command(args []string, codec Codec, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "; vs TOON-tab, tabular median %s\n", statMedian(s.TabularVsTOONTab))
 	default:
 		fmt.Fprintln(stdout, "; TOON: not measured")
+	}
+	if rc := sc.RealServers; rc != nil {
+		t := rc.Total()
+		fmt.Fprintf(stdout, "  real servers: %d results of %d servers, as sent %d tokens, compact JSON %s, gcx proxy %s", t.Calls, len(rc.Servers), t.Sent, pct(Savings(t.Sent, t.Compact)), pct(Savings(t.Sent, t.Proxy)))
+		if t.TOONMeasured {
+			fmt.Fprintf(stdout, ", TOON %s", pct(Savings(t.Sent, t.TOON)))
+		}
+		fmt.Fprintln(stdout)
 	}
 	for i, info := range sc.Codecs {
 		cs := sc.CodecSummary(i)

@@ -158,6 +158,9 @@ func CarryTOON(sc, prev *Scorecard, pinned string) error {
 	if len(why) > 0 {
 		return fmt.Errorf("of the %d responses, %s", len(sc.Cases), strings.Join(why, " and "))
 	}
+	if err := carryRealTOON(sc.RealServers, prev.RealServers); err != nil {
+		return err
+	}
 	for i := range sc.Cases {
 		p := earlier[sc.Cases[i].Name]
 		comma, tab, rt := *p.TOONComma, *p.TOONTab, *p.TOONRoundTrip

@@ -5,7 +5,7 @@
 //	npm ci --prefix bench/toon   # once: the pinned TOON encoder
 //	go run ./bench/wire-format
 //
-// Flags (-cases, -out, -toon, -explanations, -check, -codec) are described by -h;
+// Flags (-cases, -out, -toon, -explanations, -realservers, -check, -codec) are described by -h;
 // `gcx bench` is the same command.
 package main
 

@@ -19,6 +19,7 @@ var opts = scorecard.Options{
 	Out:          ".",
 	TOON:         filepath.Join("..", "toon"),
 	Explanations: "explanations.json",
+	RealServers:  filepath.Join("..", "realservers", "corpus"),
 }
 
 var fresh struct {
