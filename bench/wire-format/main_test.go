@@ -92,6 +92,15 @@ func TestScorecardReproduces(t *testing.T) {
 		c := &want.Cases[i]
 		c.TOONComma, c.TOONTab, c.TOONRoundTrip = nil, nil, nil
 	}
+	// The real servers' TOON column is left out the same way: freshRun
+	// measures without carrying the committed figures.
+	if rs := want.RealServers; rs != nil {
+		for si := range rs.Servers {
+			for ci := range rs.Servers[si].Calls {
+				rs.Servers[si].Calls[ci].TOON = nil
+			}
+		}
+	}
 	if diff := cmp.Diff(want, sc); diff != "" {
 		t.Errorf("%s differs from a fresh run, TOON aside (rerun `%s`) (-committed +fresh):\n%s", scorecard.JSONFile, scorecard.ReproduceCommand, diff)
 	}
