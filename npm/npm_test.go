@@ -203,6 +203,16 @@ func TestInstalledFromTarballs(t *testing.T) {
 	if info, err := os.Stat(installed); err != nil || info.Mode().Perm()&0o111 == 0 {
 		t.Errorf("%s is not executable (%v)", installed, err)
 	}
+	// Both packages carry the module's licence, as installed.
+	license, err := os.ReadFile("../LICENSE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pkg := range []string{"gcx", "gcx-" + nodeName(runtime.GOOS) + "-" + nodeName(runtime.GOARCH)} {
+		if got, err := os.ReadFile(filepath.Join(in.app, "node_modules", "@gcxwire", pkg, "LICENSE")); err != nil || !bytes.Equal(got, license) {
+			t.Errorf("the installed @gcxwire/%s has no LICENSE, or another (%v)", pkg, err)
+		}
+	}
 	out, err := exec.Command(in.bin, "--version").Output()
 	if err != nil {
 		t.Fatal(err)

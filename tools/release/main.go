@@ -10,6 +10,7 @@
 //
 //	gcx-VERSION-OS-ARCH[.exe]   one binary per target
 //	SHA256SUMS                  their checksums, in the form sha256sum -c reads
+//	LICENSE                     the module's licence, to attach beside them
 //	npm/gcx/                    the launcher package @gcxwire/gcx
 //	npm/gcx-NODEOS-NODECPU/     one package per target, @gcxwire/gcx-linux-x64 ...
 //
@@ -171,7 +172,7 @@ func release(version string, selected []target, out string, log io.Writer) error
 	if err := writeNPM(root, out, version, selected); err != nil {
 		return err
 	}
-	fmt.Fprintf(log, "wrote %s and the npm packages under %s\n", filepath.Join(out, "SHA256SUMS"), filepath.Join(out, "npm"))
+	fmt.Fprintf(log, "wrote %s, %s and the npm packages under %s\n", filepath.Join(out, "SHA256SUMS"), filepath.Join(out, licenseFile), filepath.Join(out, "npm"))
 	return nil
 }
 
@@ -271,6 +272,7 @@ type packageJSON struct {
 	Name                 string            `json:"name"`
 	Version              string            `json:"version"`
 	Description          string            `json:"description"`
+	License              string            `json:"license"`
 	Keywords             []string          `json:"keywords,omitempty"`
 	Homepage             string            `json:"homepage,omitempty"`
 	Repository           *repository       `json:"repository,omitempty"`
@@ -290,6 +292,12 @@ type repository struct {
 
 // launcherDir is the launcher package's source, relative to the module root.
 const launcherDir = "npm/gcx"
+
+// licenseFile is the module's licence, relative to the module root. Every
+// npm package carries a copy (npm pack takes LICENSE whatever files says),
+// and the release folder one to attach beside the binaries: whoever has
+// one artifact has the terms under which they may use it.
+const licenseFile = "LICENSE"
 
 // writeNPM writes the launcher package with version filled in, and one
 // platform package per target holding its binary.
@@ -314,12 +322,23 @@ func writeNPM(root, out, version string, selected []target) error {
 	if !slices.Equal(want, have) {
 		return fmt.Errorf("%s/package.json: optionalDependencies are %v, want the release's platform packages %v", launcherDir, have, want)
 	}
+	// A package without a licence is one nobody may use: the launcher's
+	// field is required, and the platform packages take the same.
+	if launcher.License == "" {
+		return fmt.Errorf("%s/package.json: no license field", launcherDir)
+	}
+	if err := copyFiles(root, out, nil, licenseFile); err != nil {
+		return err
+	}
 	launcher.Version = npmVersion
 	for name := range launcher.OptionalDependencies {
 		launcher.OptionalDependencies[name] = npmVersion
 	}
 	dir := filepath.Join(out, "npm", "gcx")
 	if err := copyFiles(filepath.Join(root, launcherDir), dir, launcher.Files, "README.md"); err != nil {
+		return err
+	}
+	if err := copyFiles(root, dir, nil, licenseFile); err != nil {
 		return err
 	}
 	if err := writePackageJSON(filepath.Join(dir, "package.json"), launcher); err != nil {
@@ -331,6 +350,7 @@ func writeNPM(root, out, version string, selected []target) error {
 			Name:        t.npmName(),
 			Version:     npmVersion,
 			Description: fmt.Sprintf("The gcx binary for %s: installed with @gcxwire/gcx, which runs it.", t),
+			License:     launcher.License,
 			Homepage:    launcher.Homepage,
 			Repository:  &repository{Type: launcher.Repository.Type, URL: launcher.Repository.URL},
 			Files:       []string{"bin/" + t.exe()},
@@ -341,6 +361,9 @@ func writeNPM(root, out, version string, selected []target) error {
 			return err
 		}
 		if err := copyFile(filepath.Join(out, t.binaryName(version)), filepath.Join(dir, "bin", t.exe()), 0o755); err != nil {
+			return err
+		}
+		if err := copyFiles(root, dir, nil, licenseFile); err != nil {
 			return err
 		}
 		if err := writePackageJSON(filepath.Join(dir, "package.json"), pkg); err != nil {

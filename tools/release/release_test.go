@@ -101,6 +101,38 @@ func TestReleaseReproducible(t *testing.T) {
 	if info, err := os.Stat(filepath.Join(out, "npm", host.npmDir(), "bin", host.exe())); err != nil || info.Mode().Perm()&0o111 == 0 {
 		t.Errorf("the platform package's binary is not executable: %v", err)
 	}
+
+	// The licence goes with every artifact: beside the binaries, in every
+	// package (npm pack takes a package's LICENSE whatever files says),
+	// and named in every package.json.
+	license := mustRead(t, filepath.Join("..", "..", licenseFile))
+	for _, dir := range []string{".", "npm/gcx", "npm/" + host.npmDir()} {
+		if got, err := os.ReadFile(filepath.Join(out, dir, "LICENSE")); err != nil || !bytes.Equal(got, license) {
+			t.Errorf("%s/LICENSE is not the module's LICENSE (%v)", dir, err)
+		}
+	}
+	for _, p := range []*packageJSON{launcher, platform} {
+		if p.License != "MIT" {
+			t.Errorf("%s: license %q, want MIT", p.Name, p.License)
+		}
+	}
+}
+
+// The module's licence is MIT, as the packages' license fields say.
+func TestLicenseIsMIT(t *testing.T) {
+	license := string(mustRead(t, filepath.Join("..", "..", licenseFile)))
+	for _, want := range []string{"MIT License\n", "Copyright (c) 2026 The gcx authors\n", "Permission is hereby granted, free of charge"} {
+		if !strings.Contains(license, want) {
+			t.Errorf("LICENSE does not hold %q", want)
+		}
+	}
+	launcher, err := readPackageJSON(filepath.Join("..", "..", launcherDir, "package.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if launcher.License != "MIT" {
+		t.Errorf("%s/package.json: license %q, want MIT", launcherDir, launcher.License)
+	}
 }
 
 // The launcher finds the platform package by Node's names for the
