@@ -177,8 +177,7 @@ func NewHTTP(opts HTTPOptions) (*HTTP, error) {
 		// closed a stream midway, go where the proxy's go.
 		ErrorLog: log.New(cmp.Or[io.Writer](opts.Log, io.Discard), "gcx proxy: ", 0),
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
-			h.log.note("upstream", "gcx proxy: %s %s: the upstream: %v", r.Method, h.redacted, err)
-			w.WriteHeader(http.StatusBadGateway)
+			h.badGateway(w, r, err) // badgateway.go: a 502 that says why
 		},
 	}
 	return h, nil
