@@ -50,8 +50,8 @@ every host sends as Authorization: Bearer TOKEN. docs/security.md is the
 threat model.
 Section 15.9 of docs/wire-format.md states these rules (PRX-1 to PRX-9).
 
---stats FILE appends to FILE one JSON line per tools/call result: the tool,
-the format the model read, the cl100k_base tokens and bytes of the text the
+--stats FILE appends to FILE one JSON line per tools/call result: the server
+(the name it gives itself, or --server-name), the tool, the format the model read, the cl100k_base tokens and bytes of the text the
 server wrote and of the text the model read, the milliseconds the proxy took,
 and why a result was left alone; never what was asked or answered. gcx stats
 FILE sums it up. Tokens are counted off the call's path; a call that finds
@@ -252,6 +252,7 @@ type proxyConfig struct {
 	listen     string
 	upstream   string
 	stats      string
+	serverName string
 
 	allowHosts, allowOrigins listFlag
 	public                   bool
@@ -289,6 +290,7 @@ func proxyFlags(fs *flag.FlagSet) *proxyConfig {
 	fs.BoolVar(&cfg.forwardCredentials, "forward-credentials", false, "with --upstream, pass the host's Authorization and Cookie headers on to the upstream (off: they are dropped)")
 	fs.StringVar(&cfg.upstreamHeaderFile, "upstream-header-file", "", "with --upstream, send the headers in `FILE` (Name: value, a line each) to the upstream: its own credentials")
 	fs.StringVar(&cfg.stats, "stats", "", "append one JSON line per tools/call result to `FILE`: tool, format, tokens and bytes before and after, time added, why left alone (gcx stats FILE sums it up)")
+	fs.StringVar(&cfg.serverName, "server-name", "", "with --stats, name the server `NAME` in the stats lines (default: the name it gives itself when it initializes)")
 	fs.IntVar(&cfg.maxMessage, "max-message-bytes", proxy.DefaultMaxMessageBytes, "read messages of up to `N` bytes whole; a longer one passes untouched")
 	fs.IntVar(&cfg.maxCalls, "max-calls", proxy.DefaultMaxCalls, "follow up to `N` tools/call requests in flight per session; a call beyond is refused")
 	fs.Int64Var(&cfg.maxBuffer, "max-buffered-bytes", proxy.DefaultMaxBufferedBytes, "hold at most `N` bytes of messages at once to rewrite them; a message beyond passes untouched")
@@ -303,6 +305,10 @@ func (cfg *proxyConfig) options() (proxy.Options, error) {
 	if cfg.maxCalls <= 0 || cfg.maxBuffer <= 0 {
 		return opts, fmt.Errorf("--max-calls and --max-buffered-bytes are positive counts")
 	}
+	if len(cfg.serverName) > proxy.MaxServerNameBytes {
+		return opts, fmt.Errorf("--server-name: %d bytes, longer than %d", len(cfg.serverName), proxy.MaxServerNameBytes)
+	}
+	opts.ServerName = cfg.serverName
 	tools := map[string]binding.ToolOptions{}
 	for _, name := range cfg.exempt {
 		tools[name] = binding.ToolOptions{Mode: binding.ModeOff}

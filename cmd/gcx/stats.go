@@ -26,7 +26,8 @@ import (
 // statsNotes is the part of gcx help stats that flags cannot say.
 const statsNotes = `FILE is what gcx proxy --stats FILE appended: one JSON line per tools/call
 result that passed through the proxy (- reads stdin). The table gives, per
-tool and in total, the calls, those whose text the model read in GCX1, the
+server and tool, per server (where the file names several) and in total,
+the calls, those whose text the model read in GCX1, the
 cl100k_base tokens and bytes of the text the server wrote and of the text the
 model read, the tokens saved and their share, and the milliseconds the proxy
 spent on the results; a second table, why the other calls were left alone.
@@ -117,9 +118,11 @@ func runStats(c *subcommand, args []string, s streams) int {
 	return exitOK
 }
 
-// toolStats adds up the calls of one tool, or of all.
+// toolStats adds up the calls of one server's tool, of one server, or of
+// all.
 type toolStats struct {
-	name      string
+	server    string // "" when unknown, and for the total
+	name      string // the tool's; for a server's row, allTools
 	calls     int
 	rewritten int // the model read a payload
 	measured  int // calls whose texts the proxy read
@@ -166,7 +169,10 @@ func (t *toolStats) share() float64 {
 
 // statsSummary is what gcx stats makes of a file.
 type statsSummary struct {
-	tools       []*toolStats // by tokens saved, most first
+	// tools are the servers' tools, a server's together: servers by
+	// tokens saved, most first, and a server's tools so.
+	tools       []*toolStats
+	servers     []*toolStats // in the same order, one row each
 	total       toolStats
 	dropped     int // calls the recorder could not keep up with
 	lines       int // lines read, malformed ones included
@@ -179,14 +185,24 @@ type malformedLine struct {
 	why  string
 }
 
-// unknownTool names the calls whose tool the proxy could not know.
-const unknownTool = "(unknown)"
+// unknownTool names the calls whose tool the proxy could not know, and
+// unknownServer the servers that gave no name.
+const (
+	unknownTool   = "(unknown)"
+	unknownServer = "(unknown)"
+)
+
+// allTools is the tool column of a server's row.
+const allTools = "(all tools)"
+
+// statsKey is a tool of a server.
+type statsKey struct{ server, tool string }
 
 // summarise reads a stats file. Its error is the reader's; a malformed
 // line is recorded in the summary and skipped.
 func summarise(in io.Reader) (*statsSummary, error) {
 	sum := &statsSummary{total: toolStats{name: "total"}}
-	byName := map[string]*toolStats{}
+	byName := map[statsKey]*toolStats{}
 	r := bufio.NewReaderSize(in, maxStatsLine)
 	for n := 1; ; n++ {
 		text, err := r.ReadSlice('\n')
@@ -214,17 +230,54 @@ func summarise(in io.Reader) (*statsSummary, error) {
 			break
 		}
 	}
+	byServer := map[string]*toolStats{}
 	for _, t := range byName {
 		sum.tools = append(sum.tools, t)
+		s := byServer[t.server]
+		if s == nil {
+			s = &toolStats{server: t.server, name: allTools}
+			byServer[t.server] = s
+			sum.servers = append(sum.servers, s)
+		}
+		s.merge(t)
+	}
+	bySaved := func(a, b *toolStats) int {
+		return cmp.Or(cmp.Compare(b.saved(), a.saved()), cmp.Compare(b.calls, a.calls), strings.Compare(a.server, b.server), strings.Compare(a.name, b.name))
+	}
+	slices.SortFunc(sum.servers, bySaved)
+	rank := map[string]int{}
+	for i, s := range sum.servers {
+		rank[s.server] = i
 	}
 	slices.SortFunc(sum.tools, func(a, b *toolStats) int {
-		return cmp.Or(cmp.Compare(b.saved(), a.saved()), cmp.Compare(b.calls, a.calls), strings.Compare(a.name, b.name))
+		return cmp.Or(cmp.Compare(rank[a.server], rank[b.server]), bySaved(a, b))
 	})
 	return sum, nil
 }
 
+// merge adds u's calls to t.
+func (t *toolStats) merge(u *toolStats) {
+	t.calls += u.calls
+	t.rewritten += u.rewritten
+	t.measured += u.measured
+	t.serverTokens += u.serverTokens
+	t.modelTokens += u.modelTokens
+	t.serverBytes += u.serverBytes
+	t.modelBytes += u.modelBytes
+	t.ms += u.ms
+	for why, n := range u.leftAlone {
+		if t.leftAlone == nil {
+			t.leftAlone = map[string]int{}
+		}
+		t.leftAlone[why] += n
+	}
+}
+
+// serverName is the server column of a server's or a tool's row.
+func (t *toolStats) serverName() string { return cmp.Or(t.server, unknownServer) }
+
 // read adds one line to the summary, or says why it is malformed.
-func (sum *statsSummary) read(text []byte, byName map[string]*toolStats) error {
+func (sum *statsSummary) read(text []byte, byName map[statsKey]*toolStats) error {
 	var l proxy.StatsLine
 	if err := json.Unmarshal(text, &l); err != nil {
 		return fmt.Errorf("not a stats line (%v): %s", err, quoteStart(text))
@@ -260,11 +313,11 @@ func (sum *statsSummary) read(text []byte, byName map[string]*toolStats) error {
 	if l.MsAdded != nil && (*l.MsAdded < 0 || math.IsNaN(*l.MsAdded)) {
 		return fmt.Errorf("ms_added %v is negative", *l.MsAdded)
 	}
-	name := cmp.Or(l.Tool, unknownTool)
-	t := byName[name]
+	key := statsKey{l.Server, cmp.Or(l.Tool, unknownTool)}
+	t := byName[key]
 	if t == nil {
-		t = &toolStats{name: name}
-		byName[name] = t
+		t = &toolStats{server: key.server, name: key.tool}
+		byName[key] = t
 	}
 	t.add(l)
 	sum.total.add(l)
@@ -290,35 +343,34 @@ func quoteStart(b []byte) string {
 	return fmt.Sprintf("%q", b)
 }
 
-// writeTable writes the summary as text tables.
+// writeTable writes the summary as text tables: a row per server and
+// tool, a row per server where the file names several, and the total.
 func (sum *statsSummary) writeTable(w io.Writer) {
 	t := &sum.total
 	fmt.Fprintf(w, "%s", plural.Count(t.calls, "call"))
 	if !sum.first.IsZero() {
 		fmt.Fprintf(w, " from %s to %s", sum.first.UTC().Format("2006-01-02 15:04:05"), sum.last.UTC().Format("2006-01-02 15:04:05 UTC"))
 	}
-	fmt.Fprintf(w, "; tokens are cl100k_base, of the results' text blocks\n\n")
+	fmt.Fprintf(w, "; tokens are cl100k_base, of the results' text blocks: as the server sent them, and as the model read them\n\n")
+	rows := sum.rows()
 	// The figures align right, the names left: tabwriter aligns every
 	// column one way, so the names come padded.
-	nameWidth := len("tool")
-	for _, tool := range sum.tools {
-		nameWidth = max(nameWidth, len(tool.name))
+	serverWidth, nameWidth := len("server"), len("tool")
+	for _, r := range rows {
+		serverWidth, nameWidth = max(serverWidth, len(r.server)), max(nameWidth, len(r.tool))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%-*s\tcalls\trewritten\ttokens before\ttokens after\tsaved\tsaved %%\tbytes before\tbytes after\tms added\t\n", nameWidth, "tool")
-	row := func(t *toolStats) {
-		if t.measured == 0 {
-			fmt.Fprintf(tw, "%-*s\t%d\t%d\t-\t-\t-\t-\t-\t-\t%.1f\t\n", nameWidth, t.name, t.calls, t.rewritten, t.ms)
-			return
+	fmt.Fprintf(tw, "%-*s\t%-*s\tcalls\trewritten\ttokens as sent\ttokens to model\tsaved\tsaved %%\tbytes as sent\tbytes to model\tms added\t\n", serverWidth, "server", nameWidth, "tool")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%-*s\t%-*s\t", serverWidth, r.server, nameWidth, r.tool)
+		if r.measured == 0 {
+			fmt.Fprintf(tw, "%d\t%d\t-\t-\t-\t-\t-\t-\t%.1f\t\n", r.calls, r.rewritten, r.ms)
+			continue
 		}
-		fmt.Fprintf(tw, "%-*s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t\n", nameWidth, t.name, t.calls, t.rewritten,
-			grouped(t.serverTokens), grouped(t.modelTokens), grouped(t.saved()), percent(t.share()),
-			grouped(t.serverBytes), grouped(t.modelBytes), t.ms)
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t\n", r.calls, r.rewritten,
+			grouped(r.serverTokens), grouped(r.modelTokens), grouped(r.saved()), percent(r.share()),
+			grouped(r.serverBytes), grouped(r.modelBytes), r.ms)
 	}
-	for _, tool := range sum.tools {
-		row(tool)
-	}
-	row(t)
 	tw.Flush()
 	if unread := t.calls - t.measured; unread > 0 {
 		fmt.Fprintf(w, "\n%s not read by the proxy (over its message limit, or no result): counted as calls, not in the tokens\n", plural.Count(unread, "call"))
@@ -331,13 +383,46 @@ func (sum *statsSummary) writeTable(w io.Writer) {
 	}
 	fmt.Fprint(w, "\ncalls left alone, and why:\n\n")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprint(tw, "tool\treason\tcalls\n")
-	for _, tool := range append(sum.tools, t) {
-		for _, why := range sortedReasons(tool.leftAlone) {
-			fmt.Fprintf(tw, "%s\t%s\t%d\n", tool.name, why, tool.leftAlone[why])
+	fmt.Fprint(tw, "server\ttool\treason\tcalls\n")
+	for _, r := range rows {
+		if r.tool == allTools {
+			continue // its tools' rows say it
+		}
+		for _, why := range sortedReasons(r.leftAlone) {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\n", r.server, r.tool, why, r.leftAlone[why])
 		}
 	}
 	tw.Flush()
+}
+
+// statsRow is a row of the table: a server's tool, a server, or the total.
+type statsRow struct {
+	server, tool string
+	*toolStats
+}
+
+// rows lists the table's rows: each server's tools, followed by the
+// server's own row where the file names several servers and the server
+// more than one tool; then the total.
+func (sum *statsSummary) rows() []statsRow {
+	var rows []statsRow
+	byServer := make(map[string]*toolStats, len(sum.servers))
+	for _, s := range sum.servers {
+		byServer[s.server] = s
+	}
+	for i, tool := range sum.tools {
+		rows = append(rows, statsRow{tool.serverName(), tool.name, tool})
+		if i+1 < len(sum.tools) && sum.tools[i+1].server == tool.server {
+			continue
+		}
+		if len(sum.servers) < 2 {
+			continue
+		}
+		if s := byServer[tool.server]; s.calls > tool.calls {
+			rows = append(rows, statsRow{s.serverName(), allTools, s})
+		}
+	}
+	return append(rows, statsRow{"total", "", &sum.total})
 }
 
 // sortedReasons lists the reasons most calls first.
@@ -406,7 +491,7 @@ func (sum *statsSummary) svg() ([]byte, error) {
 		Xmlns: svgdoc.Namespace, Width: int(width), Height: int(height),
 		ViewBox:    fmt.Sprintf("0 0 %d %d", int(width), int(height)),
 		FontFamily: "Helvetica, Arial, sans-serif", FontSize: 12,
-		Title: "gcx proxy: cl100k_base tokens per tool, as the server wrote them and as the model read them",
+		Title: "gcx proxy: cl100k_base tokens per server and tool, as the server wrote them and as the model read them",
 	}
 	bg := svgdoc.Group{ID: "background", Rects: []svgdoc.Rect{{Width: width, Height: height, Fill: "#ffffff"}}}
 	headline := "gcx proxy: no calls recorded"
@@ -446,7 +531,11 @@ func (sum *statsSummary) svg() ([]byte, error) {
 	}
 	for i, tool := range sum.tools {
 		rowTop := statsTop + statsRowH*float64(i)
-		name := svgdoc.Text{X: statsLeft - 8, Y: rowTop + statsRowH/2 + 4, Anchor: "end", Text: shortName(tool.name)}
+		label := tool.name
+		if len(sum.servers) > 1 {
+			label = tool.serverName() + ": " + tool.name
+		}
+		name := svgdoc.Text{X: statsLeft - 8, Y: rowTop + statsRowH/2 + 4, Anchor: "end", Text: shortName(label)}
 		if tool.measured == 0 {
 			name.Fill, name.Style = colorUnknown, "italic"
 			labels.Texts = append(labels.Texts, name, svgdoc.Text{X: statsLeft + 8, Y: rowTop + statsRowH/2 + 4, Fill: colorUnknown, Style: "italic",
@@ -461,7 +550,7 @@ func (sum *statsSummary) svg() ([]byte, error) {
 		}{{tool.serverTokens, colorServer, "the server wrote"}, {tool.modelTokens, colorModel, "the model read"}} {
 			y := rowTop + 4 + float64(j)*(statsBarH+2)
 			bars.Rects = append(bars.Rects, svgdoc.Rect{X: x(0), Y: y, Width: math.Max(x(s.tokens)-x(0), 1), Height: statsBarH, Fill: s.color,
-				Title: fmt.Sprintf("%s: %s tokens %s", tool.name, grouped(s.tokens), s.what)})
+				Title: fmt.Sprintf("%s: %s tokens %s", label, grouped(s.tokens), s.what)})
 		}
 		labels.Texts = append(labels.Texts,
 			svgdoc.Text{X: statsLeft + statsPlot + 10, Y: rowTop + 14,

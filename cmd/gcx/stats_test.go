@@ -97,16 +97,69 @@ func TestStatsTable(t *testing.T) {
 	out := b.String()
 	for _, want := range []string{
 		"31 calls from 2026-12-05 12:00:00 to 2026-12-05 12:00:04 UTC",
-		"read_graph     30         30          3,000         1,200  1,800    60.0%         9,000        2,700      15.0",
-		"(unknown)       1          0              -             -      -        -             -            -       0.0",
-		"total          31         30          3,000         1,200  1,800    60.0%",
+		"server     tool        calls  rewritten  tokens as sent  tokens to model  saved  saved %  bytes as sent  bytes to model  ms added",
+		"(unknown)  read_graph     30         30           3,000            1,200  1,800    60.0%          9,000           2,700      15.0",
+		"(unknown)  (unknown)       1          0               -                -      -        -              -               -       0.0",
+		"total                     31         30           3,000            1,200  1,800    60.0%",
 		"1 call not read by the proxy",
 		"3 calls not recorded: the recorder fell behind",
-		"(unknown)  over-limit  1",
+		"(unknown)  (unknown)  over-limit  1",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the table lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// With several servers, the table has a row per server and tool, the
+// servers by tokens saved and a server's tools together, a row per server
+// of more than one tool, and the total; the reasons go per server and
+// tool too. A tool of the same name on two servers is two rows.
+func TestStatsPerServer(t *testing.T) {
+	line := func(server, tool, format string, before, after int) string {
+		return fmt.Sprintf(`{"time":"2026-12-05T12:00:00.000Z","server":%q,"tool":%q,"format":%q,"server_tokens":%d,"model_tokens":%d,"server_bytes":%d,"model_bytes":%d,"ms_added":1}`,
+			server, tool, format, before, after, 3*before, 3*after)
+	}
+	in := strings.Join([]string{
+		line("mcp-git", "git_log", "untouched", 500, 500),
+		line("sqlite", "execute_sql", "GCX1", 2000, 1200),
+		line("sqlite", "execute_sql", "GCX1", 1000, 600),
+		line("sqlite", "list_tables", "GCX1", 100, 90),
+		line("mcp-git", "search", "GCX1", 100, 50),
+		line("sqlite", "search", "untouched", 10, 10),
+		statsRewritten, // no server named
+	}, "\n") + "\n"
+	sum, err := summarise(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	sum.writeTable(&b)
+	// The table's rows, spaces collapsed, cut after the tokens saved.
+	_, table, _ := strings.Cut(b.String(), "ms added\n")
+	table, _, _ = strings.Cut(table, "\n\n")
+	var rows []string
+	for _, l := range strings.Split(table, "\n") {
+		f := strings.Fields(l)
+		rows = append(rows, strings.Join(f[:len(f)-4], " "))
+	}
+	want := []string{
+		"sqlite execute_sql 2 2 3,000 1,800 1,200",
+		"sqlite list_tables 1 1 100 90 10",
+		"sqlite search 1 0 10 10 0",
+		"sqlite (all tools) 4 3 3,110 1,900 1,210",
+		"(unknown) read_graph 1 1 100 40 60",
+		"mcp-git search 1 1 100 50 50",
+		"mcp-git git_log 1 0 500 500 0",
+		"mcp-git (all tools) 2 1 600 550 50",
+		"total 7 5 3,810 2,490 1,320",
+	}
+	if !slices.Equal(rows, want) {
+		t.Errorf("rows:\n%s\nwant\n%s\n\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"), b.String())
+	}
+	_, reasons, _ := strings.Cut(b.String(), "calls left alone, and why:")
+	if got, want := strings.Fields(reasons), strings.Fields("server tool reason calls  sqlite search (none given) 1  mcp-git git_log (none given) 1  total (none given) 2"); !slices.Equal(got, want) {
+		t.Errorf("the reasons:\n%s\nwant the words %q", reasons, want)
 	}
 }
 
@@ -199,8 +252,10 @@ func TestProxyStats(t *testing.T) {
 	rows := `[{\"id\":1,\"name\":\"a\"},{\"id\":2,\"name\":\"b\"},{\"id\":3,\"name\":\"c\"}]`
 	session := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list","arguments":{}}}` + "\n" +
 		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"` + rows + `"}]}}` + "\n"
-	for range 2 {
-		code, stdout, stderr := gcx(t, session, "proxy", "--mode", "gcx", "--stats", file, "--", "cat")
+	// cat answers no initialize, so names no server: the second session
+	// names it with --server-name.
+	for _, name := range []string{"", "people"} {
+		code, stdout, stderr := gcx(t, session, "proxy", "--mode", "gcx", "--stats", file, "--server-name", name, "--", "cat")
 		if code != exitOK || !strings.Contains(stdout, `GCX1 tool=list`) {
 			t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 		}
@@ -210,8 +265,11 @@ func TestProxyStats(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
-	if len(lines) != 2 || !strings.Contains(lines[1], `"tool":"list","format":"GCX1"`) {
+	if len(lines) != 2 || strings.Contains(lines[0], `"server"`) || !strings.Contains(lines[1], `"server":"people","tool":"list","format":"GCX1"`) {
 		t.Errorf("two sessions appended:\n%s", b)
+	}
+	if code, _, stderr := gcx(t, session, "proxy", "--stats", file, "--server-name", strings.Repeat("x", 101), "--", "cat"); code != exitUsage || !strings.Contains(stderr, "--server-name") {
+		t.Errorf("a --server-name over 100 bytes: exit %d, %q", code, stderr)
 	}
 	code, _, stderr := gcx(t, session, "proxy", "--stats", filepath.Join(dir, "no", "such", "dir"), "--", "cat")
 	if code != exitIO || !strings.Contains(stderr, "--stats") {

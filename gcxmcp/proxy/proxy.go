@@ -53,6 +53,10 @@ type Options struct {
 	// Stats, when not nil, records every tools/call result that passes
 	// (gcx proxy --stats); stats.go.
 	Stats *Recorder
+	// ServerName names the upstream in the stats lines (gcx proxy
+	// --server-name). "" takes the name the upstream gives itself in its
+	// initialize result (serverInfo.name), cut to MaxServerNameBytes.
+	ServerName string
 }
 
 // Proxy holds one session's state and makes its decisions. Its methods
@@ -71,6 +75,8 @@ type Proxy struct {
 	mu      sync.Mutex
 	session binding.Session
 	initID  string                     // the initialize request's id, "" when none is in flight
+	server  string                     // the upstream's name for the stats lines
+	named   bool                       // server is Options.ServerName: the upstream's own is not taken
 	pending map[string]binding.Pending // tools/call requests in flight, by id
 }
 
@@ -97,6 +103,8 @@ func newProxy(decide *binding.Intermediary, opts Options, b *budget, log *logger
 		budget:     b,
 		log:        log,
 		stats:      opts.Stats,
+		server:     clipName(opts.ServerName),
+		named:      opts.ServerName != "",
 		pending:    map[string]binding.Pending{},
 	}
 }
@@ -294,11 +302,12 @@ func (p *Proxy) FromUpstream(msg []byte) []byte {
 	if isInit {
 		p.initID = ""
 	}
+	server := p.server
 	p.mu.Unlock()
 	result, ok := m.Lookup("result")
 	if !ok {
 		if isCall {
-			p.stats.unread(start, call.Name, ReasonRPCError)
+			p.stats.unread(start, server, call.Name, ReasonRPCError)
 		}
 		return msg // an error response passes untouched [MCP-5]
 	}
@@ -311,12 +320,12 @@ func (p *Proxy) FromUpstream(msg []byte) []byte {
 	}
 	r, err := binding.ResultFromJSON(result, false)
 	if err != nil {
-		p.stats.unread(start, call.Name, ReasonNotAResult)
+		p.stats.unread(start, server, call.Name, ReasonNotAResult)
 		return msg
 	}
 	d := p.decide.Decide(call, r)
 	if !d.Answered {
-		p.stats.decided(start, call.Name, r, d)
+		p.stats.decided(start, server, call.Name, r, d)
 		return msg
 	}
 	a := d.Answer
@@ -329,13 +338,16 @@ func (p *Proxy) FromUpstream(msg []byte) []byte {
 		size += len(a.Text) + len(a.Text)/8 - len(r.Content[a.Block].Text)
 	}
 	out := m.AppendCompact(make([]byte, 0, max(size, 64)))
-	p.stats.decided(start, call.Name, r, d)
+	p.stats.decided(start, server, call.Name, r, d)
 	return out
 }
 
 // initialized keeps of the upstream's initialize result the negotiated
-// version and the tags the upstream offers [MCP-2] [PRX-3].
+// version and the tags the upstream offers [MCP-2] [PRX-3], and the name
+// it gives itself, for the stats lines.
 func (p *Proxy) initialized(result jsonmap.Value) {
+	info, _ := result.Lookup("serverInfo")
+	name, _ := info.Lookup("name")
 	version, _ := result.Lookup("protocolVersion")
 	caps, _ := result.Lookup("capabilities")
 	extensions, _ := caps.Lookup("extensions")
@@ -347,6 +359,9 @@ func (p *Proxy) initialized(result jsonmap.Value) {
 	defer p.mu.Unlock()
 	if version.Kind == jsonmap.String {
 		p.session.ProtocolVersion = strings.Clone(version.Text)
+	}
+	if name.Kind == jsonmap.String && !p.named {
+		p.server = clipName(name.Text)
 	}
 	p.session.UpstreamOffer = offer
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gcxwire/gcx/gcxmcp/binding"
 	"github.com/gcxwire/gcx/internal/plural"
@@ -16,8 +17,8 @@ import (
 
 // gcx proxy --stats: one JSON line per tools/call result that passes, saying
 // what the proxy did with it and what that saved the model, and never what
-// the call asked or the tool answered: the tool's name, the format, counts
-// and times only.
+// the call asked or the tool answered: the server's and the tool's names,
+// the format, counts and times only.
 //
 // Counting the tokens of two texts costs more than deciding a result, so
 // the call's own path does no more than copy the result's text blocks into
@@ -57,6 +58,11 @@ const (
 type StatsLine struct {
 	// Time is when the result passed, RFC 3339 with milliseconds, UTC.
 	Time string `json:"time"`
+	// Server is the upstream's name: Options.ServerName, or the name the
+	// upstream gave itself in its initialize result; "" when unknown (no
+	// initialize seen, as over Streamable HTTP to a server that keeps no
+	// session).
+	Server string `json:"server,omitempty"`
 	// Tool is the tool's name; "" when unknown (ReasonOverLimit).
 	Tool string `json:"tool,omitempty"`
 	// Format is the tag the model read (GCX1), "json" (marked JSON, the
@@ -107,6 +113,7 @@ type Recorder struct {
 // texts, nothing shared with the message.
 type record struct {
 	when   time.Time
+	server string
 	tool   string
 	format string
 	why    string
@@ -217,12 +224,12 @@ func (r *Recorder) drop(rec record) {
 // The hooks Proxy calls. A nil *Recorder records nothing.
 
 // decided records a result the binding decided on.
-func (r *Recorder) decided(start time.Time, tool string, res *binding.Result, d binding.Decision) {
+func (r *Recorder) decided(start time.Time, server, tool string, res *binding.Result, d binding.Decision) {
 	if r == nil {
 		return
 	}
 	added := time.Since(start)
-	rec := record{when: start, tool: tool, why: string(d.Why), read: true, block: -1, added: added}
+	rec := record{when: start, server: server, tool: tool, why: string(d.Why), read: true, block: -1, added: added}
 	switch {
 	case !d.Answered:
 		rec.format = FormatUntouched
@@ -250,11 +257,11 @@ func (r *Recorder) decided(start time.Time, tool string, res *binding.Result, d 
 
 // unread records a tools/call result passed without the binding reading
 // it, for the reason why.
-func (r *Recorder) unread(start time.Time, tool, why string) {
+func (r *Recorder) unread(start time.Time, server, tool, why string) {
 	if r == nil {
 		return
 	}
-	r.enqueue(record{when: start, tool: tool, format: FormatUntouched, why: why, block: -1, added: time.Since(start)})
+	r.enqueue(record{when: start, server: server, tool: tool, format: FormatUntouched, why: why, block: -1, added: time.Since(start)})
 }
 
 // run is the writer goroutine.
@@ -283,7 +290,7 @@ func (r *Recorder) writeDropped() {
 
 // line counts rec's texts and makes its line.
 func (r *Recorder) line(rec record) StatsLine {
-	l := StatsLine{Time: rec.when.UTC().Format(StatsTimeLayout), Tool: rec.tool, Format: rec.format, Reason: rec.why}
+	l := StatsLine{Time: rec.when.UTC().Format(StatsTimeLayout), Server: rec.server, Tool: rec.tool, Format: rec.format, Reason: rec.why}
 	if rec.added >= 0 {
 		ms := float64(rec.added.Microseconds()) / 1000
 		l.MsAdded = &ms
@@ -340,4 +347,22 @@ func (r *Recorder) write(l StatsLine) {
 		}
 		r.log.printf("gcx proxy --stats: a line could not be written: %v", err)
 	}
+}
+
+// MaxServerNameBytes bounds a server's name in the stats lines: a name,
+// not a place for an upstream to write what the file must not hold.
+const MaxServerNameBytes = 100
+
+// clipName returns name, or its first MaxServerNameBytes bytes (whole
+// runes) when longer. Strings the proxy keeps are its own: the message's
+// buffer is reused.
+func clipName(name string) string {
+	if len(name) > MaxServerNameBytes {
+		n := MaxServerNameBytes
+		for n > 0 && !utf8.RuneStart(name[n]) {
+			n--
+		}
+		name = name[:n]
+	}
+	return strings.Clone(name)
 }

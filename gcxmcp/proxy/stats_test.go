@@ -133,8 +133,8 @@ func TestStatsThroughStdio(t *testing.T) {
 		if (wrote != read) != c.wantRewritten {
 			t.Errorf("call %d: the host read a different text: %v, want %v", c.id, wrote != read, c.wantRewritten)
 		}
-		if l.Tool != c.tool || l.Format != c.format || l.Reason != c.why || l.Dropped != 0 {
-			t.Errorf("call %d: tool %q format %q reason %q, want %q %q %q", c.id, l.Tool, l.Format, l.Reason, c.tool, c.format, c.why)
+		if l.Server != "fake" || l.Tool != c.tool || l.Format != c.format || l.Reason != c.why || l.Dropped != 0 {
+			t.Errorf("call %d: server %q tool %q format %q reason %q, want fake %q %q %q", c.id, l.Server, l.Tool, l.Format, l.Reason, c.tool, c.format, c.why)
 		}
 		if got, want := intOf(l.ServerTokens), tokens.CL100KCount(wrote); got != want {
 			t.Errorf("call %d: server_tokens %d, counted %d", c.id, got, want)
@@ -265,7 +265,7 @@ func TestStatsThroughHTTP(t *testing.T) {
 	}
 	l := lines[0]
 	wrote := `[{"a": 1, "b": "x"}, {"a": 2, "b": "y"}]`
-	if l.Tool != "pairs" || l.Format != "GCX1" || intOf(l.ServerTokens) != tokens.CL100KCount(wrote) || intOf(l.ModelTokens) != tokens.CL100KCount(read) || intOf(l.ModelBytes) != len(read) {
+	if l.Server != "fake" || l.Tool != "pairs" || l.Format != "GCX1" || intOf(l.ServerTokens) != tokens.CL100KCount(wrote) || intOf(l.ModelTokens) != tokens.CL100KCount(read) || intOf(l.ModelBytes) != len(read) {
 		t.Errorf("line %+v; the host read %q", l, read)
 	}
 }
@@ -450,5 +450,78 @@ func TestStatsProxyReasons(t *testing.T) {
 	want := []string{"a untouched " + proxy.ReasonRPCError, "b untouched " + proxy.ReasonNotAResult}
 	if strings.Join(got, "; ") != strings.Join(want, "; ") {
 		t.Errorf("lines %q, want %q", got, want)
+	}
+}
+
+// A stats line names the server: as --server-name says, or else as the
+// upstream's initialize result does (serverInfo.name), cut to
+// MaxServerNameBytes; no name where the upstream gave none.
+func TestStatsServerName(t *testing.T) {
+	long := strings.Repeat("é", 300)
+	for _, c := range []struct {
+		name       string
+		serverInfo string // the initialize result's serverInfo, JSON
+		option     string // Options.ServerName
+		want       string
+	}{
+		{"the upstream's name", `{"name":"sqlite-db","version":"1.4.0"}`, "", "sqlite-db"},
+		{"--server-name wins", `{"name":"sqlite-db","version":"1.4.0"}`, "orders", "orders"},
+		{"a long name is cut", fmt.Sprintf(`{"name":%q,"version":"1"}`, long), "", strings.Repeat("é", proxy.MaxServerNameBytes/2)},
+		{"a name that is not a string", `{"name":7}`, "", ""},
+		{"no serverInfo", `null`, "", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				var msg struct {
+					ID     json.RawMessage `json:"id"`
+					Method string          `json:"method"`
+				}
+				json.NewDecoder(r.Body).Decode(&msg)
+				w.Header().Set("Content-Type", "application/json")
+				switch msg.Method {
+				case "initialize":
+					w.Header().Set("Mcp-Session-Id", "s1")
+					fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":%s}}`, msg.ID, c.serverInfo)
+				case "tools/call":
+					fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"[{\"a\": 1}, {\"a\": 2}]"}]}}`, msg.ID)
+				default:
+					w.WriteHeader(http.StatusAccepted)
+				}
+			}))
+			defer upstream.Close()
+			rec, path := statsFile(t)
+			h, err := proxy.NewHTTP(proxy.HTTPOptions{Options: proxy.Options{Stats: rec, ServerName: c.option}, Upstream: upstream.URL + "/mcp"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			front := httptest.NewServer(h)
+			defer front.Close()
+			session := ""
+			for _, body := range []string{
+				`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+				`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"rows","arguments":{}}}`,
+			} {
+				req, _ := http.NewRequest(http.MethodPost, front.URL+"/mcp", strings.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				if session != "" {
+					req.Header.Set("Mcp-Session-Id", session)
+				}
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				session = resp.Header.Get("Mcp-Session-Id")
+			}
+			if err := rec.Close(); err != nil {
+				t.Fatal(err)
+			}
+			lines := readStats(t, path)
+			if len(lines) != 1 || lines[0].Tool != "rows" || lines[0].Server != c.want {
+				t.Errorf("lines %+v, want one of tool rows and server %q", lines, c.want)
+			}
+		})
 	}
 }

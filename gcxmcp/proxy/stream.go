@@ -154,9 +154,10 @@ func (p *Proxy) passedUntouched(ids *idScanner, why string) {
 	p.mu.Lock()
 	call, isCall := p.pending[key]
 	delete(p.pending, key)
+	server := p.server
 	p.mu.Unlock()
 	if isCall {
-		p.stats.unread(time.Now(), call.Name, why)
+		p.stats.unread(time.Now(), server, call.Name, why)
 	}
 }
 
