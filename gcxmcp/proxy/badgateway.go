@@ -22,7 +22,7 @@ import (
 // is at fault. The same line goes to the proxy's log.
 func (h *HTTP) badGateway(w http.ResponseWriter, r *http.Request, err error) {
 	msg := upstreamFailure(h.upstream, err)
-	h.log.note("upstream", "%s (%s)", msg, r.Method)
+	h.refusals.note("upstream errors", "%s (%s)", msg, r.Method)
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(http.StatusBadGateway)
@@ -34,14 +34,10 @@ func (h *HTTP) badGateway(w http.ResponseWriter, r *http.Request, err error) {
 // no answer: "gcx proxy: upstream http://127.0.0.1:9/mcp unreachable:
 // connection refused".
 func upstreamFailure(u *url.URL, err error) string {
-	return "gcx proxy: upstream " + publicURL(u) + " " + scrubURL(u, whyUpstreamFailed(err))
-}
-
-// publicURL names an upstream by scheme://host[:port]/path alone: its user
-// and password, its query (where servers take API keys) and its fragment
-// may be secrets, and a 502's body is read by whoever made the request.
-func publicURL(u *url.URL) string {
-	return (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawPath: u.RawPath}).String()
+	// redactURL (front.go) names it as the log does: its user, password
+	// and query values may be secrets, and a 502's body is read by
+	// whoever made the request.
+	return "gcx proxy: upstream " + redactURL(u.String()) + " " + scrubURL(u, whyUpstreamFailed(err))
 }
 
 // maxReasonBytes bounds the reason quoted from an error, some of whose
@@ -83,7 +79,7 @@ func whyUpstreamFailed(err error) string {
 	return "failed: " + truncate(err.Error())
 }
 
-// scrubURL takes out of reason the parts of u that publicURL leaves out,
+// scrubURL takes out of reason the parts of u that redactURL hides,
 // should a cause's text quote them after all.
 func scrubURL(u *url.URL, reason string) string {
 	for _, secret := range []string{u.RawQuery, u.Fragment, u.User.String()} {

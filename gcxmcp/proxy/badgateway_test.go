@@ -48,7 +48,7 @@ func TestHTTPBadGatewaySaysWhy(t *testing.T) {
 		name     string
 		upstream string // scheme://host:port; the test adds secrets, /mcp and the query
 		status   int
-		body     string // the body, or its start; %s: the upstream's public URL
+		body     string // the body, or its start; %s: the upstream's URL as redactURL names it
 	}{
 		{"down", "http://" + downAddr, 502, "gcx proxy: upstream %s unreachable: connection refused\n"},
 		{"hangs up", "http://" + hangUp, 502, "gcx proxy: upstream %s closed the connection without an answer\n"},
@@ -78,7 +78,7 @@ func TestHTTPBadGatewaySaysWhy(t *testing.T) {
 			}
 			want := c.body
 			if strings.Contains(want, "%s") {
-				want = fmt.Sprintf(want, scheme+"://"+hostPort+"/mcp")
+				want = fmt.Sprintf(want, scheme+"://"+hostPort+"/mcp?api_key=REDACTED")
 			}
 			if resp.StatusCode != c.status || !strings.HasPrefix(string(body), want) || strings.Count(string(body), "\n") != 1 || !strings.HasSuffix(string(body), "\n") {
 				t.Errorf("the host got %d %q, want %d and one line %q...", resp.StatusCode, body, c.status, want)
@@ -91,7 +91,7 @@ func TestHTTPBadGatewaySaysWhy(t *testing.T) {
 					t.Errorf("the log does not say it: %q", log.String())
 				}
 			}
-			for _, secret := range []string{"hunter2", "user", "s3cret", "api_key", "frag"} {
+			for _, secret := range []string{"hunter2", "user", "s3cret", "frag"} {
 				if strings.Contains(string(body), secret) || strings.Contains(log.String(), secret) {
 					t.Errorf("%q shows in the body %q or the log %q", secret, body, log.String())
 				}

@@ -32,6 +32,9 @@ func (h *HTTP) admit(r *http.Request) (int, string) {
 	if h.opts.Token != "" && !bearerMatches(r.Header.Get("Authorization"), h.opts.Token) {
 		return http.StatusUnauthorized, "this proxy wants its token: Authorization: Bearer TOKEN"
 	}
+	if code, why := tunnel(r); code != 0 {
+		return code, why
+	}
 	if r.URL.Path != h.endpoint {
 		return http.StatusNotFound, fmt.Sprintf("the proxy serves MCP at %s only", h.endpoint)
 	}
@@ -47,9 +50,40 @@ func (h *HTTP) admit(r *http.Request) (int, string) {
 	return 0, ""
 }
 
-// deny answers a request the proxy refuses, saying why, and notes it.
+// tunnel refuses a request that asks for anything but one HTTP exchange:
+// an Upgrade (WebSocket, h2c) or a CONNECT would leave a raw stream of
+// bytes between the host and the upstream, past the path, the
+// credentials and every bound [PRX-7]. PRI is HTTP/2's preface, which
+// the proxy does not speak.
+func tunnel(r *http.Request) (int, string) {
+	if _, ok := r.Header["Upgrade"]; ok || headerHasToken(r.Header["Connection"], "upgrade") {
+		return http.StatusBadRequest, "the proxy opens no tunnel: a request with Upgrade is refused"
+	}
+	if r.Method == http.MethodConnect || r.Method == "PRI" {
+		return http.StatusMethodNotAllowed, "the proxy opens no tunnel: " + r.Method + " is refused"
+	}
+	return 0, ""
+}
+
+// headerHasToken reports whether a comma-separated header holds token,
+// in any case.
+func headerHasToken(values []string, token string) bool {
+	for _, v := range values {
+		for t := range strings.SplitSeq(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(t), token) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// deny answers a request the proxy refuses, saying why, notes it (a
+// bounded number of lines per minute, the rest counted), and closes the
+// connection: a refused peer keeps no connection slot [PRX-9].
 func (h *HTTP) deny(w http.ResponseWriter, code int, why string) {
-	h.log.note(fmt.Sprint("refused ", code), "gcx proxy: refused a request (%d): %s", code, why)
+	h.refusals.note(fmt.Sprint(code, " refusals"), "gcx proxy: refused a request (%d): %s", code, why)
+	w.Header().Set("Connection", "close")
 	if code == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="gcx proxy"`)
 	}
@@ -184,19 +218,27 @@ func CheckListen(addr string, public bool, token string) error {
 }
 
 // Serve serves the proxy on ln until ctx ends, with the front's bounds:
-// timeouts for headers, bodies and idle connections, a limit on headers
-// and on connections at once. It then gives open streams ShutdownGrace
-// to end. It returns nil when ctx ended it.
+// timeouts for headers, bodies and idle connections, a limit on headers,
+// and connection slots that a refused peer cannot hold. It serves
+// HTTP/1 alone: no h2c, whose upgrade or preface would carry streams the
+// front door never sees. It then gives open streams ShutdownGrace to
+// end. It returns nil when ctx ended it.
 func (h *HTTP) Serve(ctx context.Context, ln net.Listener) error {
+	var protocols http.Protocols
+	protocols.SetHTTP1(true)
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: HeaderTimeout,
 		IdleTimeout:       IdleTimeout,
 		MaxHeaderBytes:    MaxHeaderBytes,
 		ErrorLog:          h.reverse.ErrorLog,
+		Protocols:         &protocols,
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+			return context.WithValue(ctx, slotKey{}, c)
+		},
 	}
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(limitListener(ln, MaxConnections)) }()
+	go func() { served <- srv.Serve(newSlots(ln, MaxConnections, MaxWaitingConnections)) }()
 	select {
 	case err := <-served:
 		return err
@@ -211,55 +253,177 @@ func (h *HTTP) Serve(ctx context.Context, ln net.Listener) error {
 	}
 }
 
-// limitListener accepts at most n connections at once; the next waits
-// for one to close.
-func limitListener(ln net.Listener, n int) net.Listener {
-	return &limited{Listener: ln, free: make(chan struct{}, n), closed: make(chan struct{})}
-}
+// Connection slots. A connection waits in the waiting pool until one of
+// its requests passes the front door; it then takes a slot of its own,
+// which it keeps until it closes. A full waiting pool closes its oldest
+// connection to make room, and a refused request closes its connection:
+// so peers that do not pass (no token, a foreign Host) can never hold the
+// slots of those that do [PRX-9]. At most MaxConnections +
+// MaxWaitingConnections connections are open at once.
 
-type limited struct {
+// slotKey keys the request context's connection, a *slotConn.
+type slotKey struct{}
+
+// slots is a listener whose connections take their slots as above.
+type slots struct {
 	net.Listener
-	free      chan struct{}
-	closed    chan struct{}
-	closeOnce sync.Once
+	admitted   chan struct{} // a slot held by each admitted connection
+	maxWaiting int
+
+	mu      sync.Mutex
+	waiting slotList // oldest first
 }
 
-func (l *limited) Close() error {
-	l.closeOnce.Do(func() { close(l.closed) })
-	return l.Listener.Close()
+func newSlots(ln net.Listener, maxAdmitted, maxWaiting int) *slots {
+	return &slots{Listener: ln, admitted: make(chan struct{}, maxAdmitted), maxWaiting: maxWaiting}
 }
 
-func (l *limited) Accept() (net.Conn, error) {
-	select {
-	case l.free <- struct{}{}:
-	case <-l.closed:
-		return nil, net.ErrClosed
-	}
-	c, err := l.Listener.Accept()
+// Accept never waits for a slot: the new connection waits in the pool,
+// in place of the oldest when the pool is full.
+func (s *slots) Accept() (net.Conn, error) {
+	c, err := s.Listener.Accept()
 	if err != nil {
-		<-l.free
 		return nil, err
 	}
-	return &limitedConn{Conn: c, release: func() { <-l.free }}, nil
+	sc := &slotConn{Conn: c, s: s, gone: make(chan struct{})}
+	s.mu.Lock()
+	s.waiting.push(sc)
+	var evict *slotConn
+	if s.waiting.n > s.maxWaiting {
+		evict = s.waiting.head
+		s.waiting.remove(evict)
+	}
+	s.mu.Unlock()
+	if evict != nil {
+		evict.Close()
+	}
+	return sc, nil
 }
 
-type limitedConn struct {
+// admit gives the request's connection a slot, waiting for one while the
+// connection is still open and the request wanted. A connection served
+// without slots (a handler under another server) is admitted.
+func (s *slots) admit(ctx context.Context, c *slotConn) bool {
+	if c.isAdmitted() {
+		return true
+	}
+	select {
+	case s.admitted <- struct{}{}:
+	case <-c.gone:
+		return false
+	case <-ctx.Done():
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c.closed {
+		<-s.admitted
+		return false
+	}
+	s.waiting.remove(c)
+	c.admitted = true
+	return true
+}
+
+// slotConn is a connection and its place: in the waiting pool, or
+// holding a slot.
+type slotConn struct {
 	net.Conn
-	once    sync.Once
-	release func()
+	s          *slots
+	prev, next *slotConn // in the waiting pool
+	inList     bool
+	admitted   bool // guarded by s.mu
+	closed     bool // guarded by s.mu
+	gone       chan struct{}
 }
 
-func (c *limitedConn) Close() error {
+func (c *slotConn) isAdmitted() bool {
+	c.s.mu.Lock()
+	defer c.s.mu.Unlock()
+	return c.admitted
+}
+
+func (c *slotConn) Close() error {
 	err := c.Conn.Close()
-	c.once.Do(c.release)
+	c.s.mu.Lock()
+	defer c.s.mu.Unlock()
+	if c.closed {
+		return err
+	}
+	c.closed = true
+	close(c.gone)
+	if c.admitted {
+		<-c.s.admitted
+	} else {
+		c.s.waiting.remove(c)
+	}
 	return err
 }
 
-// redactURL returns a URL with its password, if any, hidden.
+// slotList is a doubly linked list of waiting connections: each is added
+// and removed in constant time.
+type slotList struct {
+	head, tail *slotConn
+	n          int
+}
+
+func (l *slotList) push(c *slotConn) {
+	c.prev, c.next, c.inList = l.tail, nil, true
+	if l.tail != nil {
+		l.tail.next = c
+	} else {
+		l.head = c
+	}
+	l.tail = c
+	l.n++
+}
+
+func (l *slotList) remove(c *slotConn) {
+	if !c.inList {
+		return
+	}
+	if c.prev != nil {
+		c.prev.next = c.next
+	} else {
+		l.head = c.next
+	}
+	if c.next != nil {
+		c.next.prev = c.prev
+	} else {
+		l.tail = c.prev
+	}
+	c.prev, c.next, c.inList = nil, nil, false
+	l.n--
+}
+
+// redactURL returns a URL as the proxy prints it: its user and password
+// and the values of its query (and a name without a value), where
+// secrets travel, replaced by
+// REDACTED, its fragment left out. Every line that names the upstream
+// names it so.
 func redactURL(s string) string {
 	u, err := url.Parse(s)
 	if err != nil {
 		return "(an unreadable URL)"
 	}
-	return u.Redacted()
+	if u.User != nil {
+		u.User = url.User("REDACTED")
+	}
+	if u.RawQuery != "" {
+		var q strings.Builder
+		for i, pair := range strings.Split(u.RawQuery, "&") {
+			if i > 0 {
+				q.WriteByte('&')
+			}
+			// A name without a value may itself be the secret.
+			if name, _, hasValue := strings.Cut(pair, "="); hasValue {
+				q.WriteString(name + "=REDACTED")
+			} else if pair != "" {
+				q.WriteString("REDACTED")
+			}
+		}
+		u.RawQuery = q.String()
+	}
+	u.Fragment, u.RawFragment = "", ""
+	return u.String()
 }

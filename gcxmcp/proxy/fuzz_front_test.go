@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/gcxwire/gcx/gcxmcp/binding"
 	"github.com/gcxwire/gcx/jsonmap"
@@ -51,6 +52,15 @@ func FuzzHTTPFront(f *testing.F) {
 		{"DELETE", "/mcp", "Host: 127.0.0.1\r\nMcp-Session-Id: s1\r\n", "", "HTTP/1.1 404 Not Found\r\n\r\n"},
 		{"POST", "/other", "Host: 127.0.0.1\r\n", call, "HTTP/1.1 200 OK\r\n\r\n"},
 		{"POST", "/mcp", "Host: 127.0.0.1\r\nMcp-Session-Id: \x00\r\n", call, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n" + result},
+		// Tunnels: refused before the upstream, which would switch.
+		{"GET", "/mcp", "Host: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n", "", "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n"},
+		{"POST", "/mcp", "Host: 127.0.0.1\r\nConnection: keep-alive, HTTP2-Settings, upgrade\r\nUpgrade: h2c\r\n", call, "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n"},
+		{"CONNECT", "127.0.0.1:8931", "Host: 127.0.0.1:8931\r\n", "", "HTTP/1.1 200 OK\r\n\r\n"},
+		{"PRI", "*", "Host: 127.0.0.1\r\n", "", "HTTP/1.1 200 OK\r\n\r\n"},
+		// An upstream that switches unasked, and events ended by bare CRs.
+		{"POST", "/mcp", "Host: 127.0.0.1\r\n", call, "HTTP/1.1 101 Switching Protocols\r\n\r\n"},
+		{"POST", "/mcp?key=forged", "Host: 127.0.0.1\r\n", call, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\nid: 1\rdata: " + result + "\r\r"},
+		{"POST", "/mcp", "Host: 127.0.0.1\r\n", call, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: {\"id\":1,\rdata: \"result\":{}}\r\n\r\n\r"},
 	} {
 		f.Add(seed.method, seed.path, seed.header, seed.body, seed.response)
 	}
@@ -68,11 +78,21 @@ func FuzzHTTPFront(f *testing.F) {
 		h.reverse.Transport = u
 		req.RemoteAddr = "127.0.0.1:1"
 		code, _ := h.admit(req)
+		tunnel := req.Method == http.MethodConnect || req.Method == "PRI" || req.Header["Upgrade"] != nil || headerHasToken(req.Header["Connection"], "upgrade")
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, req)
 		io.Copy(io.Discard, w.Result().Body)
 		if code != 0 && u.reached != 0 {
 			t.Fatalf("a request refused with %d reached the upstream", code)
+		}
+		if code != 0 && w.Result().Header.Get("Connection") != "close" {
+			t.Fatalf("a request refused with %d left its connection open", code)
+		}
+		if tunnel && (code == 0 || u.reached != 0) {
+			t.Fatalf("a tunnel (%s, Upgrade %q) was let through", req.Method, req.Header.Get("Upgrade"))
+		}
+		if w.Code == http.StatusSwitchingProtocols {
+			t.Fatal("the upstream's 101 was relayed")
 		}
 		if !h.hostAllowed(req.Host) && code == 0 {
 			t.Fatalf("Host %q was admitted", req.Host)
@@ -90,13 +110,16 @@ func FuzzHTTPFront(f *testing.F) {
 }
 
 // Any event stream passes through byte for byte when no call is in
-// flight, whatever its lines, fields and line endings.
+// flight, whatever its lines, fields and line endings (CR LF, LF, a bare
+// CR), read whole or a byte at a time.
 func FuzzEvents(f *testing.F) {
 	for _, seed := range []string{
 		"id: 1\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n",
 		": comment\r\n\r\nretry: 10\ndata:x\ndata: y\n\n",
 		"data: " + strings.Repeat("z", 5000) + "\n\ndata: {}\n",
 		"\n\n\n", "data", "event: message\r\ndata: {\"id\":1,\r\ndata: \"error\":{}}\r\n\r\n",
+		"id: 1\rdata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\r\r", "data: x\r\r\n\n\r\r\n", "\r\n\r\r\n\n\r",
+		"data: " + strings.Repeat("z", 5000) + "\r\rdata: {}\r",
 	} {
 		f.Add(seed, 100)
 	}
@@ -104,19 +127,25 @@ func FuzzEvents(f *testing.F) {
 		if limit <= 0 || limit > 1<<16 {
 			return
 		}
-		p, err := New(Options{MaxMessageBytes: limit})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out bytes.Buffer
-		if err := p.events(&out, strings.NewReader(stream)); err != nil {
-			t.Fatal(err)
-		}
-		if out.String() != stream {
-			t.Fatalf("the stream changed:\n got %q\nwant %q", out.String(), stream)
-		}
-		if free := p.budget.free; free != DefaultMaxBufferedBytes {
-			t.Fatalf("the budget holds %d bytes after the stream", DefaultMaxBufferedBytes-free)
+		for _, oneByte := range []bool{false, true} {
+			p, err := New(Options{MaxMessageBytes: limit})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var src io.Reader = strings.NewReader(stream)
+			if oneByte {
+				src = iotest.OneByteReader(src)
+			}
+			var out bytes.Buffer
+			if err := p.events(&out, src); err != nil {
+				t.Fatal(err)
+			}
+			if out.String() != stream {
+				t.Fatalf("one byte at a time %v, the stream changed:\n got %q\nwant %q", oneByte, out.String(), stream)
+			}
+			if free := p.budget.free; free != DefaultMaxBufferedBytes {
+				t.Fatalf("the budget holds %d bytes after the stream", DefaultMaxBufferedBytes-free)
+			}
 		}
 	})
 }

@@ -68,8 +68,11 @@ const (
 	IdleTimeout   = 2 * time.Minute
 	// MaxHeaderBytes bounds a request's headers.
 	MaxHeaderBytes = 64 << 10
-	// MaxConnections bounds the connections served at once.
-	MaxConnections = 1024
+	// MaxConnections bounds the connections served at once that passed
+	// the front door; a connection that has not yet waits in a pool of
+	// MaxWaitingConnections, which closes its oldest when full [PRX-9].
+	MaxConnections        = 1024
+	MaxWaitingConnections = 1024
 )
 
 // HTTPOptions configures a Streamable HTTP proxy.
@@ -79,7 +82,9 @@ type HTTPOptions struct {
 	// Upstream is the URL of the MCP server's endpoint, http or https.
 	// The proxy serves the same path and nothing else [PRX-7]. Its user
 	// and password, if any, are the upstream's credentials, sent with
-	// every request as HTTP basic authentication and never logged.
+	// every request as HTTP basic authentication and never logged. Its
+	// query, if any, is sent with every request instead of the host's,
+	// and its values are never logged (an API key, say).
 	Upstream string
 	// Listen is the address the proxy listens on: a loopback host and its
 	// port are allowed in Host and Origin without being listed.
@@ -125,6 +130,7 @@ type HTTP struct {
 	reverse  *httputil.ReverseProxy
 	decide   *binding.Intermediary // every session's: it holds only the settings
 	log      *logger
+	refusals *rateLog // refusals and upstream errors, rate limited
 	budget   *budget
 
 	mu       sync.Mutex
@@ -166,7 +172,8 @@ func NewHTTP(opts HTTPOptions) (*HTTP, error) {
 		u.User = nil
 	}
 	h.upstream = u
-	h.redacted = u.String()
+	h.redacted = redactURL(opts.Upstream)
+	h.refusals = newRateLog(h.log, NotesPerInterval, NoteInterval)
 	if h.hosts, h.origins, err = allowed(opts); err != nil {
 		return nil, err
 	}
@@ -183,8 +190,8 @@ func NewHTTP(opts HTTPOptions) (*HTTP, error) {
 	return h, nil
 }
 
-// Upstream returns the upstream's URL without its credentials, as the
-// proxy names it in what it prints.
+// Upstream returns the upstream's URL as the proxy names it in what it
+// prints: its user, password and query values redacted.
 func (h *HTTP) Upstream() string { return h.redacted }
 
 // Sessions returns how many sessions the proxy keeps state for.
@@ -224,6 +231,9 @@ func (h *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if code, why := h.admit(r); code != 0 {
 		h.deny(w, code, why)
 		return
+	}
+	if c, ok := r.Context().Value(slotKey{}).(*slotConn); ok && !c.s.admit(r.Context(), c) {
+		return // the connection closed while it waited for a slot
 	}
 	rc := http.NewResponseController(w)
 	// The body, if any, must arrive within the timeout; the deadline is
@@ -390,7 +400,9 @@ func (h *HTTP) end(id string) {
 func (h *HTTP) rewrite(pr *httputil.ProxyRequest) {
 	pr.SetURL(h.upstream)
 	pr.Out.URL.Path, pr.Out.URL.RawPath = h.upstream.Path, h.upstream.RawPath
-	pr.Out.URL.RawQuery = pr.In.URL.RawQuery
+	// The upstream's own query (an API key, say) is the user's to give;
+	// the host's is not sent [PRX-7].
+	pr.Out.URL.RawQuery = h.upstream.RawQuery
 	pr.Out.Host = h.upstream.Host
 	// The proxy reads bodies: the upstream is asked for them
 	// uncompressed, and the transport decompresses what comes anyway.
@@ -415,6 +427,10 @@ func (h *HTTP) rewrite(pr *httputil.ProxyRequest) {
 func (h *HTTP) modifyResponse(resp *http.Response) error {
 	if resp.StatusCode < 100 || resp.StatusCode > 999 {
 		return fmt.Errorf("a status of %d", resp.StatusCode)
+	}
+	if resp.StatusCode == http.StatusSwitchingProtocols {
+		// Never relayed: the connection would become a tunnel [PRX-7].
+		return fmt.Errorf("the upstream switched protocols (101 %s); the proxy opens no tunnel", quotePrefix([]byte(resp.Header.Get("Upgrade"))))
 	}
 	if !h.opts.ForwardCredentials {
 		resp.Header.Del("Set-Cookie")
@@ -530,7 +546,7 @@ func (l *liftAtEOF) Close() error { return l.closer.Close() }
 // An event longer than the message limit passes untouched, as it
 // arrives [PRX-6].
 func (p *Proxy) events(dst io.Writer, src io.Reader) error {
-	r := bufio.NewReaderSize(src, readBufferBytes)
+	r := eventLines{r: bufio.NewReaderSize(src, readBufferBytes)}
 	var event []byte // the event's lines as they came
 	held := 0        // the budget event holds
 	defer func() { p.budget.give(held) }()
@@ -546,8 +562,19 @@ func (p *Proxy) events(dst io.Writer, src io.Reader) error {
 		return err
 	}
 	for {
-		chunk, err := r.ReadSlice('\n')
-		complete := err == nil
+		chunk, complete, err := r.next()
+		if r.lf {
+			// The LF of a CR LF whose CR ended the line before it: it
+			// goes where that line went.
+			if len(event) == 0 || over {
+				if werr := write(chunk); werr != nil {
+					return werr
+				}
+			} else {
+				event = append(event, chunk...)
+			}
+			continue
+		}
 		blank := atLineStart && complete && isBlankLine(chunk)
 		switch {
 		case over:
@@ -595,9 +622,6 @@ func (p *Proxy) events(dst io.Writer, src io.Reader) error {
 			}
 		}
 		atLineStart = complete
-		if err == bufio.ErrBufferFull {
-			continue
-		}
 		if err != nil {
 			// The stream ended inside an event: what came goes on.
 			if werr := write(event); werr != nil {
@@ -617,15 +641,15 @@ func (p *Proxy) flushEvent(write func([]byte) error, event []byte) error {
 	var data []byte
 	lines := 0
 	for rest := event; len(rest) > 0; {
-		i := bytes.IndexByte(rest, '\n')
-		if value, ok := field(rest[:i+1], "data"); ok {
+		var line []byte
+		line, rest = cutEventLine(rest)
+		if value, ok := field(line, "data"); ok {
 			if lines > 0 {
 				data = append(data, '\n')
 			}
 			data = append(data, value...)
 			lines++
 		}
-		rest = rest[i+1:]
 	}
 	if lines == 0 {
 		return write(event)
@@ -637,9 +661,8 @@ func (p *Proxy) flushEvent(write func([]byte) error, event []byte) error {
 	var b bytes.Buffer
 	wrote := false
 	for rest := event; len(rest) > 0; {
-		i := bytes.IndexByte(rest, '\n')
-		line := rest[:i+1]
-		rest = rest[i+1:]
+		var line []byte
+		line, rest = cutEventLine(rest)
 		if _, ok := field(line, "data"); ok {
 			if !wrote {
 				b.WriteString("data: ")
@@ -659,17 +682,25 @@ func (p *Proxy) flushEvent(write func([]byte) error, event []byte) error {
 // pieces of a long line in order, and a line's first piece holds the
 // line's start, the read buffer's size or all of it.
 type dataIDs struct {
-	s      idScanner
-	midway bool // in a line
-	inData bool // the line is a data line
-	lines  int
+	s       idScanner
+	midway  bool // in a line
+	inData  bool // the line is a data line
+	afterCR bool // the last line ended with CR: an LF next is its end too
+	lines   int
 }
 
 func (d *dataIDs) write(b []byte) {
 	for len(b) > 0 {
-		i := bytes.IndexByte(b, '\n')
+		if d.afterCR && b[0] == '\n' {
+			b = b[1:]
+			d.afterCR = false
+			continue
+		}
+		d.afterCR = false
+		i := bytes.IndexAny(b, "\r\n")
 		line := b
 		if i >= 0 {
+			d.afterCR = b[i] == '\r'
 			line, b = b[:i], b[i+1:]
 		} else {
 			b = nil
@@ -686,10 +717,77 @@ func (d *dataIDs) write(b []byte) {
 			}
 		}
 		if d.inData {
-			d.s.write(bytes.TrimSuffix(line, []byte("\r")))
+			d.s.write(line)
 		}
 		d.midway = i < 0
 	}
+}
+
+// An event stream's line ends with CR LF, LF or CR alone: all three are
+// legal, and a line must reach the host as soon as its end has come.
+
+// eventLines reads an event stream line by line without waiting past a
+// line's end: a CR ends its line at once, and an LF that then follows is
+// returned alone, with lf set, as the rest of that line's ending.
+type eventLines struct {
+	r       *bufio.Reader
+	afterCR bool // the last line ended with a CR
+	lf      bool // what next returned is that CR's LF
+}
+
+// next returns the next line with its ending (complete), or a piece of a
+// line longer than the read buffer (not complete), or at the end of the
+// stream what is left, with the error. What it returns is valid until
+// the next call.
+func (l *eventLines) next() (piece []byte, complete bool, err error) {
+	l.lf = false
+	if l.afterCR {
+		l.afterCR = false
+		if b, err := l.r.Peek(1); err == nil && b[0] == '\n' {
+			l.r.Discard(1)
+			l.lf = true
+			return b[:1], true, nil
+		}
+	}
+	scanned := 0
+	for n := 1; ; {
+		data, err := l.r.Peek(n)
+		if i := bytes.IndexAny(data[scanned:], "\r\n"); i >= 0 {
+			end := scanned + i + 1
+			if data[end-1] == '\r' {
+				if end < len(data) && data[end] == '\n' {
+					end++
+				} else {
+					l.afterCR = true
+				}
+			}
+			l.r.Discard(end)
+			return data[:end], true, nil
+		}
+		scanned = len(data)
+		if err != nil {
+			l.r.Discard(len(data))
+			if err == bufio.ErrBufferFull {
+				return data, false, nil
+			}
+			return data, false, err
+		}
+		n = max(len(data)+1, l.r.Buffered())
+	}
+}
+
+// cutEventLine cuts an event's first line, with its ending, from the
+// event's bytes, which hold whole lines (a CR LF whole too).
+func cutEventLine(b []byte) (line, rest []byte) {
+	i := bytes.IndexAny(b, "\r\n")
+	if i < 0 {
+		return b, nil
+	}
+	end := i + 1
+	if b[i] == '\r' && end < len(b) && b[end] == '\n' {
+		end++
+	}
+	return b[:end], b[end:]
 }
 
 // field returns the value of an event stream line of the named field: the
