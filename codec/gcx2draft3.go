@@ -39,8 +39,11 @@ type Draft3 struct {
 
 func init() { Register(Draft3{}) }
 
-// draft3Tree is the name of the draft's one idea, the tree form.
-const draft3Tree = "tree"
+// The draft's ideas, by the names EncodeWithout knows them by.
+const (
+	draft3Tree  = "tree"  // tables below a member of the root in sections of their own [D3-TREE-1]
+	draft3Cells = "cells" // GCX2-draft.1's cells in every table section [D3-CELL-1]
+)
 
 // formTree is the value of json= that marks the tree form [D3-TREE-1].
 const formTree = "tree"
@@ -48,23 +51,32 @@ const formTree = "tree"
 // Tag returns "GCX2-draft.3".
 func (Draft3) Tag() string { return Draft3Tag }
 
-// Ideas lists the draft's idea.
+// Ideas lists the draft's ideas in the order of its document.
 func (Draft3) Ideas() []Idea {
-	return []Idea{{Name: draft3Tree, Rules: []string{"D3-TREE-1", "D3-PATH-1", "D3-PATH-2", "D3-ENC-1"},
-		Summary: "tables below a member of the root are written as table sections named by their paths, the rest of the value as one JSON cell"}}
+	return []Idea{
+		{Name: draft3Tree, Rules: []string{"D3-TREE-1", "D3-PATH-1", "D3-PATH-2", "D3-ENC-1"},
+			Summary: "tables below a member of the root are written as table sections named by their paths, the rest of the value as one JSON cell"},
+		{Name: draft3Cells, Rules: []string{"D3-CELL-1"},
+			Summary: "every table section's cells as GCX2-draft.1 writes them: constant, template and keyed columns, ^ and … marks"},
+	}
 }
 
-// Needs returns what the draft's idea needs in a generated value: tables
-// nested in wrappers, at any depth, beside scalars and strings "@".
+// Needs returns what the draft's ideas need in a generated value: tables
+// nested in wrappers, at any depth, beside scalars and strings "@", and
+// what GCX2-draft.1's cells need.
 func (Draft3) Needs() Needs {
-	return Needs{Nested: true, Wrappers: []string{"data", "results", "items"}, LookAlikes: []string{"@", `"@"`, "0", "a.b"}}
+	n := Draft1{}.Needs()
+	n.Nested = true
+	n.Wrappers = []string{"data", "results", "items"}
+	n.LookAlikes = slices.Concat(n.LookAlikes, []string{"@", `"@"`, "0", "a.b"})
+	return n
 }
 
 // EncodeWithout is Encode with the named ideas switched off as well.
 func (d Draft3) EncodeWithout(tool string, v jsonmap.Value, off []string) ([]byte, error) {
 	for _, name := range off {
-		if name != draft3Tree {
-			return nil, fmt.Errorf("codec: %s has no idea %q (it has %s)", Draft3Tag, name, draft3Tree)
+		if name != draft3Tree && name != draft3Cells {
+			return nil, fmt.Errorf("codec: %s has no idea %q (it has %s and %s)", Draft3Tag, name, draft3Tree, draft3Cells)
 		}
 	}
 	d.Off = slices.Concat(d.Off, off)
@@ -91,7 +103,31 @@ func (d Draft3) EncodeLimits(tool string, v jsonmap.Value, limits spec.Limits) (
 			}
 		}
 	}
+	// With the cells idea off the tables still pass through GCX2-draft.1's
+	// encoder, with none of its ideas: a text that reads as a mark is
+	// still guarded [D3-CELL-1].
+	pol := policy{ideas: Draft1AllIdeas}
+	if slices.Contains(d.Off, draft3Cells) {
+		pol.ideas = 0
+	}
+	for _, i := range draft3Tables(p) {
+		compressTable(&p.Sections[i], pol)
+	}
 	return WriteWireLimits(Draft3Tag, p, limits)
+}
+
+// draft3Tables returns the table sections of a model [D3-CELL-1]: every
+// section after a json=tree root, or those GCX2-draft.1 finds in a GCX1
+// model.
+func draft3Tables(p *spec.Payload) []int {
+	if len(p.Sections) == 0 || metaValue(p.Sections[0].Meta, jsonmap.KeyJSON) != formTree {
+		return tableSections(p)
+	}
+	out := make([]int, 0, len(p.Sections)-1)
+	for i := 1; i < len(p.Sections); i++ {
+		out = append(out, i)
+	}
+	return out
 }
 
 // A hole is a table of the value that the tree form writes as a section
@@ -219,21 +255,28 @@ func (d Draft3) Decode(payload []byte) (jsonmap.Value, error) {
 	return d.DecodeLimits(payload, spec.DefaultLimits)
 }
 
-// DecodeLimits is Decode under limits [LIM-3]: a root with json=tree is
-// read as [D3-TREE-1] says, every other root as GCX1 reads it.
+// DecodeLimits is Decode under limits [LIM-3]: the table sections' cells
+// are expanded as GCX2-draft.1 expands them [D3-CELL-1], then a root with
+// json=tree is read as [D3-TREE-1] says, every other root as GCX1 reads
+// it.
 func (Draft3) DecodeLimits(payload []byte, limits spec.Limits) (jsonmap.Value, error) {
 	p, err := ReadWire(Draft3Tag, payload, limits)
 	if err != nil {
 		return jsonmap.Value{}, err
 	}
+	loc := newLocator(payload, p, Draft3Tag)
+	plain, err := expandSections(p, loc, draft3Tables(p))
+	if err != nil {
+		return jsonmap.Value{}, err
+	}
 	if len(p.Sections) == 0 || metaValue(p.Sections[0].Meta, jsonmap.KeyJSON) != formTree {
-		v, err := jsonmap.DecodePayload(p)
+		v, err := jsonmap.DecodePayload(plain)
 		if err != nil {
-			return jsonmap.Value{}, moveError(Draft3Tag, payload, err, 1)
+			return jsonmap.Value{}, loc.remap(err, plain)
 		}
 		return v, nil
 	}
-	return readTree(payload, p)
+	return readTree(payload, plain, loc)
 }
 
 // metaValue returns the value of the pair with key, or "".
@@ -249,7 +292,7 @@ func metaValue(meta []spec.Meta, key string) string {
 // table-form root [MAP-8], put in the place of the string "@" its name
 // gives [D3-PATH-2]. Sections are met in order and the "@" strings of the
 // tree found in one walk, so the reading is linear.
-func readTree(payload []byte, p *spec.Payload) (jsonmap.Value, error) {
+func readTree(payload []byte, p *spec.Payload, loc *locator) (jsonmap.Value, error) {
 	root := p.Sections[0]
 	if len(root.Fields) != 1 || root.Fields[0] != "" || len(root.Meta) != 2 || root.Meta[0].Key != jsonmap.KeyJSON || root.Meta[1] != (spec.Meta{Key: spec.KeyRows, Value: "1"}) {
 		return jsonmap.Value{}, draft3Error(payload, 1, 1, "D3-TREE-1",
@@ -259,7 +302,7 @@ func readTree(payload []byte, p *spec.Payload) (jsonmap.Value, error) {
 	asValue.Meta = []spec.Meta{{Key: jsonmap.KeyJSON, Value: jsonmap.FormValue}, root.Meta[1]}
 	tree, err := jsonmap.DecodePayload(&spec.Payload{Sections: []spec.Section{asValue}})
 	if err != nil {
-		return jsonmap.Value{}, moveError(Draft3Tag, payload, err, 1)
+		return jsonmap.Value{}, loc.remap(err, p)
 	}
 	if tree.Kind != jsonmap.Object && tree.Kind != jsonmap.Array {
 		return jsonmap.Value{}, draft3Error(payload, 2, 1, "D3-TREE-1", "the cell of a json=tree root is a JSON object or array")
@@ -282,7 +325,7 @@ func readTree(payload []byte, p *spec.Payload) (jsonmap.Value, error) {
 		}
 		table, err := jsonmap.DecodePayload(&spec.Payload{Sections: []spec.Section{s}})
 		if err != nil {
-			return jsonmap.Value{}, moveError(Draft3Tag, payload, err, line)
+			return jsonmap.Value{}, loc.remap(fromLine(err, line), p)
 		}
 		next += at
 		*marks[next].at = table
@@ -340,22 +383,17 @@ func quoteName(s string) string {
 	return strconv.Quote(s)
 }
 
-// moveError moves an error that jsonmap.DecodePayload placed in the GCX1
-// spelling of a part of the payload, which begins at line first of the
-// payload, to the payload: lines move down by first-1, a column of a
-// header line after the tag moves by the tag's extra length, and the
-// offset is counted again from the line and column.
-func moveError(tag string, payload []byte, err error, first int) error {
+// fromLine moves an error that jsonmap.DecodePayload placed in a payload
+// of one section to the GCX1 spelling of the whole model, where that
+// section begins at line first; the locator then moves it to the draft's
+// payload.
+func fromLine(err error, first int) error {
 	var e *spec.Error
 	if !errors.As(err, &e) || e.Line == 0 {
 		return err
 	}
 	fixed := *e
 	fixed.Line += first - 1
-	if isTagged(lineAt(payload, fixed.Line), tag) && e.Column > len(spec.Version) {
-		fixed.Column += len(tag) - len(spec.Version)
-	}
-	fixed.Offset = int64(lineStart(payload, fixed.Line) + fixed.Column - 1)
 	return &fixed
 }
 
