@@ -197,6 +197,12 @@ type Needs struct {
 	// other members before and after it, as servers of MCP 2025-11-25
 	// return lists ({"result":[...],"total":3}).
 	Wrappers []string `json:"wrappers,omitempty"`
+	// Nested asks the properties to also draw tables nested at any depth
+	// inside wrappers, as real servers return rows
+	// ({"data":{"statements":[{"sql":...,"rows":[...]}]}}): in members of
+	// objects and elements of arrays, beside scalars, strings "@", member
+	// names that are no GCX1 name, and tables that hold tables.
+	Nested bool `json:"nested,omitempty"`
 }
 
 // An Exercised codec says what its ideas need [Needs].

@@ -349,9 +349,7 @@ func (e *encoder) tableRows(t *table) error {
 func (e *encoder) object(tool string, v Value) error {
 	tables := make([]*table, len(v.Members))
 	for i := range v.Members {
-		if m := &v.Members[i].Value; m.Kind == Array && len(m.Elems) > 0 {
-			tables[i], _ = planTable(m.Elems)
-		}
+		tables[i], _ = tableOf(&v.Members[i].Value)
 	}
 	isTable := make([]bool, len(tables))
 	for i, t := range tables {

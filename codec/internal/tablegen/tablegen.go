@@ -52,9 +52,17 @@ func Value(n codec.Needs) *rapid.Generator[Drawn] {
 	if len(n.Wrappers) > 0 {
 		shapes = 4 // and the wrapped lists; other codecs draw as before
 	}
+	if n.Nested {
+		shapes = 6 // and tables nested at any depth, twice as often
+	}
 	return rapid.Custom(func(t *rapid.T) Drawn {
 		switch rapid.IntRange(0, shapes).Draw(t, "shape") {
+		case 5, 6:
+			return Drawn{rapid.SampledFrom([]string{"t", "execute_sql", "get_callers", "search_symbols"}).Draw(t, "tool"), nested(t, n, table, 0)}
 		case 4:
+			if len(n.Wrappers) == 0 {
+				return Drawn{"t", nested(t, n, table, 0)}
+			}
 			return wrapped(t, n, table)
 		case 0:
 			l := rapid.SampledFrom(jsonmap.Layouts()).Draw(t, "layout")
@@ -122,4 +130,51 @@ func NeedsOf(c codec.Codec) codec.Needs {
 		return e.Needs()
 	}
 	return codec.Needs{}
+}
+
+// maxNesting bounds the depth of the wrappers nested draws.
+const maxNesting = 4
+
+// nested draws a value whose tables lie at any depth, as real servers
+// return rows ({"success":true,"data":{"statements":[{"sql":...,"rows":[...]}]}}):
+// objects whose members are scalars, strings "@", tables, tables whose
+// rows hold a table, and further wrappers, under names that are GCX1 names,
+// digits, or hold a dot or a space; and arrays of such wrappers.
+func nested(t *rapid.T, n codec.Needs, table *rapid.Generator[jsonmap.Value], depth int) jsonmap.Value {
+	kind := rapid.IntRange(0, 5).Draw(t, "nested kind")
+	if depth >= maxNesting {
+		kind = rapid.IntRange(0, 2).Draw(t, "leaf kind")
+	}
+	switch kind {
+	case 0:
+		return rapid.SampledFrom([]jsonmap.Value{{Kind: jsonmap.Number, Text: "7"}, {Kind: jsonmap.True}, {Kind: jsonmap.Null},
+			str("@"), str("x"), str("has space"), str(""), {Kind: jsonmap.Array, Elems: []jsonmap.Value{}}}).Draw(t, "scalar")
+	case 1, 2:
+		return table.Draw(t, "nested table")
+	case 3:
+		// A table whose rows hold a table, as a statement holds its rows.
+		inner := nested(t, n, table, depth+1)
+		rows := rapid.IntRange(1, 3).Draw(t, "outer rows")
+		elems := make([]jsonmap.Value, rows)
+		for i := range elems {
+			elems[i] = jsonmap.Value{Kind: jsonmap.Object, Members: []jsonmap.Member{
+				{Key: "sql", Value: str(rapid.SampledFrom([]string{"SELECT 1", "@", "x"}).Draw(t, "sql"))},
+				{Key: "rows", Value: inner},
+			}}
+		}
+		return jsonmap.Value{Kind: jsonmap.Array, Elems: elems}
+	case 4:
+		elems := make([]jsonmap.Value, rapid.IntRange(1, 3).Draw(t, "array length"))
+		for i := range elems {
+			elems[i] = nested(t, n, table, depth+1)
+		}
+		return jsonmap.Value{Kind: jsonmap.Array, Elems: elems}
+	}
+	names := slices.Concat([]string{"data", "rows", "0", "a.b", "a b", "total", "next"}, n.Wrappers)
+	keys := rapid.SliceOfNDistinct(rapid.SampledFrom(names), 1, 4, rapid.ID).Draw(t, "members")
+	obj := jsonmap.Value{Kind: jsonmap.Object}
+	for _, k := range keys {
+		obj.Members = append(obj.Members, jsonmap.Member{Key: k, Value: nested(t, n, table, depth+1)})
+	}
+	return obj
 }
