@@ -114,7 +114,7 @@ func checkOutcome(v *Vector, got []byte, err error) []problem {
 		return []problem{core("the outcome %s is not a JSON text: %v", quoteShort(got), err)}
 	}
 	var diffs differences
-	diffJSON(v.Expected.outcome, value, nil, &diffs)
+	diffJSON(withoutFalseIsError(v.Expected.outcome), withoutFalseIsError(value), nil, &diffs)
 	var problems []problem
 	for _, d := range diffs.shown {
 		p := core("outcome differs at %s: %s", d.path, d.text)
@@ -127,6 +127,30 @@ func checkOutcome(v *Vector, got []byte, err error) []problem {
 		problems = append(problems, problem{minLevel(problems), fmt.Sprintf("... and %s", plural.Count(diffs.more, "more difference"))})
 	}
 	return problems
+}
+
+// withoutFalseIsError returns an outcome whose result (a server's or an
+// intermediary's) has no isError member of false: MCP's default for an
+// absent isError is false, and MCP libraries drop the member when it is
+// false, so both spell the same result [MCP-5]. Other outcomes come back
+// as they are.
+func withoutFalseIsError(outcome jsonmap.Value) jsonmap.Value {
+	if outcome.Kind != jsonmap.Object {
+		return outcome
+	}
+	members := slices.Clone(outcome.Members)
+	for i, m := range members {
+		if m.Key != "result" || m.Value.Kind != jsonmap.Object {
+			continue
+		}
+		result := m.Value
+		result.Members = slices.DeleteFunc(slices.Clone(result.Members), func(r jsonmap.Member) bool {
+			return r.Key == "isError" && r.Value.Kind == jsonmap.False
+		})
+		members[i].Value = result
+	}
+	outcome.Members = members
+	return outcome
 }
 
 // difference is one place where two JSON values differ.
