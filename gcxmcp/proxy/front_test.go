@@ -165,7 +165,8 @@ func TestHTTPUpstream101IsRefused(t *testing.T) {
 // Peers that do not pass the front door hold no connection slot [PRX-9]:
 // more refused connections than there are slots, each kept open after
 // its 401, and as many more that send nothing, and then the host with
-// the token still gets through at once.
+// the token still gets through at once, on a new connection and on the
+// one it opened before them, which no stranger could close.
 func TestHTTPRefusedPeersHoldNoSlot(t *testing.T) {
 	if testing.Short() {
 		t.Skip("opens over 2,000 connections")
@@ -175,6 +176,29 @@ func TestHTTPRefusedPeersHoldNoSlot(t *testing.T) {
 	defer upstream.Close()
 	const token = "a-token-of-sixteen-bytes-or-more"
 	_, addr, _ := serveProxy(t, upstream.URL+"/mcp", proxy.HTTPOptions{Token: token})
+	notification := `{"jsonrpc":"2.0","method":"notifications/x"}`
+	ping := fmt.Sprintf("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n%s", token, len(notification), notification)
+	kept, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kept.Close()
+	keptReader := bufio.NewReader(kept)
+	pingKept := func(when string) {
+		t.Helper()
+		kept.SetDeadline(time.Now().Add(5 * time.Second))
+		io.WriteString(kept, ping)
+		resp, err := http.ReadResponse(keptReader, nil)
+		if err != nil {
+			t.Fatalf("the host's kept connection, %s: %v", when, err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusAccepted || resp.Close {
+			t.Fatalf("the host's kept connection, %s: %d, Connection: close %v", when, resp.StatusCode, resp.Close)
+		}
+	}
+	pingKept("before the strangers")
 	n := proxy.MaxConnections + 6
 	var (
 		mu    sync.Mutex
@@ -231,6 +255,7 @@ func TestHTTPRefusedPeersHoldNoSlot(t *testing.T) {
 		t.Fatalf("the host with the token: %d", resp.StatusCode)
 	}
 	t.Logf("the host got through in %v after %d refused and %d silent connections", time.Since(start).Round(time.Millisecond), n, n)
+	pingKept("after the strangers")
 }
 
 // The upstream's URL may carry secrets: a user and password, an API key

@@ -130,7 +130,7 @@ type HTTP struct {
 	reverse  *httputil.ReverseProxy
 	decide   *binding.Intermediary // every session's: it holds only the settings
 	log      *logger
-	refusals *rateLog // refusals and upstream errors, rate limited
+	refusals *rateLog // what any peer can cause at will: refusals, unknown sessions, upstream errors
 	budget   *budget
 
 	mu       sync.Mutex
@@ -244,7 +244,7 @@ func (h *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if s := h.lookup(x.session); s != nil {
 			x.p = s.p
 		} else {
-			h.log.note("unknown session", "gcx proxy: a request names a session the proxy did not see begin (or has ended); its messages pass untouched")
+			h.refusals.note("requests naming unknown sessions", "gcx proxy: a request names a session the proxy did not see begin (or has ended); its messages pass untouched")
 		}
 	} else if r.Method == http.MethodPost {
 		// Outside any session: this request's own proxy, which keeps
@@ -436,7 +436,7 @@ func (h *HTTP) modifyResponse(resp *http.Response) error {
 		resp.Header.Del("Set-Cookie")
 	}
 	if resp.StatusCode == http.StatusUnauthorized && !h.opts.ForwardCredentials && h.auth == "" && len(h.opts.UpstreamHeader) == 0 {
-		h.log.note("401", "gcx proxy: the upstream answered 401 Unauthorized; the host's credentials are not passed on unless --forward-credentials is given, and the upstream's own can be given with --upstream-header-file")
+		h.refusals.note("upstream 401 answers", "gcx proxy: the upstream answered 401 Unauthorized; the host's credentials are not passed on unless --forward-credentials is given, and the upstream's own can be given with --upstream-header-file")
 	}
 	x, _ := resp.Request.Context().Value(exchangeKey{}).(*exchange)
 	if x == nil {
