@@ -92,21 +92,33 @@ type fencedBlock struct {
 	text string // the lines between the fences, each ending with LF
 }
 
+// fencedBlocks returns the ``` blocks of a Markdown file, those indented
+// in a list item included, their lines without the fence's indentation.
 func fencedBlocks(markdown string) []fencedBlock {
 	var blocks []fencedBlock
 	var cur *fencedBlock
+	indent := ""
 	for i, line := range strings.SplitAfter(markdown, "\n") {
+		fence, lineIndent := isFence(line)
 		switch {
-		case cur == nil && strings.HasPrefix(line, "```"):
-			cur = &fencedBlock{line: i + 1, lang: strings.TrimSpace(strings.TrimPrefix(line, "```"))}
-		case cur != nil && strings.HasPrefix(line, "```"):
+		case cur == nil && fence:
+			indent = lineIndent
+			cur = &fencedBlock{line: i + 1, lang: strings.TrimSpace(strings.TrimLeft(line, " ")[3:])}
+		case cur != nil && fence:
 			blocks = append(blocks, *cur)
 			cur = nil
 		case cur != nil:
-			cur.text += line
+			cur.text += strings.TrimPrefix(line, indent)
 		}
 	}
 	return blocks
+}
+
+// isFence reports whether line opens or closes a ``` block, and returns
+// its indentation: up to three spaces, or a list item's more.
+func isFence(line string) (bool, string) {
+	rest := strings.TrimLeft(line, " ")
+	return strings.HasPrefix(rest, "```"), line[:len(line)-len(rest)]
 }
 
 // withoutFences drops the fenced blocks, leaving the prose.
@@ -114,7 +126,7 @@ func withoutFences(markdown string) string {
 	var b strings.Builder
 	in := false
 	for _, line := range strings.SplitAfter(markdown, "\n") {
-		if strings.HasPrefix(line, "```") {
+		if fence, _ := isFence(line); fence {
 			in = !in
 			continue
 		}
