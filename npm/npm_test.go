@@ -21,6 +21,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -54,7 +55,12 @@ type installed struct {
 	binary   string   // the release's binary for this machine
 	env      []string // the environment of everything run in app
 	tarballs []string // the packed launcher and platform package
-	tempDir  string
+	// globalBin is where npm install -g of the tarballs put the gcx
+	// command, and globalEnv env with it first on the PATH: a user's
+	// machine after the install the quick start documents.
+	globalBin string
+	globalEnv []string
+	tempDir   string
 }
 
 var (
@@ -148,6 +154,19 @@ func makeInstall() (*installed, string, error) {
 	if err := run(in.app, in.env, "npm", append([]string{"install"}, tarballs...)...); err != nil {
 		return in, "", err
 	}
+	// And globally, as the quick start says, into a prefix of the test's
+	// own.
+	prefix := filepath.Join(tmp, "global")
+	if err := run(tmp, in.env, "npm", append([]string{"install", "-g", "--prefix", prefix}, tarballs...)...); err != nil {
+		return in, "", err
+	}
+	in.globalBin = filepath.Join(prefix, "bin")
+	in.globalEnv = slices.Clone(in.env)
+	for i, kv := range in.globalEnv {
+		if path, ok := strings.CutPrefix(kv, "PATH="); ok {
+			in.globalEnv[i] = "PATH=" + in.globalBin + string(os.PathListSeparator) + path
+		}
+	}
 	in.bin = filepath.Join(in.app, "node_modules", ".bin", "gcx")
 	// The servers of the documented configurations, `npx -y
 	// @modelcontextprotocol/server-memory` and server-everything, come from
@@ -222,16 +241,11 @@ func TestInstalledFromTarballs(t *testing.T) {
 	}
 }
 
-// The quick start's other way, npm install -g, gives a gcx command too.
+// The quick start's install, npm install -g of the two tarballs, gives a
+// gcx command.
 func TestGlobalInstall(t *testing.T) {
 	in := install(t)
-	prefix := t.TempDir()
-	cmd := exec.Command("npm", append([]string{"install", "-g", "--prefix", prefix}, in.tarballs...)...)
-	cmd.Env = in.env
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm install -g: %v\n%s", err, out)
-	}
-	out, err := exec.Command(filepath.Join(prefix, "bin", "gcx"), "--version").Output()
+	out, err := exec.Command(filepath.Join(in.globalBin, "gcx"), "--version").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -461,11 +475,11 @@ func readmeConfigs(t *testing.T) []hostConfig {
 				}
 				c.command, c.url = append([]string{s.Command}, s.Args...), s.URL
 			}
-		case "claude-code":
+		case "claude-code", "quickstart-claude-code":
 			// claude mcp add [--transport http] NAME -- COMMAND ARGS... | URL
 			words := shellWords(t, string(body))
 			if len(words) < 4 || !slices.Equal(words[:3], []string{"claude", "mcp", "add"}) {
-				t.Fatalf("claude-code: %q is not claude mcp add", body)
+				t.Fatalf("%s: %q is not claude mcp add", host, body)
 			}
 			rest := words[3:]
 			if transport == "http" {
@@ -525,11 +539,144 @@ func TestReadmeHasEveryHostConfig(t *testing.T) {
 	slices.Sort(have)
 	want := []string{
 		"claude-code http", "claude-code stdio", "claude-desktop stdio", "cursor http", "cursor stdio",
-		"proxy-http http", "quickstart stdio", "quickstart-exempt stdio", "vscode http", "vscode stdio",
+		"proxy-http http", "quickstart stdio", "quickstart-claude-code stdio", "quickstart-exempt stdio", "vscode http", "vscode stdio",
 	}
 	if !slices.Equal(have, want) {
 		t.Errorf("docs/mcp.md host configurations:\n%q\nwant\n%q", have, want)
 	}
+	// The quick start's run the installed gcx: npx -y @gcxwire/gcx asks
+	// the registry, which has no package before the first publish.
+	for _, c := range readmeConfigs(t) {
+		if strings.HasPrefix(c.host, "quickstart") && (len(c.command) < 2 || c.command[0] != "gcx") {
+			t.Errorf("%s: %q, want gcx proxy ...", c.host, c.command)
+		}
+	}
+}
+
+var (
+	terminalCheckMarker  = regexp.MustCompile("(?m)^ *<!-- terminal-check -->\n *```text\n((?s:.*?))\n *```\n")
+	terminalAnswerMarker = regexp.MustCompile("(?m)^ *<!-- terminal-check-answer -->\n *```text\n((?s:.*?))\n *```\n")
+)
+
+// terminalCheck returns the quick start's terminal check: the command
+// line, the line to paste, and the answer shown, "..." standing for any
+// text.
+func terminalCheck(t *testing.T) (command, input, answer string) {
+	t.Helper()
+	doc, err := os.ReadFile("../docs/mcp.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	check, shown := terminalCheckMarker.FindSubmatch(doc), terminalAnswerMarker.FindSubmatch(doc)
+	if check == nil || shown == nil {
+		t.Fatal("docs/mcp.md has no terminal check with its answer")
+	}
+	lines := strings.Split(string(check[1]), "\n")
+	if len(lines) != 2 || strings.Count(string(shown[1]), "\n") != 0 {
+		t.Fatalf("docs/mcp.md: the terminal check is a command and one line to paste, its answer one line:\n%s\n%s", check[1], shown[1])
+	}
+	return strings.TrimSpace(lines[0]), strings.TrimSpace(lines[1]), strings.TrimSpace(string(shown[1]))
+}
+
+// The quick start's terminal check does what docs/mcp.md says: its
+// command, started with the globally installed gcx first on the PATH,
+// answers the line pasted with the answer shown, on one line, the server's
+// own note on stderr, and ends with status 0 when stdin ends.
+func TestReadmeTerminalCheck(t *testing.T) {
+	in := install(t)
+	command, input, answer := terminalCheck(t)
+	words := shellWords(t, command)
+	if len(proxyPrefix(words)) == 0 || words[0] != "gcx" {
+		t.Fatalf("the terminal check runs %q, want gcx proxy ... -- SERVER", command)
+	}
+	var request struct {
+		ID     int    `json:"id"`
+		Method string `json:"method"`
+	}
+	if err := json.Unmarshal([]byte(input), &request); err != nil || request.Method != "initialize" {
+		t.Fatalf("the line to paste is no initialize request (%v): %s", err, input)
+	}
+	// Found as the PATH of the user's shell would find it.
+	cmd := exec.Command(filepath.Join(in.globalBin, "gcx"), words[1:]...)
+	cmd.Dir, cmd.Env = in.app, append(slices.Clone(in.globalEnv), "MEMORY_FILE_PATH="+filepath.Join(t.TempDir(), "memory.jsonl"))
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	lines := make(chan string, 1)
+	cmd.Stdout = &lineWriter{buf: &stdout, first: lines}
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	if _, err := io.WriteString(stdin, input+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	select {
+	case got = <-lines:
+	case <-time.After(60 * time.Second):
+		t.Fatalf("no answer in 60 s; stderr:\n%s", stderr.String())
+	}
+	if !matchesElided(got, answer) {
+		t.Errorf("the answer is\n%s\ndocs/mcp.md shows\n%s", got, answer)
+	}
+	var response struct {
+		ID     int `json:"id"`
+		Result struct {
+			ServerInfo struct{ Name string } `json:"serverInfo"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(got), &response); err != nil || response.ID != request.ID || response.Result.ServerInfo.Name == "" {
+		t.Errorf("the answer is no initialize result for id %d (%v): %s", request.ID, err, got)
+	}
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("after stdin ended: %v; stderr:\n%s", err, stderr.String())
+	}
+	if note := "Knowledge Graph MCP Server running on stdio"; !strings.Contains(stderr.String(), note) {
+		t.Errorf("stderr lacks the server's note %q that docs/mcp.md quotes:\n%s", note, stderr.String())
+	}
+}
+
+// lineWriter hands its first complete line to first.
+type lineWriter struct {
+	mu    sync.Mutex
+	buf   *bytes.Buffer
+	first chan string
+	sent  bool
+}
+
+func (w *lineWriter) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(b)
+	if line, _, ok := strings.Cut(w.buf.String(), "\n"); ok && !w.sent {
+		w.sent = true
+		w.first <- line
+	}
+	return len(b), nil
+}
+
+// matchesElided reports whether got is shown, each "..." of shown standing
+// for any text.
+func matchesElided(got, shown string) bool {
+	parts := strings.Split(shown, "...")
+	if !strings.HasPrefix(got, parts[0]) {
+		return false
+	}
+	got = got[len(parts[0]):]
+	for _, p := range parts[1 : len(parts)-1] {
+		i := strings.Index(got, p)
+		if i < 0 {
+			return false
+		}
+		got = got[i+len(p):]
+	}
+	last := parts[len(parts)-1]
+	return len(parts) == 1 && got == "" || len(parts) > 1 && strings.HasSuffix(got, last)
 }
 
 // Each stdio configuration of docs/mcp.md, started exactly as written from
@@ -564,7 +711,7 @@ func TestReadmeStdioConfigs(t *testing.T) {
 			// proxy's "--".
 			sep := slices.Index(c.command, "--")
 			if sep < 0 || !slices.Equal(c.command[:sep], proxyPrefix(c.command[:sep])) {
-				t.Fatalf("%q does not run npx -y @gcxwire/gcx proxy [flags] -- SERVER", c.command)
+				t.Fatalf("%q does not run gcx proxy or npx -y @gcxwire/gcx proxy, [flags] -- SERVER", c.command)
 			}
 			server := c.command[sep+1:]
 			direct := runSession(t, in, script{Stdio: &stdioServer{Command: server[0], Args: server[1:]}, Calls: calls})
@@ -583,10 +730,12 @@ func TestReadmeStdioConfigs(t *testing.T) {
 	}
 }
 
-// proxyPrefix returns words if they are npx -y @gcxwire/gcx proxy and
-// flags, and nil otherwise.
+// proxyPrefix returns words if they are gcx proxy (installed) or npx -y
+// @gcxwire/gcx proxy (from npm) and flags, and nil otherwise.
 func proxyPrefix(words []string) []string {
-	if len(words) < 4 || !slices.Equal(words[:4], []string{"npx", "-y", "@gcxwire/gcx", "proxy"}) {
+	installed := len(words) >= 2 && slices.Equal(words[:2], []string{"gcx", "proxy"})
+	fromNPM := len(words) >= 4 && slices.Equal(words[:4], []string{"npx", "-y", "@gcxwire/gcx", "proxy"})
+	if !installed && !fromNPM {
 		return nil
 	}
 	return words
@@ -704,7 +853,7 @@ func runSession(t *testing.T, in *installed, s script) *report {
 	}
 	cmd := exec.Command("node", filepath.Join(nodeDir, "session.mjs"), path)
 	// The memory server keeps its graph in a file of this test's own.
-	cmd.Dir, cmd.Env = in.app, append(slices.Clone(in.env), "MEMORY_FILE_PATH="+filepath.Join(t.TempDir(), "memory.jsonl"))
+	cmd.Dir, cmd.Env = in.app, append(in.envFor(s), "MEMORY_FILE_PATH="+filepath.Join(t.TempDir(), "memory.jsonl"))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -716,6 +865,15 @@ func runSession(t *testing.T, in *installed, s script) *report {
 		t.Fatalf("session report: %v\n%s", err, out)
 	}
 	return &r
+}
+
+// envFor is the environment a session of s runs in: with the globally
+// installed gcx first on the PATH where s starts gcx itself.
+func (in *installed) envFor(s script) []string {
+	if s.Stdio != nil && s.Stdio.Command == "gcx" {
+		return slices.Clone(in.globalEnv)
+	}
+	return slices.Clone(in.env)
 }
 
 // compare checks a session through the proxy against the same session

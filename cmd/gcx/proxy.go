@@ -28,6 +28,10 @@ configuration (Claude Desktop, and the many hosts that read the same JSON):
   {"mcpServers": {"memory": {"command": "gcx",
     "args": ["proxy", "--", "npx", "-y", "@modelcontextprotocol/server-memory"]}}}
 
+Run that command line in a terminal first and paste an initialize request:
+the server's answer comes back on one line. docs/mcp.md has the line to paste,
+what to do when a host says it failed to connect, and where hosts keep logs.
+
 Every message passes byte for byte, in order, except the results of
 tools/call: where a result's text block holds the JSON of the tool's value,
 the model reads GCX1 instead when it is cheaper (--mode auto) or always

@@ -92,21 +92,33 @@ type fencedBlock struct {
 	text string // the lines between the fences, each ending with LF
 }
 
+// fencedBlocks returns the ``` blocks of a Markdown file, those indented
+// in a list item included, their lines without the fence's indentation.
 func fencedBlocks(markdown string) []fencedBlock {
 	var blocks []fencedBlock
 	var cur *fencedBlock
+	indent := ""
 	for i, line := range strings.SplitAfter(markdown, "\n") {
+		fence, lineIndent := isFence(line)
 		switch {
-		case cur == nil && strings.HasPrefix(line, "```"):
-			cur = &fencedBlock{line: i + 1, lang: strings.TrimSpace(strings.TrimPrefix(line, "```"))}
-		case cur != nil && strings.HasPrefix(line, "```"):
+		case cur == nil && fence:
+			indent = lineIndent
+			cur = &fencedBlock{line: i + 1, lang: strings.TrimSpace(strings.TrimLeft(line, " ")[3:])}
+		case cur != nil && fence:
 			blocks = append(blocks, *cur)
 			cur = nil
 		case cur != nil:
-			cur.text += line
+			cur.text += strings.TrimPrefix(line, indent)
 		}
 	}
 	return blocks
+}
+
+// isFence reports whether line opens or closes a ``` block, and returns
+// its indentation: up to three spaces, or a list item's more.
+func isFence(line string) (bool, string) {
+	rest := strings.TrimLeft(line, " ")
+	return strings.HasPrefix(rest, "```"), line[:len(line)-len(rest)]
 }
 
 // withoutFences drops the fenced blocks, leaving the prose.
@@ -114,7 +126,7 @@ func withoutFences(markdown string) string {
 	var b strings.Builder
 	in := false
 	for _, line := range strings.SplitAfter(markdown, "\n") {
-		if strings.HasPrefix(line, "```") {
+		if fence, _ := isFence(line); fence {
 			in = !in
 			continue
 		}
@@ -200,6 +212,11 @@ func (r *readmeRunner) runBlocks() {
 		switch {
 		case markedHostConfig(doc, b):
 			r.npmHostConfig(b)
+		case marked(doc, b, terminalCheckMarker):
+			r.terminalCheck(b)
+		case marked(doc, b, terminalAnswerMarker):
+			// The answer the terminal check shows: npm/npm_test.go
+			// compares it with the one gcx gives (GCX_NPM_E2E=1).
 		case strings.HasPrefix(b.text, "GCX1 "):
 			r.payload(b)
 		case strings.HasPrefix(b.text, "$ "):
@@ -322,13 +339,57 @@ var hostConfigMarker = regexp.MustCompile(`^ *<!-- host-config: [a-z-]+ (stdio|h
 // markedHostConfig reports whether block b of readme follows a
 // host-config comment.
 func markedHostConfig(readme string, b fencedBlock) bool {
-	lines := strings.Split(readme, "\n")
-	return b.line >= 2 && hostConfigMarker.MatchString(lines[b.line-2])
+	return marked(readme, b, hostConfigMarker)
+}
+
+// The comments before docs/mcp.md's terminal check, a command line and
+// the line to paste into it, and before the answer it shows;
+// npm/npm_test.go runs the check with gcx installed from its npm packages
+// (GCX_NPM_E2E=1).
+var (
+	terminalCheckMarker  = regexp.MustCompile(`^ *<!-- terminal-check -->$`)
+	terminalAnswerMarker = regexp.MustCompile(`^ *<!-- terminal-check-answer -->$`)
+)
+
+// marked reports whether block b of doc follows a line marker matches.
+func marked(doc string, b fencedBlock, marker *regexp.Regexp) bool {
+	lines := strings.Split(doc, "\n")
+	return b.line >= 2 && marker.MatchString(lines[b.line-2])
+}
+
+// terminalCheck checks the terminal check's block: gcx proxy with flags
+// it takes and a server's command, then an initialize request.
+func (r *readmeRunner) terminalCheck(b fencedBlock) {
+	lines := strings.Split(strings.TrimSuffix(b.text, "\n"), "\n")
+	if len(lines) != 2 {
+		r.t.Errorf("%s:%d: a terminal check is a command line and a line to paste, not %d lines", r.file, b.line, len(lines))
+		return
+	}
+	words := strings.Fields(lines[0])
+	if len(words) == 0 || words[0] != "gcx" {
+		r.t.Errorf("%s:%d: the terminal check runs %q, not gcx", r.file, b.line, lines[0])
+		return
+	}
+	r.proxyArgs(b.line, "the terminal check", words[1:])
+	var request struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Method  string          `json:"method"`
+		Params  struct {
+			ProtocolVersion string          `json:"protocolVersion"`
+			ClientInfo      json.RawMessage `json:"clientInfo"`
+		} `json:"params"`
+	}
+	if err := json.Unmarshal([]byte(lines[1]), &request); err != nil || request.JSONRPC != "2.0" || request.ID == nil ||
+		request.Method != "initialize" || request.Params.ProtocolVersion == "" || request.Params.ClientInfo == nil {
+		r.t.Errorf("%s:%d: the line to paste is no initialize request (%v): %s", r.file, b.line, err, lines[1])
+	}
 }
 
 // npmHostConfig checks a marked host configuration, a JSON file or a
-// command line, where it runs gcx as npx -y @gcxwire/gcx: the arguments
-// after the package name are gcx proxy's, as proxyArgs checks them.
+// command line, where it runs gcx as npx -y @gcxwire/gcx or as the
+// installed gcx: the arguments after the package name or gcx are gcx
+// proxy's, as proxyArgs checks them.
 func (r *readmeRunner) npmHostConfig(b fencedBlock) {
 	var commands [][]string
 	if b.lang == "json" {
@@ -352,6 +413,11 @@ func (r *readmeRunner) npmHostConfig(b fencedBlock) {
 		for i := range words {
 			if i >= 2 && words[i] == "@gcxwire/gcx" && words[i-2] == "npx" && words[i-1] == "-y" {
 				r.proxyArgs(b.line, "npx -y @gcxwire/gcx", words[i+1:])
+			}
+			// The installed command: first, or first after claude mcp
+			// add's "--".
+			if words[i] == "gcx" && (i == 0 || words[i-1] == "--" && !slices.Contains(words[:i-1], "--")) {
+				r.proxyArgs(b.line, "gcx", words[i+1:])
 			}
 		}
 	}

@@ -157,6 +157,17 @@ func TestStatsPerServer(t *testing.T) {
 	if !slices.Equal(rows, want) {
 		t.Errorf("rows:\n%s\nwant\n%s\n\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"), b.String())
 	}
+	// The chart names each bar by server and tool, several servers being
+	// in the file.
+	chart, err := sum.svg()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"sqlite: execute_sql: 3,000 tokens the server wrote", "mcp-git: search: 50 tokens the model read", "(unknown): read_graph: 100 tokens the server wrote"} {
+		if !strings.Contains(string(chart), want) {
+			t.Errorf("the chart lacks the bar %q", want)
+		}
+	}
 	_, reasons, _ := strings.Cut(b.String(), "calls left alone, and why:")
 	if got, want := strings.Fields(reasons), strings.Fields("server tool reason calls  sqlite search (none given) 1  mcp-git git_log (none given) 1  total (none given) 2"); !slices.Equal(got, want) {
 		t.Errorf("the reasons:\n%s\nwant the words %q", reasons, want)
