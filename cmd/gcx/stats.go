@@ -29,7 +29,10 @@ result that passed through the proxy (- reads stdin). The table gives, per
 tool and in total, the calls, those whose text the model read in GCX1, the
 cl100k_base tokens and bytes of the text the server wrote and of the text the
 model read, the tokens saved and their share, and the milliseconds the proxy
-spent on the results; a second table, why the other calls were left alone.
+spent on the results; a second table, why the other calls got no GCX1: left
+as the server wrote them (json-cheaper, error-result, ...) or minified, because
+their compact JSON cost fewer tokens than both the server's text and GCX1
+(compact-cheaper).
 Tokens are counted on the results' text blocks only: what the call asked and
 what the tool answered are never in the file.
 
@@ -329,7 +332,7 @@ func (sum *statsSummary) writeTable(w io.Writer) {
 	if len(t.leftAlone) == 0 {
 		return
 	}
-	fmt.Fprint(w, "\ncalls left alone, and why:\n\n")
+	fmt.Fprint(w, "\ncalls not written as GCX1, and why (compact-cheaper: the model read the compact JSON):\n\n")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "tool\treason\tcalls\n")
 	for _, tool := range append(sum.tools, t) {
