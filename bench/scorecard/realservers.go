@@ -330,11 +330,11 @@ func carryRealTOON(rc, prev *RealCorpus) error {
 
 // A RealTotal sums a set of calls.
 type RealTotal struct {
-	Calls, JSONCalls                   int
-	Sent, Compact, Proxy, TOON         int
-	TOONMeasured                       bool
-	ProxyRewrote, ProxyCompact         int
-	ProxyCostlierCompact               int
+	Calls, JSONCalls           int
+	Sent, Compact, Proxy, TOON int
+	TOONMeasured               bool
+	ProxyRewrote, ProxyCompact int
+	ProxyCostlierCompact       int
 }
 
 // Total sums the server's calls.
