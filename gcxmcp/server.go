@@ -117,7 +117,7 @@ func answer(s *binding.Server, call *mcp.CallToolRequest, r *mcp.CallToolResult)
 	if out.Meta == nil {
 		out.Meta = mcp.Meta{}
 	}
-	out.Meta[MetaFormat] = a.Format
+	a.EachMeta(func(key string, value any) { out.Meta[key] = value })
 	if a.Block >= 0 {
 		block := *r.Content[a.Block].(*mcp.TextContent)
 		block.Text = a.Text

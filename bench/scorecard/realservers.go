@@ -70,6 +70,9 @@ type RealCall struct {
 	// result untouched.
 	Proxy       int    `json:"proxy"`
 	ProxyFormat string `json:"proxy_format,omitempty"`
+	// ProxyCompact: the proxy handed the model the compact JSON of the
+	// server's text (_meta marks it compact) [MCP-6].
+	ProxyCompact bool `json:"proxy_compact,omitempty"`
 	// TOON is nil when TOON was not measured. JSONSHA256 holds the SHA-256
 	// of each JSON block's compact JSON, the bytes TOON encoded, so that a
 	// run without node can tell whether earlier figures still apply.
@@ -177,7 +180,7 @@ func measureServer(s realservers.Server) ([]RealCall, [][]realBlock, error) {
 			sum := sha256.Sum256(b.compact)
 			rc.JSONSHA256 = append(rc.JSONSHA256, hex.EncodeToString(sum[:]))
 		}
-		rc.Proxy, rc.ProxyFormat, err = throughProxy(p, i+1, call)
+		rc.Proxy, rc.ProxyFormat, rc.ProxyCompact, err = throughProxy(p, i+1, call)
 		if err != nil {
 			return nil, nil, fmt.Errorf("call %d (%s): %w", i, call.Tool, err)
 		}
@@ -189,11 +192,12 @@ func measureServer(s realservers.Server) ([]RealCall, [][]realBlock, error) {
 
 // throughProxy sends the call through p as a host would and the recorded
 // result back as the server did, and counts the text blocks of what the
-// host receives.
-func throughProxy(p *proxy.Proxy, id int, call realservers.Call) (int, string, error) {
+// host receives, the format its _meta names and whether it marks the text
+// compact.
+func throughProxy(p *proxy.Proxy, id int, call realservers.Call) (int, string, bool, error) {
 	name, err := json.Marshal(call.Tool)
 	if err != nil {
-		return 0, "", err
+		return 0, "", false, err
 	}
 	rid := strconv.Itoa(id)
 	p.FromHost([]byte(`{"jsonrpc":"2.0","id":` + rid + `,"method":"tools/call","params":{"name":` + string(name) + `,"arguments":` + string(call.Arguments) + `}}`))
@@ -206,23 +210,23 @@ func throughProxy(p *proxy.Proxy, id int, call realservers.Call) (int, string, e
 		} `json:"result"`
 	}
 	if err := json.Unmarshal(out, &resp); err != nil {
-		return 0, "", fmt.Errorf("the proxy's answer: %v", err)
+		return 0, "", false, fmt.Errorf("the proxy's answer: %v", err)
 	}
 	if resp.Result == nil || string(resp.ID) != rid {
-		return 0, "", errors.New("the proxy's answer is not the call's result")
+		return 0, "", false, errors.New("the proxy's answer is not the call's result")
 	}
 	n := 0
 	for _, b := range resp.Result.Content {
 		if b.Type == "text" && b.Text != nil {
 			c, err := countCL100K(*b.Text)
 			if err != nil {
-				return 0, "", err
+				return 0, "", false, err
 			}
 			n += c
 		}
 	}
 	format, _ := resp.Result.Meta[binding.MetaFormat].(string)
-	return n, format, nil
+	return n, format, resp.Result.Meta[binding.MetaCompact] == true, nil
 }
 
 // jsonText reports whether text is a JSON object or array, and returns its
@@ -326,10 +330,11 @@ func carryRealTOON(rc, prev *RealCorpus) error {
 
 // A RealTotal sums a set of calls.
 type RealTotal struct {
-	Calls, JSONCalls                   int
-	Sent, Compact, Proxy, TOON         int
-	TOONMeasured                       bool
-	ProxyRewrote, ProxyCostlierCompact int
+	Calls, JSONCalls           int
+	Sent, Compact, Proxy, TOON int
+	TOONMeasured               bool
+	ProxyRewrote, ProxyCompact int
+	ProxyCostlierCompact       int
 }
 
 // Total sums the server's calls.
@@ -356,6 +361,9 @@ func (t *RealTotal) add(c RealCall) {
 	}
 	if c.ProxyFormat != "" && c.ProxyFormat != binding.FormatJSON {
 		t.ProxyRewrote++
+	}
+	if c.ProxyCompact {
+		t.ProxyCompact++
 	}
 	if c.Proxy > c.Compact {
 		t.ProxyCostlierCompact++
@@ -406,7 +414,7 @@ func (rc *RealCorpus) headlineReal(b *strings.Builder) {
 	fmt.Fprintf(b, "Measured on %d tool results of %d MCP servers from npm, recorded with the stock TypeScript SDK client (%s; [bench/realservers](bench/realservers/README.md)), in the cl100k_base tokens of the text the model reads; in brackets, the saving against the text as the server sent it:\n\n",
 		t.Calls, len(rc.Servers), rc.Client)
 	rc.realTable(b, func(s RealServer) string { return fmt.Sprintf("%s %s", s.Package, s.Version) })
-	fmt.Fprintf(b, "\ngcx proxy (auto mode; each result replayed through the proxy itself) wrote GCX1 for %d of the %d results; on %d of the %d, what it handed the model cost more tokens than compact JSON would have.\n", t.ProxyRewrote, t.Calls, t.ProxyCostlierCompact, t.Calls)
+	fmt.Fprintf(b, "\ngcx proxy (auto mode; each result replayed through the proxy itself) wrote GCX1 for %d of the %d results and compact JSON for %d; on %d of the %d, what it handed the model cost more tokens than compact JSON would have.\n", t.ProxyRewrote, t.Calls, t.ProxyCompact, t.ProxyCostlierCompact, t.Calls)
 }
 
 // realMarkdown writes the real servers' section of the scorecard.
@@ -422,7 +430,7 @@ func (rc *RealCorpus) realMarkdown(b *strings.Builder) {
 	rc.realTable(b, func(s RealServer) string {
 		return fmt.Sprintf("%s (%s %s, %s)", s.Server, s.Package, s.Version, s.License)
 	})
-	p("\ngcx proxy wrote GCX1 for %d of the %d results; on %d of the %d, what it handed the model cost more tokens than compact JSON would have.", t.ProxyRewrote, t.Calls, t.ProxyCostlierCompact, t.Calls)
+	p("\ngcx proxy wrote GCX1 for %d of the %d results and compact JSON for %d; on %d of the %d, what it handed the model cost more tokens than compact JSON would have.", t.ProxyRewrote, t.Calls, t.ProxyCompact, t.ProxyCostlierCompact, t.Calls)
 	rpc := 0
 	for _, s := range rc.Servers {
 		rpc += s.RPCErrors
@@ -449,6 +457,9 @@ func (rc *RealCorpus) realMarkdown(b *strings.Builder) {
 			format := "untouched"
 			if c.ProxyFormat != "" {
 				format = c.ProxyFormat
+			}
+			if c.ProxyCompact {
+				format += " (compact)"
 			}
 			p("| %s | %d | `%s` | %s | %d | %d | %d %s | %s |\n", s.Server, i+1, c.Tool, kind, c.Sent, c.Compact, c.Proxy, format, toon)
 		}

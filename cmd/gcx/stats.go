@@ -30,7 +30,10 @@ server and tool, per server (where the file names several) and in total,
 the calls, those whose text the model read in GCX1, the
 cl100k_base tokens and bytes of the text the server wrote and of the text the
 model read, the tokens saved and their share, and the milliseconds the proxy
-spent on the results; a second table, why the other calls were left alone.
+spent on the results; a second table, why the other calls got no GCX1: left
+as the server wrote them (json-cheaper, error-result, ...) or minified, because
+their compact JSON cost fewer tokens than both the server's text and GCX1
+(compact-cheaper).
 Tokens are counted on the results' text blocks only: what the call asked and
 what the tool answered are never in the file.
 
@@ -381,7 +384,7 @@ func (sum *statsSummary) writeTable(w io.Writer) {
 	if len(t.leftAlone) == 0 {
 		return
 	}
-	fmt.Fprint(w, "\ncalls left alone, and why:\n\n")
+	fmt.Fprint(w, "\ncalls not written as GCX1, and why (compact-cheaper: the model read the compact JSON):\n\n")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "server\ttool\treason\tcalls\n")
 	for _, r := range rows {

@@ -244,7 +244,12 @@ func (g *gen) toolResult(v jsonmap.Value, objectOnly bool) jsonmap.Value {
 	case 2:
 		structured = jsonmap.Value{Kind: jsonmap.Null} // none, as far as the binding goes [MCP-5]
 	case 3:
-		structured = g.value(2) // not the block's value: no JSON block [MCP-5]
+		// not the block's value: the first text block holding a JSON
+		// text is the JSON block, marked as differing [MCP-5]
+		structured = g.value(2)
+	case 4:
+		// the text wrapped, as a filesystem server wraps it
+		structured = jobj("content", jstr(g.blockText(v)))
 	}
 	if ok && objectOnly && structured.Kind != jsonmap.Object && structured.Kind != jsonmap.Null {
 		ok = false
@@ -575,7 +580,7 @@ func (g *gen) breakAnswer(a *jsonmap.Value) (again bool) {
 		t, _ := content.Elems[payload].Lookup("text")
 		text = t.Text
 	}
-	switch g.n(9) {
+	switch g.n(12) {
 	case 0, 1, 8:
 		// a version the client cannot read [VER-2]
 		tag := pick(g, []string{"GCX2", "GCX2-draft.9", "GCX9"})
@@ -596,6 +601,14 @@ func (g *gen) breakAnswer(a *jsonmap.Value) (again bool) {
 		setPayload(string(g.nearMiss([]byte(text))))
 	case 7:
 		setPayload(strings.Replace(text, " rows=", " total=3 truncated=true rows=", 1))
+	case 9:
+		// the compact mark: with a tag, or of a wrong type [MCP-8]
+		set(&meta, binding.MetaCompact, pick(g, []jsonmap.Value{jbool(true), jstr("yes"), jnum(1), jbool(false)}))
+	case 10:
+		// the mark of a differing value, right or wrong [MCP-8]
+		set(&meta, binding.MetaDiffers, pick(g, []jsonmap.Value{jbool(true), jbool(false), jstr("true")}))
+	case 11:
+		unset(&meta, binding.MetaDiffers) // a server that forgot the mark
 	}
 	set(a, "_meta", meta)
 	return again
@@ -846,8 +859,14 @@ func decisionRules(d binding.Decision, mode binding.Mode, countsAppended, hasCou
 		}
 		rules = append(rules, "AUTO-1")
 	}
-	if d.Why == binding.ReasonJSONCheaper {
+	switch d.Why {
+	case binding.ReasonJSONCheaper:
 		rules = append(rules, "MCP-6", "MCP-1")
+	case binding.ReasonCompactCheaper:
+		rules = append(rules, "MCP-6", "MCP-1", "MAP-3") // the compact form, marked compact
+	}
+	if d.Answer.Differs {
+		rules = append(rules, "MCP-5") // the first JSON text, marked as differing
 	}
 	return rules
 }
@@ -1015,6 +1034,11 @@ func clientRules(in *bindingInput, outcome []byte) ([]string, error) {
 		_, truncated := answer.Meta[binding.MetaTruncated]
 		if total || truncated {
 			rules = append(rules, "MCP-7")
+		}
+		_, compact := answer.Meta[binding.MetaCompact]
+		_, differs := answer.Meta[binding.MetaDiffers]
+		if compact || differs {
+			rules = append(rules, "MCP-1") // the marks it names, read by [MCP-8]
 		}
 	}
 	return dedupe(rules), nil

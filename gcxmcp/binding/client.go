@@ -61,8 +61,27 @@ func ReadResultAccepting(res *Result, accept []string) (*Read, error) {
 		return nil, err
 	}
 	r.Format, r.Total, r.Truncated = format, cut.total, cut.truncated
-	if format == "" || format == FormatJSON {
+	if format == "" {
 		r.Value = jsonText(res)
+		return r, nil
+	}
+	marks, err := readMarks(res.Meta, format)
+	if err != nil {
+		return nil, err
+	}
+	// The structuredContent check, unless the server said the block holds
+	// another value [MCP-8].
+	check := hasStructured(res.Structured) && !marks.differs
+	if format == FormatJSON {
+		if !marks.compact {
+			r.Value = jsonText(res)
+			return r, nil
+		}
+		value, err := compactBlock(res, check)
+		if err != nil {
+			return nil, err
+		}
+		r.Value = value.AppendCompact(nil)
 		return r, nil
 	}
 	payload, ok := payloadBlock(res)
@@ -85,7 +104,7 @@ func ReadResultAccepting(res *Result, accept []string) (*Read, error) {
 	if format != tag {
 		return nil, fmt.Errorf("%w: _meta names %s but the payload is %s [MCP-8]", ErrInvalidResult, format, tag)
 	}
-	if hasStructured(res.Structured) {
+	if check {
 		same, err := sameValue(value, res.Structured)
 		if err != nil {
 			return nil, err
@@ -128,6 +147,65 @@ func readFormat(meta map[string]any) (string, error) {
 		return "", fmt.Errorf("%w: _meta %q is %s, not %q or a version tag [MCP-6]", ErrInvalidResult, MetaFormat, describe(v), FormatJSON)
 	}
 	return s, nil
+}
+
+// marks are the _meta keys that say what a server did to the JSON block
+// besides naming its format [MCP-1] [MCP-6].
+type marks struct{ compact, differs bool }
+
+// readMarks reads them: each is true or false, compact only with the
+// format "json" [MCP-8].
+func readMarks(meta map[string]any, format string) (m marks, err error) {
+	for _, k := range [...]struct {
+		key string
+		to  *bool
+	}{{MetaCompact, &m.compact}, {MetaDiffers, &m.differs}} {
+		v, ok := meta[k.key]
+		if !ok {
+			continue
+		}
+		b, ok := v.(bool)
+		if !ok {
+			return m, fmt.Errorf("%w: _meta %q is %s, not a boolean [MCP-8]", ErrInvalidResult, k.key, describe(v))
+		}
+		*k.to = b
+	}
+	if m.compact && format != FormatJSON {
+		return m, fmt.Errorf("%w: _meta marks the JSON block compact but names %s, not %q [MCP-8]", ErrInvalidResult, format, FormatJSON)
+	}
+	return m, nil
+}
+
+// compactBlock returns the value of the block a server replaced with its
+// compact JSON text [MCP-8]: the first text block holding a JSON text of
+// structuredContent's value when check, else the first text block holding
+// a JSON text.
+func compactBlock(res *Result, check bool) (jsonmap.Value, error) {
+	found := false
+	for _, b := range res.Content {
+		if !b.IsText || !mayBeJSON(b.Text) {
+			continue
+		}
+		v, err := jsonmap.Parse([]byte(b.Text))
+		if err != nil {
+			continue
+		}
+		if !check {
+			return v, nil
+		}
+		found = true
+		same, err := sameValue(v, res.Structured)
+		if err != nil {
+			return jsonmap.Value{}, err
+		}
+		if same {
+			return v, nil
+		}
+	}
+	if found {
+		return jsonmap.Value{}, fmt.Errorf("%w: no text block holds structuredContent's value, and _meta does not mark it as differing [MCP-8]", ErrMismatch)
+	}
+	return jsonmap.Value{}, fmt.Errorf("%w: _meta marks the JSON block compact but no text block holds a JSON text [MCP-8]", ErrInvalidResult)
 }
 
 // payloadBlock returns the first text block that begins with "GCX" [MCP-8].

@@ -10,33 +10,21 @@ import "github.com/gcxwire/gcx/codec"
 
 // Intermediary makes an intermediary's decisions for one configuration.
 type Intermediary struct {
-	// forHost answers a host that opted in itself, exactly as a server of
-	// chapter 15 would [PRX-2]; forModel answers for a host that did not,
-	// counting auto mode against the text the model would have read
-	// [PRX-4].
-	forHost, forModel *Server
+	// s answers a host that opted in itself, exactly as a server of
+	// chapter 15 would [PRX-2], and for a host that did not, with the
+	// tags the intermediary reads [PRX-1]: auto mode weighs the same three
+	// forms for both [MCP-6] [PRX-4].
+	s *Server
 }
 
 // NewIntermediary returns the intermediary opts describe: the mode and
 // tool settings of a server [MCP-6]. It refuses what NewServer refuses.
 func NewIntermediary(opts ServerOptions) (*Intermediary, error) {
-	forHost, err := NewServer(opts)
+	s, err := NewServer(opts)
 	if err != nil {
 		return nil, err
 	}
-	forModel, err := NewServer(againstText(opts))
-	if err != nil {
-		return nil, err
-	}
-	return &Intermediary{forHost: forHost, forModel: forModel}, nil
-}
-
-// againstText returns opts for answering the model directly: auto mode
-// compares the payload with the JSON block's text as the tool wrote it,
-// which is what the model reads without the intermediary [PRX-4].
-func againstText(opts ServerOptions) ServerOptions {
-	opts.Against = BaselineText
-	return opts
+	return &Intermediary{s: s}, nil
 }
 
 // Session is what an intermediary keeps of a session, besides the calls in
@@ -102,7 +90,7 @@ func (p *Intermediary) Request(s Session, name string, requestMeta map[string]an
 		c.accept = Accepted(s.ProtocolVersion, requestMeta, s.HostExtensions)
 		return c
 	}
-	if p.forModel.modeOf(name) == ModeOff {
+	if p.s.modeOf(name) == ModeOff {
 		return c
 	}
 	if tag := codec.Negotiate(Readable, s.UpstreamOffer); tag != "" {
@@ -128,9 +116,9 @@ func (p *Intermediary) Decide(c Pending, r *Result) Decision {
 		return Decision{Why: ReasonUpstreamAnswered}
 	}
 	if c.hostSpoke {
-		return p.forHost.Decide(c.Name, c.accept, r)
+		return p.s.Decide(c.Name, c.accept, r)
 	}
-	return p.forModel.Decide(c.Name, Readable, r)
+	return p.s.Decide(c.Name, Readable, r)
 }
 
 // modeOf returns the mode that applies to the tool.

@@ -72,7 +72,8 @@ func ResultFromJSON(result jsonmap.Value, decodeStructured bool) (*Result, error
 
 // ApplyJSON makes the answer in a JSON-RPC response whose result
 // ResultFromJSON read: the format named in the result's _meta and, when
-// a.Block is not -1, the JSON block's text replaced [MCP-6]. Every other
+// a.Block is not -1, the JSON block's text replaced, and the marks of a
+// compact text or of a value other than structuredContent's [MCP-6]. Every other
 // member, block and key stays as it is.
 func (a Answer) ApplyJSON(response *jsonmap.Value) {
 	a.applyResult(member(response, "result"))
@@ -88,7 +89,17 @@ func (a Answer) applyResult(result *jsonmap.Value) {
 	if meta.Kind != jsonmap.Object {
 		*meta = jsonmap.Value{Kind: jsonmap.Object}
 	}
-	*member(meta, MetaFormat) = jsonmap.Value{Kind: jsonmap.String, Text: a.Format}
+	a.EachMeta(func(key string, value any) {
+		switch v := value.(type) {
+		case string:
+			*member(meta, key) = jsonmap.Value{Kind: jsonmap.String, Text: v}
+		case bool:
+			*member(meta, key) = jsonmap.Value{Kind: jsonmap.False}
+			if v {
+				*member(meta, key) = jsonmap.Value{Kind: jsonmap.True}
+			}
+		}
+	})
 }
 
 // AskJSON puts c.Ask under MetaAccept in the _meta of a JSON-RPC

@@ -43,6 +43,15 @@ const (
 	MetaTotal     = "io.github.gcxwire/total"
 	MetaTruncated = "io.github.gcxwire/truncated"
 
+	// MetaCompact is the result _meta key, true, of an answer whose JSON
+	// block the server replaced with its compact JSON text [MCP-6].
+	MetaCompact = "io.github.gcxwire/compact"
+
+	// MetaDiffers is the result _meta key, true, of an answer whose JSON
+	// block was replaced and holds a value other than structuredContent's,
+	// so that a client does not compare the two [MCP-5] [MCP-8].
+	MetaDiffers = "io.github.gcxwire/differs"
+
 	// FormatJSON is the value of MetaFormat when the block stayed JSON.
 	FormatJSON = "json"
 

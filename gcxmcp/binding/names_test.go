@@ -145,7 +145,10 @@ func TestAutoWeighsAStreamedValueAsItsText(t *testing.T) {
 // TestJSONBlockSameValue: with structuredContent, the JSON block is the
 // first text block that holds the same value, however spaced [MCP-5]
 // [MAP-2], and not one holding more than a JSON text; below streamAbove
-// the values are parsed and compared, above it their compact forms.
+// the values are parsed and compared, above it their compact forms. When
+// no block holds that value, it is the first text block holding a JSON
+// text, marked as differing; a block beginning with "GCX" before it
+// leaves none.
 func TestJSONBlockSameValue(t *testing.T) {
 	small := `[{"a":1,"b":"x"}]`
 	var b strings.Builder
@@ -159,28 +162,37 @@ func TestJSONBlockSameValue(t *testing.T) {
 	b.WriteString("]")
 	large := b.String()
 	spaced := func(s string) string { return strings.ReplaceAll(s, ",", ", ") }
+	other := `[{"a":2,"b":"x"}]`
 	for _, c := range []struct {
-		name  string
-		value string
-		texts []string
-		at    int // -1: no JSON block
+		name    string
+		value   string
+		texts   []string
+		at      int // -1: no JSON block
+		differs bool
 	}{
-		{"small, as written", small, []string{"note", small}, 1},
-		{"small, spaced", small, []string{"note", spaced(small)}, 1},
-		{"small, other value", small, []string{`[{"a":2,"b":"x"}]`}, -1},
-		{"small, garbage after", small, []string{small + " x"}, -1},
-		{"large, as written", large, []string{"note", large}, 1},
-		{"large, spaced", large, []string{"note", spaced(large)}, 1},
-		{"large, other value", large, []string{strings.Replace(large, `"n0"`, `"n9"`, 1)}, -1},
-		{"large, garbage after", large, []string{large + " x"}, -1},
+		{"small, as written", small, []string{"note", small}, 1, false},
+		{"small, spaced", small, []string{"note", spaced(small)}, 1, false},
+		{"small, other value", small, []string{other}, 0, true},
+		{"small, other value before the same", small, []string{other, "note", small}, 2, false},
+		{"small, garbage after", small, []string{small + " x"}, -1, false},
+		{"small, GCX before", small, []string{"GCX1 x", other}, -1, false},
+		{"large, as written", large, []string{"note", large}, 1, false},
+		{"large, spaced", large, []string{"note", spaced(large)}, 1, false},
+		{"large, other value", large, []string{strings.Replace(large, `"n0"`, `"n9"`, 1)}, 0, true},
+		{"large, garbage after", large, []string{large + " x"}, -1, false},
+		{"none, first JSON text", "", []string{"note", other, small}, 1, false},
+		{"null, first JSON text", "null", []string{other}, 0, false},
 	} {
-		r := &Result{Structured: json.RawMessage(c.value)}
+		r := &Result{}
+		if c.value != "" {
+			r.Structured = json.RawMessage(c.value)
+		}
 		for _, text := range c.texts {
 			r.Content = append(r.Content, Block{IsText: true, Text: text})
 		}
 		blk, ok := jsonBlock(r)
-		if at := map[bool]int{true: blk.at, false: -1}[ok]; at != c.at {
-			t.Errorf("%s: JSON block %d, want %d", c.name, at, c.at)
+		if at := map[bool]int{true: blk.at, false: -1}[ok]; at != c.at || ok && blk.differs != c.differs {
+			t.Errorf("%s: JSON block %d (differs %t), want %d (%t)", c.name, at, blk.differs, c.at, c.differs)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"strings"
 	"unsafe"
@@ -20,9 +21,9 @@ import (
 type Mode string
 
 const (
-	// ModeAuto writes the payload only when it costs fewer cl100k_base
-	// tokens than the value's compact JSON, decided per call [AUTO-1]
-	// [MCP-6].
+	// ModeAuto hands the model the cheapest of the JSON block's text as
+	// the tool wrote it, its compact JSON and the payload, in cl100k_base
+	// tokens, decided per call [MCP-6].
 	ModeAuto Mode = "auto"
 	// ModeGCX always writes the payload [MAP-12].
 	ModeGCX Mode = "gcx"
@@ -42,23 +43,7 @@ type ServerOptions struct {
 	Offer []string
 	// Tools configures single tools by their MCP name.
 	Tools map[string]ToolOptions
-	// Against is the text auto mode weighs the payload against; the zero
-	// value is BaselineCompact [MCP-6].
-	Against Baseline
 }
-
-// Baseline names the text auto mode weighs a payload against.
-type Baseline int
-
-const (
-	// BaselineCompact weighs the payload against the value's compact JSON
-	// text [MCP-6]: the server answers a client that opted in.
-	BaselineCompact Baseline = iota
-	// BaselineText weighs it against the JSON block's text as the tool
-	// wrote it, often pretty-printed: an intermediary that writes GCX for
-	// a client that did not opt in replaces that text [PRX-3].
-	BaselineText
-)
 
 // ToolOptions configures one tool.
 type ToolOptions struct {
@@ -73,22 +58,18 @@ type ToolOptions struct {
 // Server makes a server's decisions: which results it answers in GCX1 and
 // with what.
 type Server struct {
-	mode    Mode
-	offer   []string
-	tools   map[string]ToolOptions
-	against Baseline
+	mode  Mode
+	offer []string
+	tools map[string]ToolOptions
 }
 
 // NewServer returns the server opts describe. It refuses options it
 // cannot follow: an unknown mode, a tag it does not write, a tool name
 // GCX1 cannot carry [HDR-3].
 func NewServer(opts ServerOptions) (*Server, error) {
-	s := &Server{mode: cmp.Or(opts.Mode, ModeAuto), offer: opts.Offer, tools: maps.Clone(opts.Tools), against: opts.Against}
+	s := &Server{mode: cmp.Or(opts.Mode, ModeAuto), offer: opts.Offer, tools: maps.Clone(opts.Tools)}
 	if err := checkMode(s.mode); err != nil {
 		return nil, err
-	}
-	if s.against != BaselineCompact && s.against != BaselineText {
-		return nil, fmt.Errorf("gcxmcp: unknown baseline %d", s.against)
 	}
 	if len(s.offer) == 0 {
 		s.offer = []string{spec.Version}
@@ -186,12 +167,29 @@ func capabilityExtensions(version string, requestMeta, initialize map[string]any
 
 // Answer is what a server changes in a result it answers: it names Format
 // in the result's _meta [MCP-6] and, when Block is not -1, replaces the
-// text of that content block, the JSON block, with Text, the payload.
-// Nothing else changes.
+// text of that content block, the JSON block, with Text: the payload, or
+// the compact JSON text when Compact. Differs says that the block's value
+// is not structuredContent's, so that a client does not compare them
+// [MCP-5] [MCP-8]. Nothing else changes.
 type Answer struct {
-	Format string
-	Block  int
-	Text   string
+	Format  string
+	Block   int
+	Text    string
+	Compact bool
+	Differs bool
+}
+
+// EachMeta calls set with each _meta key the answer puts in the result and
+// its value, in order: MetaFormat, then MetaCompact and MetaDiffers when
+// they are true [MCP-1] [MCP-6].
+func (a Answer) EachMeta(set func(key string, value any)) {
+	set(MetaFormat, a.Format)
+	if a.Compact {
+		set(MetaCompact, true)
+	}
+	if a.Differs {
+		set(MetaDiffers, true)
+	}
 }
 
 // Answer decides what the server sends for the result a tool named name
@@ -202,9 +200,9 @@ func (s *Server) Answer(name string, accept []string, r *Result) (a Answer, ok b
 	return d.Answer, d.Answered
 }
 
-// Reason says why a result's JSON block keeps the text the tool wrote:
-// the decision's own ground, for a program that reports what it did, such
-// as gcx proxy --stats. The empty Reason is a payload written.
+// Reason says why a result's JSON block does not hold a payload: the
+// decision's own ground, for a program that reports what it did, such as
+// gcx proxy --stats. The empty Reason is a payload written.
 type Reason string
 
 const (
@@ -216,15 +214,22 @@ const (
 	ReasonModeOff Reason = "mode-off"
 	// ReasonErrorResult: the tool reported an error (isError) [MCP-5].
 	ReasonErrorResult Reason = "error-result"
-	// ReasonNoJSONBlock: no content block holds the value's JSON: prose,
-	// images, a block that disagrees with structuredContent [MCP-5].
+	// ReasonNoJSONBlock: no text block holds a JSON text: prose, images
+	// [MCP-5].
 	ReasonNoJSONBlock Reason = "no-json-block"
 	// ReasonNotMapped: the mapping cannot write the value under the tool's
-	// name [MAP-1] [HDR-3]; the result is marked JSON.
+	// name [MAP-1] [HDR-3], and the text as the tool wrote it is no dearer
+	// than its compact JSON; the result is marked JSON.
 	ReasonNotMapped Reason = "not-mapped"
-	// ReasonJSONCheaper: auto mode found the payload no cheaper than the
-	// text it would replace [AUTO-1]; the result is marked JSON.
+	// ReasonJSONCheaper: auto mode found the text as the tool wrote it no
+	// dearer than its compact JSON and the payload [MCP-6]; the result is
+	// marked JSON and the text stays.
 	ReasonJSONCheaper Reason = "json-cheaper"
+	// ReasonCompactCheaper: auto mode found the value's compact JSON
+	// cheaper than the text as the tool wrote it and no dearer than the
+	// payload (or the mapping cannot write the value) [MCP-6]; the text is
+	// replaced by its compact JSON, marked JSON and compact.
+	ReasonCompactCheaper Reason = "compact-cheaper"
 	// ReasonUpstreamAnswered: the result's _meta already names a format:
 	// an intermediary's upstream answered in the binding itself [PRX-3].
 	ReasonUpstreamAnswered Reason = "upstream-answered"
@@ -237,7 +242,7 @@ type Decision struct {
 	// Answered is false when the result is sent as it is.
 	Answered bool
 	// Why is "" when Answer.Block holds a payload, and otherwise says why
-	// the JSON block's text stays as the tool wrote it.
+	// it does not.
 	Why Reason
 }
 
@@ -252,41 +257,39 @@ func (s *Server) Decide(name string, accept []string, r *Result) Decision {
 	if mode == ModeOff {
 		return Decision{Why: ReasonModeOff}
 	}
+	if r.IsError {
+		return Decision{Why: ReasonErrorResult}
+	}
 	b, ok := jsonBlock(r)
 	if !ok {
-		if r.IsError {
-			return Decision{Why: ReasonErrorResult}
-		}
 		return Decision{Why: ReasonNoJSONBlock}
 	}
 	// A key of the wrong type stays out of the header; the client will
 	// find it in _meta and report it [MCP-7].
 	cut, _ := readTruncation(r.Meta)
-	weighCompact := mode == ModeAuto && s.against == BaselineCompact
-	payload, compact, ok := b.encode(tag, cmp.Or(t.Name, name), cut, weighCompact)
+	payload, ok := b.encode(tag, cmp.Or(t.Name, name), cut, mode == ModeAuto)
 	if !ok {
 		return Decision{Why: ReasonNoJSONBlock} // the block was no JSON text after all [MCP-5]
 	}
+	keep := Decision{Answer: Answer{Format: FormatJSON, Block: -1}, Answered: true, Why: ReasonJSONCheaper}
 	if payload == nil {
-		return Decision{Answer: Answer{Format: FormatJSON, Block: -1}, Answered: true, Why: ReasonNotMapped}
+		keep.Why = ReasonNotMapped
 	}
 	if mode == ModeAuto {
-		var win bool
+		sent := bytesOf(r.Content[b.at].Text)
+		c, err := b.cheapest(sent, payload)
 		switch {
-		case s.against == BaselineText:
-			win = cheaper(payload, bytesOf(r.Content[b.at].Text))
-		case b.plan != nil:
-			win = cheaperThanPlan(payload, b.plan)
-		default:
-			win = cheaper(payload, compact)
+		case err != nil || c.Form == auto.FormSent:
+			return keep
+		case c.Form == auto.FormCompact:
+			return Decision{Answer: Answer{Format: FormatJSON, Block: b.at, Text: string(c.Output), Compact: true, Differs: b.differs}, Answered: true, Why: ReasonCompactCheaper}
 		}
-		if !win {
-			return Decision{Answer: Answer{Format: FormatJSON, Block: -1}, Answered: true, Why: ReasonJSONCheaper}
-		}
+	} else if payload == nil {
+		return keep
 	}
 	// The payload is this call's own buffer, never written again: the
 	// answer's text shares it rather than copy a large payload.
-	return Decision{Answer: Answer{Format: tag, Block: b.at, Text: unsafe.String(unsafe.SliceData(payload), len(payload))}, Answered: true}
+	return Decision{Answer: Answer{Format: tag, Block: b.at, Text: unsafe.String(unsafe.SliceData(payload), len(payload)), Differs: b.differs}, Answered: true}
 }
 
 // Offers returns the tags the server writes, most preferred first, which
@@ -320,20 +323,23 @@ type block struct {
 	json   []byte // read-only: it may share a string's bytes
 	value  jsonmap.Value
 	parsed bool
-	// plan is the streamed value's plan when auto mode weighs it against
-	// its compact JSON: that text is counted as the plan writes it, not
-	// held (cheaperThanPlan).
+	// differs: the result has structuredContent and the block's value is
+	// not its value [MCP-5].
+	differs bool
+	// plan is the streamed value's plan when auto mode weighs it: its
+	// compact JSON text is counted as the plan writes it, not held
+	// (block.cheapest).
 	plan *jsonmap.FilePlan
 }
 
 // encode returns the payload of the block's value for the tool in the
 // version tag, with total= and truncated= in a GCX1 root header where
 // [MCP-7] puts them, or nil when the mapping cannot write the value under
-// this name [MAP-1] [HDR-3] [MCP-6]; and, when wantCompact, the value's
-// compact JSON, or for a streamed value its plan in b.plan. ok is false when the block holds no JSON text. Another
-// version's header pairs mean what that version says, so its payload gets
-// none; _meta carries them.
-func (b *block) encode(tag, tool string, cut truncation, wantCompact bool) (payload, compact []byte, ok bool) {
+// this name [MAP-1] [HDR-3] [MCP-6]; a streamed value keeps its plan in
+// b.plan when keepPlan. ok is false when the block holds no JSON text.
+// Another version's header pairs mean what that version says, so its
+// payload gets none; _meta carries them.
+func (b *block) encode(tag, tool string, cut truncation, keepPlan bool) (payload []byte, ok bool) {
 	var counts []spec.Meta
 	if tag == spec.Version {
 		counts = cut.pairs()
@@ -341,7 +347,7 @@ func (b *block) encode(tag, tool string, cut truncation, wantCompact bool) (payl
 	if !b.parsed && (tag != spec.Version || len(b.json) < streamAbove) {
 		v, err := jsonmap.Parse(b.json)
 		if err != nil {
-			return nil, nil, false
+			return nil, false
 		}
 		b.value, b.parsed = v, true
 	}
@@ -354,80 +360,111 @@ func (b *block) encode(tag, tool string, cut truncation, wantCompact bool) (payl
 	default:
 		plan, err := jsonmap.PlanFile(tool, bytes.NewReader(b.json), int64(len(b.json)))
 		if err != nil {
-			return nil, nil, false
+			return nil, false
 		}
 		var out bytes.Buffer
 		if plan.EncodePairs(&out, spec.DefaultLimits, counts) == nil {
 			payload = out.Bytes()
 		}
-		if wantCompact {
+		if keepPlan {
 			b.plan = plan
 		}
 	}
-	if wantCompact && compact == nil && b.plan == nil {
-		compact = b.value.AppendCompact(nil)
+	return payload, true
+}
+
+// cheapest weighs, for auto mode, the JSON block's text as sent, its
+// compact JSON and the payload (nil when there is none) [MCP-6] [MCP-12].
+// The compact text of a parsed value is written to be weighed, and not at
+// all when it is the text as sent; a streamed value's is counted as its
+// plan writes it and written only when chosen [PRX-9].
+func (b *block) cheapest(sent, payload []byte) (auto.Cheapest, error) {
+	if b.plan == nil {
+		compact := b.value.AppendCompact(nil)
+		if bytes.Equal(compact, sent) {
+			compact = nil
+		}
+		return auto.ChooseCheapest(sent, compact, payload)
 	}
-	return payload, compact, true
+	c, err := auto.ChooseCheapestPlan(sent, b.plan, payload)
+	if err != nil || c.Form != auto.FormCompact {
+		return c, err
+	}
+	var out bytes.Buffer
+	out.Grow(len(b.json))
+	if err := b.plan.Compact(&out); err != nil {
+		return auto.Cheapest{}, err
+	}
+	c.Output = out.Bytes()
+	return c, nil
 }
 
 // bytesOf returns the bytes of s without copying them, for reading only:
 // a large text is counted, parsed or planned where it lies.
 func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
-// cheaperThanPlan is cheaper against the compact JSON text of a planned
-// value, counted as the plan writes it: a large value's compact JSON, as
-// long as the message, is never held [PRX-9].
-func cheaperThanPlan(payload []byte, plan *jsonmap.FilePlan) bool {
-	c, err := auto.ChooseAgainstPlan(payload, plan)
-	return err == nil && c.Format == jsonmap.FormatGCX
-}
-
-// cheaper reports whether the payload, as the model will read it — with
-// the header pairs of [MCP-7] — costs strictly fewer cl100k_base tokens
-// than the text it replaces [AUTO-1] [MCP-6].
-func cheaper(payload, text []byte) bool {
-	c, err := auto.ChooseAgainst(payload, text)
-	return err == nil && c.Format == jsonmap.FormatGCX
-}
-
-// jsonBlock finds the content block that holds the result's JSON [MCP-5].
-// With structuredContent, it is the first text block holding a JSON text
-// of the same value [MAP-2]; without, it is the only block, when that is
-// text that may hold a JSON text (block.encode parses it). A text block
-// before it that begins with "GCX" would be taken for the payload by a
-// client [MCP-8], so such a result has no JSON block.
+// jsonBlock finds the content block that holds the result's JSON, the
+// text the model reads [MCP-5]: the first text block holding a JSON text
+// of structuredContent's value [MAP-2] when there is one, and otherwise
+// the first text block that holds a JSON text, whose value then differs
+// from structuredContent's (or there is none). A text block before it that
+// begins with "GCX" would be taken for the payload by a client [MCP-8], so
+// such a result has no JSON block. The caller has ruled out errors.
 func jsonBlock(r *Result) (block, bool) {
-	if r.IsError || len(r.Content) == 0 {
-		return block{}, false
-	}
-	if !hasStructured(r.Structured) {
-		b := r.Content[0]
-		if !b.IsText || len(r.Content) != 1 || !mayBeJSON(b.Text) {
-			return block{}, false
+	var same func(string) bool
+	var blk block
+	structured := hasStructured(r.Structured)
+	var raw []byte
+	if structured {
+		var err error
+		if raw, err = structuredJSON(r.Structured); err == nil {
+			same, blk = sameValueAs(raw)
 		}
-		return block{json: bytesOf(b.Text)}, true
 	}
-	raw, err := structuredJSON(r.Structured)
-	if err != nil {
-		return block{}, false
-	}
-	same, blk := sameValueAs(raw)
-	if same == nil {
-		return block{}, false
-	}
+	first := -1 // the first text block holding a JSON text, before any "GCX"
+	var firstJSON block
 	for i, b := range r.Content {
 		if !b.IsText {
 			continue
 		}
 		if strings.HasPrefix(b.Text, spec.TagPrefix) {
-			return block{}, false
+			break
 		}
-		if b.Text == string(raw) || mayBeJSON(b.Text) && same(b.Text) {
+		if same != nil && (b.Text == string(raw) || mayBeJSON(b.Text) && same(b.Text)) {
 			blk.at = i
 			return blk, true
 		}
+		if first < 0 && mayBeJSON(b.Text) {
+			if v, ok := jsonTextOf(b.Text); ok {
+				first, firstJSON = i, v
+				if same == nil {
+					break
+				}
+			}
+		}
 	}
-	return block{}, false
+	if first < 0 {
+		return block{}, false
+	}
+	firstJSON.at, firstJSON.differs = first, structured
+	return firstJSON, true
+}
+
+// jsonTextOf returns the block of a text that holds a JSON text [MAP-1]:
+// a small one parsed, a large one checked token by token and left to be
+// planned (block.encode), so that neither is held as a tree.
+func jsonTextOf(text string) (block, bool) {
+	if len(text) < streamAbove {
+		v, err := jsonmap.Parse(bytesOf(text))
+		if err != nil {
+			return block{}, false
+		}
+		return block{json: bytesOf(text), value: v, parsed: true}, true
+	}
+	if jsonmap.CompactTo(io.Discard, strings.NewReader(text)) != nil {
+		return block{}, false
+	}
+	return block{json: bytesOf(text)}, true
 }
 
 // sameValueAs returns a test of whether a text holds the same JSON value

@@ -75,7 +75,7 @@ func TestInteropHTTPEverythingServer(t *testing.T) {
 	direct := runSession(t, node, script{HTTP: upstream, Calls: calls})
 	through := runSession(t, node, script{HTTP: fmt.Sprintf("http://127.0.0.1:%d/mcp", proxyPort), Calls: calls})
 	sameSession(t, direct, through)
-	if gcx := compareCalls(t, direct, through); !gcx["get-env"] {
+	if gcx := compareCalls(t, direct, through); gcx["get-env"] != "GCX1" {
 		t.Error("get-env: the model did not read GCX1 through the proxy")
 	}
 }

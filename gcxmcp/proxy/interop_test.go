@@ -191,7 +191,7 @@ func TestInteropMemoryServer(t *testing.T) {
 	sameSession(t, direct, through)
 	gcx := compareCalls(t, direct, through)
 	for _, name := range []string{"read_graph", "search_nodes"} {
-		if !gcx[name] {
+		if gcx[name] != "GCX1" {
 			t.Errorf("%s: the model did not read GCX1 through the proxy", name)
 		}
 	}
@@ -206,13 +206,14 @@ func TestInteropMemoryServer(t *testing.T) {
 }
 
 // compareCalls checks each call through the proxy against the same call
-// made directly and returns the tools whose result came as GCX1: errors
-// and untouched results are identical; a GCX1 result differs only in its
-// JSON block, whose payload gcx decode turns into the value of the text
-// the server wrote, and in _meta's format.
-func compareCalls(t *testing.T, direct, through *report) map[string]bool {
+// made directly and returns, per tool, the form its result last came in
+// ("GCX1" or "compact"): errors and untouched results are identical; a
+// rewritten result differs only in its JSON block, which holds the value of
+// the text the server wrote — the payload as gcx decode reads it, or its
+// compact JSON — and in _meta's marks.
+func compareCalls(t *testing.T, direct, through *report) map[string]string {
 	t.Helper()
-	gcx := map[string]bool{}
+	forms := map[string]string{}
 	if len(direct.Calls) != len(through.Calls) {
 		t.Fatalf("%d calls directly, %d through the proxy", len(direct.Calls), len(through.Calls))
 	}
@@ -224,21 +225,30 @@ func compareCalls(t *testing.T, direct, through *report) map[string]bool {
 		if d.Result == nil {
 			continue
 		}
-		format := resultFormat(t, p.Result)
-		if format != "GCX1" {
+		var r callResult
+		mustUnmarshal(t, p.Result, &r)
+		format, _ := r.Meta[binding.MetaFormat].(string)
+		compact := r.Meta[binding.MetaCompact] == true
+		if format != "GCX1" && !compact {
 			if !sameJSON(d.Result, withoutFormat(t, p.Result)) {
 				t.Errorf("call %d (%s): result differs:\ndirect:  %s\nproxied: %s", i, d.Name, d.Result, p.Result)
 			}
 			continue
 		}
-		gcx[d.Name] = true
-		checkGCX(t, d.Name, d.Result, p.Result)
+		forms[d.Name] = format
+		if compact {
+			forms[d.Name] = "compact"
+		}
+		checkRewritten(t, d.Name, d.Result, p.Result, compact)
 	}
-	return gcx
+	return forms
 }
 
-// checkGCX checks a result answered in GCX1 against the direct one.
-func checkGCX(t *testing.T, name string, direct, proxied json.RawMessage) {
+// checkRewritten checks a result whose JSON block the proxy rewrote against
+// the direct one: the block holds the value of the text the server wrote,
+// as GCX1 or as its compact form, and that is structuredContent's value
+// unless _meta marks it as differing [MCP-8].
+func checkRewritten(t *testing.T, name string, direct, proxied json.RawMessage, compact bool) {
 	t.Helper()
 	var d, p callResult
 	mustUnmarshal(t, direct, &d)
@@ -257,18 +267,21 @@ func checkGCX(t *testing.T, name string, direct, proxied json.RawMessage) {
 		replaced++
 		text, _ := p.Content[i]["text"].(string)
 		original, _ := d.Content[i]["text"].(string)
-		value := gcxDecode(t, text)
+		value := []byte(text)
+		if !compact {
+			value = gcxDecode(t, text)
+		}
 		want, err := jsonmap.Compact([]byte(original))
 		if err != nil {
 			t.Fatalf("%s: the server's text is not JSON: %v", name, err)
 		}
 		if !bytes.Equal(value, want) {
-			t.Errorf("%s: gcx decode gives\n%s\nthe server wrote\n%s", name, value, want)
+			t.Errorf("%s: the model reads\n%s\nthe server wrote\n%s", name, value, want)
 		}
 		if d.StructuredContent != nil {
 			sc, _ := jsonmap.Compact(d.StructuredContent)
-			if !bytes.Equal(value, sc) {
-				t.Errorf("%s: gcx decode gives\n%s\nstructuredContent is\n%s", name, value, sc)
+			if differs := p.Meta[binding.MetaDiffers] == true; differs == bytes.Equal(value, sc) {
+				t.Errorf("%s: the block holds\n%s\nstructuredContent is\n%s\nmarked as differing: %t", name, value, sc, differs)
 			}
 		}
 	}
@@ -386,14 +399,15 @@ func TestInteropEverythingServer(t *testing.T) {
 	direct := runSession(t, node, script{Stdio: ptr(everythingServer()), Calls: calls})
 	through := runSession(t, node, script{Stdio: ptr(proxied(t, everythingServer())), Calls: calls})
 	sameSession(t, direct, through)
-	if gcx := compareCalls(t, direct, through); !gcx["get-env"] {
+	if gcx := compareCalls(t, direct, through); gcx["get-env"] != "GCX1" {
 		t.Error("get-env: the model did not read GCX1 through the proxy")
 	}
 }
 
 // The reference filesystem server wraps its listings in structuredContent
 // as {"content": text}: the text's JSON is not structuredContent's value,
-// so no result has a JSON block and every one passes untouched [MCP-5].
+// so the JSON block is the first text block holding a JSON text, and the
+// answer marks it as differing [MCP-5]; prose and errors pass untouched.
 func TestInteropFilesystemServer(t *testing.T) {
 	node := needNode(t)
 	root := t.TempDir()
@@ -416,8 +430,9 @@ func TestInteropFilesystemServer(t *testing.T) {
 	direct := runSession(t, node, script{Stdio: ptr(server), Calls: calls})
 	through := runSession(t, node, script{Stdio: ptr(proxied(t, server, "--mode", "gcx")), Calls: calls})
 	sameSession(t, direct, through)
-	if gcx := compareCalls(t, direct, through); len(gcx) > 0 {
-		t.Errorf("results answered though none has a JSON block: %v", gcx)
+	gcx := compareCalls(t, direct, through)
+	if want := map[string]string{"directory_tree": "GCX1", "read_text_file": "GCX1"}; !reflect.DeepEqual(gcx, want) {
+		t.Errorf("answered in mode gcx: %v, want %v", gcx, want)
 	}
 }
 

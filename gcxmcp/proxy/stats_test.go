@@ -101,7 +101,7 @@ func TestStatsThroughStdio(t *testing.T) {
 		{12, "", "left_alone", `{"n":30}`, proxy.FormatUntouched, string(binding.ReasonModeOff), false},
 		{13, "", "list_rows", `{"n":30,"error":true}`, proxy.FormatUntouched, string(binding.ReasonErrorResult), false},
 		{14, optOut, "list_rows", `{"n":30}`, proxy.FormatUntouched, string(binding.ReasonNotAccepted), false},
-		{15, "", "list_rows", `{"n":0}`, binding.FormatJSON, string(binding.ReasonJSONCheaper), false},
+		{15, "", "list_rows", `{"n":0}`, binding.FormatJSON, string(binding.ReasonCompactCheaper), true},
 	}
 	received := map[string]string{}
 	for _, c := range cases {

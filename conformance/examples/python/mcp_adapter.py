@@ -38,6 +38,8 @@ ACCEPT = "io.github.gcxwire/accept"
 FORMAT = "io.github.gcxwire/format"
 TOTAL = "io.github.gcxwire/total"
 TRUNCATED = "io.github.gcxwire/truncated"
+COMPACT = "io.github.gcxwire/compact"
+DIFFERS = "io.github.gcxwire/differs"
 CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
 PER_REQUEST_CAPABILITIES_FROM = "2026-07-28"  # [MCP-10]
 WRITABLE = ("GCX1",)  # the tags this server can write [MCP-4]
@@ -120,33 +122,33 @@ def has_structured(result):
 
 
 def json_block(result):
-    """The index of the result's JSON block [MCP-5], or None."""
+    """The JSON block [MCP-5]: (index, differs), or None. The block holding structuredContent's value
+    if any, else the first text block holding a JSON text, whose value then differs from a
+    structuredContent; none when a text block before it begins with GCX."""
     content = obj_get(result, "content")
     if type(content) is not list:
         return None
-
-    def text_of(block):
-        if obj_get(block, "type") == "text" and type(obj_get(block, "text")) is str:
-            return obj_get(block, "text")
+    structured = has_structured(result)
+    first = None
+    for i, block in enumerate(content):
+        if obj_get(block, "type") != "text" or type(obj_get(block, "text")) is not str:
+            continue
+        text = obj_get(block, "text")
+        if text.startswith("GCX"):
+            break  # a client would take this block for the payload [MCP-5]
+        try:
+            value = parse_json(text)
+        except (JSONError, RecursionError):
+            continue  # not a JSON text [MAP-1]
+        if structured and same(value, member(result, "structuredContent")):
+            return i, False
+        if first is None:
+            first = i
+            if not structured:
+                break
+    if first is None:
         return None
-
-    if has_structured(result):
-        structured = member(result, "structuredContent")
-        for i, block in enumerate(content):
-            text = text_of(block)
-            if text is None:
-                continue
-            try:
-                if same(parse_json(text), structured):
-                    return i
-            except (JSONError, RecursionError):
-                pass  # not a JSON text [MAP-1]
-            if text.startswith("GCX"):
-                return None  # a client would take this block for the payload [MCP-5]
-        return None
-    if len(content) == 1 and text_of(content[0]) is not None and is_json_text(text_of(content[0])):
-        return 0
-    return None
+    return first, structured
 
 
 def server(inp):
@@ -169,9 +171,10 @@ def server(inp):
     tag = next((t for t in offer if t in WRITABLE and t in listed), None)
     if tag is None or obj_get(result, "isError") is True:
         return untouched
-    index = json_block(result)
-    if index is None:
+    found = json_block(result)
+    if found is None:
         return untouched
+    index, differs = found
     content = member(result, "content")
     value = parse_json(member(content[index], "text"))
     meta = obj_get(result, "_meta")
@@ -192,7 +195,10 @@ def server(inp):
     new_content = list(content)
     new_content[index] = set_member(content[index], "text", payload)
     sent = set_member(result, "content", new_content)
-    sent = set_member(sent, "_meta", set_member(meta, FORMAT, tag))
+    meta = set_member(meta, FORMAT, tag)
+    if differs:
+        meta = set_member(meta, DIFFERS, True)  # the block's value is not structuredContent's [MCP-6]
+    sent = set_member(sent, "_meta", meta)
     return Object([("result", sent)])
 
 
@@ -224,6 +230,26 @@ def first_json_text(content):
     return None
 
 
+def compact_block(content, result, check):
+    """The compact form of a block the server replaced with compact JSON [MCP-8]: the first text block
+    holding structuredContent's value when check, else the first holding a JSON text."""
+    found = False
+    for block in content if type(content) is list else []:
+        text = obj_get(block, "text")
+        if obj_get(block, "type") != "text" or type(text) is not str:
+            continue
+        try:
+            value = parse_json(text)
+        except (JSONError, RecursionError):
+            continue
+        if not check:
+            return compact(value)
+        found = True
+        if same(value, member(result, "structuredContent")):
+            return compact(value)
+    raise ClientError("mismatch" if found else "invalid-result")
+
+
 def read_answer(result):
     """What the client makes of one answer [MCP-8]: (format, value text or None, total, truncated)."""
     meta = obj_get(result, "_meta", Object())
@@ -238,8 +264,19 @@ def read_answer(result):
     total = total_value(total) if has_member(meta, TOTAL) else None
     truncated = truncated if has_member(meta, TRUNCATED) else None
     content = obj_get(result, "content", [])
-    if fmt is None or fmt == "json":
-        return ("" if fmt is None else "json"), first_json_text(content), total, truncated
+    if fmt is None:
+        return "", first_json_text(content), total, truncated
+    for mark in (COMPACT, DIFFERS):
+        if has_member(meta, mark) and type(obj_get(meta, mark)) is not bool:
+            raise ClientError("invalid-result")
+    is_compact, differs = obj_get(meta, COMPACT) is True, obj_get(meta, DIFFERS) is True
+    check = has_structured(result) and not differs
+    if is_compact and fmt != "json":
+        raise ClientError("invalid-result")
+    if fmt == "json" and not is_compact:
+        return "json", first_json_text(content), total, truncated
+    if is_compact:
+        return "json", compact_block(content, result, check), total, truncated
     payload = None
     for block in content if type(content) is list else []:
         text = obj_get(block, "text")
@@ -256,7 +293,7 @@ def read_answer(result):
         raise ClientError("limit", "MAP-4") from None
     if payload[:payload.find(" ")] != fmt:
         raise ClientError("invalid-result")  # a payload that decodes carries the tag _meta names
-    if has_structured(result) and not same(value, member(result, "structuredContent")):
+    if check and not same(value, member(result, "structuredContent")):
         raise ClientError("mismatch")
     if root_is_table(sections):
         header_total = meta_value(sections[0], "total")
