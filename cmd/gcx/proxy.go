@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -65,6 +66,9 @@ not be started or ended first, a stream failed, or lines could not be
 written to the --stats file (stderr says which).`
 
 func runProxy(c *subcommand, args []string, s streams) (code int) {
+	if len(args) == 2 && args[0] == watchGroupArg {
+		return runWatchdog(args[1], s)
+	}
 	fs := c.flags(s.stderr)
 	cfg := proxyFlags(fs)
 	if err := fs.Parse(args); err != nil {
@@ -105,12 +109,100 @@ func runProxy(c *subcommand, args []string, s streams) (code int) {
 		fmt.Fprintf(s.stderr, "gcx proxy: %v\n", err)
 		return exitUsage
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := stopSignals()
 	defer stop()
 	cmd := exec.Command(command[0], command[1:]...)
 	cmd.Stderr = s.stderr
-	err = p.RunStdio(ctx, cmd, s.stdin, s.stdout)
-	return proxyExit(s, err)
+	err = p.RunStdioWatched(ctx, cmd, s.stdin, s.stdout, watchdog(s))
+	return proxyExit(s, err, context.Cause(ctx))
+}
+
+// watchGroupArg, as gcx proxy's only arguments with a process group id,
+// makes this process the watchdog of a stdio session's server
+// (proxy.WatchGroup): gcx proxy starts its own executable so. It is no
+// flag a user gives, and is not in gcx help.
+const watchGroupArg = "--watch-server-group"
+
+// watchdog is the command of the watchdog that stops the server's process
+// group should this process be killed (SIGKILL), nil when this executable
+// cannot be found again.
+func watchdog(s streams) *exec.Cmd {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	cmd := exec.Command(exe, "proxy", watchGroupArg)
+	cmd.Stderr = s.stderr
+	return cmd
+}
+
+// runWatchdog is the watchdog's life: until the proxy ends, whichever
+// way.
+func runWatchdog(arg string, s streams) int {
+	pgid, err := strconv.Atoi(arg)
+	if err != nil {
+		fmt.Fprintf(s.stderr, "gcx proxy: %s %q: want a process group id\n", watchGroupArg, arg)
+		return exitUsage
+	}
+	if err := proxy.WatchGroup(s.stdin, pgid); err != nil {
+		fmt.Fprintf(s.stderr, "gcx proxy: %v\n", err)
+		return exitIO
+	}
+	return exitOK
+}
+
+// stopSignals returns a context cancelled, with a *stopSignal as its
+// cause, by the first of the signals that end a stdio session: the
+// host's or the user's request to stop (SIGTERM, SIGINT), the terminal's
+// end (SIGHUP) and SIGQUIT. Left to Go's defaults, SIGHUP and SIGQUIT
+// would end the proxy at once and leave the server running in its own
+// process group, which the terminal's signals no longer reach. A signal
+// ignored when gcx started (nohup) stays ignored.
+func stopSignals() (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	var sigs []os.Signal
+	for _, sig := range []os.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT} {
+		if !signal.Ignored(sig) {
+			sigs = append(sigs, sig)
+		}
+	}
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, sigs...)
+	go func() {
+		select {
+		case sig := <-ch:
+			cancel(&stopSignal{sig})
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() { signal.Stop(ch); cancel(nil) }
+}
+
+// stopSignal is the signal that stopped a session.
+type stopSignal struct{ sig os.Signal }
+
+func (s *stopSignal) Error() string { return "stopped by " + signalName(s.sig) }
+
+// exitCode is the status of a process a signal ended, as shells give it.
+func (s *stopSignal) exitCode() int {
+	if n, ok := s.sig.(syscall.Signal); ok {
+		return 128 + int(n)
+	}
+	return exitIO
+}
+
+func signalName(sig os.Signal) string {
+	switch sig {
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGQUIT:
+		return "SIGQUIT"
+	}
+	return sig.String()
 }
 
 // openStats opens the --stats file for append and gives opts its
@@ -224,15 +316,17 @@ func (cfg *proxyConfig) httpOptions(opts proxy.Options, getenv func(string) stri
 	return h, nil
 }
 
-// proxyExit reports how the session ended and returns the exit status.
-func proxyExit(s streams, err error) int {
+// proxyExit reports how the session ended and returns the exit status;
+// cause is why the session's context ended, if it did.
+func proxyExit(s streams, err, cause error) int {
 	var ended *proxy.ServerEndedError
+	var stopped *stopSignal
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.Is(err, context.Canceled):
-		fmt.Fprintln(s.stderr, "gcx proxy: stopped by a signal; the server was asked to stop")
-		return exitOK
+	case errors.Is(err, context.Canceled) && errors.As(cause, &stopped):
+		fmt.Fprintf(s.stderr, "gcx proxy: %v; the server and its process group were stopped\n", stopped)
+		return stopped.exitCode()
 	case errors.As(err, &ended):
 		fmt.Fprintf(s.stderr, "gcx proxy: %v\n", err)
 		return exitIO
