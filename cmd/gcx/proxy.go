@@ -60,10 +60,19 @@ that counting 1,024 results (or 64 MiB of text) behind is not recorded, and
 the file counts it. A line that cannot be written is reported on stderr and
 the session goes on.
 
+Over stdio the server and the processes it starts run in a process group
+of their own, which ends with the session however the session ends: the
+end of stdin, SIGHUP (the terminal closed), SIGINT, SIGTERM or SIGQUIT
+(the group is sent SIGTERM, then SIGKILL after 5 seconds), and SIGKILL of
+the proxy itself, after which a watchdog process stops the group (on
+Windows, a job object ends the server and its children).
+
 exit status: 0 the host closed the session (stdin or, with --listen, a
 signal) and the server's output reached it; 2 usage; 4 the server could
 not be started or ended first, a stream failed, or lines could not be
-written to the --stats file (stderr says which).`
+written to the --stats file (stderr says which); 128+N over stdio, the
+signal N ended the session (129 SIGHUP, 130 SIGINT, 131 SIGQUIT, 143
+SIGTERM), after the server's group was stopped.`
 
 func runProxy(c *subcommand, args []string, s streams) (code int) {
 	if len(args) == 2 && args[0] == watchGroupArg {
