@@ -24,11 +24,6 @@ func hasGroup(cmd *exec.Cmd) bool { return cmd.SysProcAttr != nil && cmd.SysProc
 func terminate(cmd *exec.Cmd) { signal(cmd, syscall.SIGTERM) }
 func kill(cmd *exec.Cmd)      { signal(cmd, syscall.SIGKILL) }
 
-// groupAlive reports whether a process of the server's group is left.
-func groupAlive(cmd *exec.Cmd) bool {
-	return hasGroup(cmd) && syscall.Kill(-cmd.Process.Pid, 0) == nil
-}
-
 // endGroup ends what is left of the server's process group once the
 // session is over, whichever way it ended: a child the server started
 // (npx starts node, a shell starts the server) may outlive the server

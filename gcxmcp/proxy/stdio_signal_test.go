@@ -63,6 +63,7 @@ func TestStdioProxyEndsOnSignal(t *testing.T) {
 			name += " stubborn child"
 		}
 		t.Run(name, func(t *testing.T) {
+			t.Parallel() // each waits, mostly: for the grace of 5 seconds
 			dir := t.TempDir()
 			serverFile, childFile := filepath.Join(dir, "server"), filepath.Join(dir, "child")
 			cmd := exec.Command(gcx, "proxy", "--", os.Args[0])
