@@ -120,6 +120,11 @@ func runProxy(c *subcommand, args []string, s streams) (code int) {
 	}
 	ctx, stop := stopSignals()
 	defer stop()
+	// main ignores SIGPIPE, and an ignored signal stays ignored across
+	// exec: the server, and all it starts, would inherit it. Caught
+	// instead, a write to a closed pipe stays an error here [WIRE-5], and
+	// the server starts with the default.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	cmd := exec.Command(command[0], command[1:]...)
 	cmd.Stderr = s.stderr
 	err = p.RunStdioWatched(ctx, cmd, s.stdin, s.stdout, watchdog(s))

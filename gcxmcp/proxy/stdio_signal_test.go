@@ -156,6 +156,30 @@ func TestStdioProxyEndsOnSignal(t *testing.T) {
 	}
 }
 
+// The server gcx proxy starts has the signals' default actions: gcx
+// ignores SIGPIPE (a closed pipe is an error it reports), and an ignored
+// signal would stay ignored in every process the proxy starts.
+func TestStdioServerSignalsDefault(t *testing.T) {
+	own, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skip("no /proc to read a process's ignored signals from")
+	}
+	cmd := exec.Command(built(t, "gcx"), "proxy", "--", "sh", "-c", "grep SigIgn /proc/$$/status")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	ignored := func(status []byte) uint64 {
+		_, mask, _ := strings.Cut(string(status), "SigIgn:")
+		n, _ := strconv.ParseUint(strings.Fields(mask + " 0")[0], 16, 64)
+		return n
+	}
+	pipe := uint64(1) << (syscall.SIGPIPE - 1)
+	if ignored(own)&pipe == 0 && ignored(out)&pipe != 0 {
+		t.Errorf("the server ignores SIGPIPE (%s)", strings.TrimSpace(string(out)))
+	}
+}
+
 // fileText is a file's content as a test message.
 type fileText struct{ name string }
 
