@@ -12,7 +12,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 )
 
@@ -169,7 +168,7 @@ func spawn(out string, args []string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 125
 	}
-	peak := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss * 1024 // Linux reports KiB
+	peak := peakRSS(cmd.ProcessState)
 	if err := os.WriteFile(out, []byte(fmt.Sprint(peak)), 0o600); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 125
