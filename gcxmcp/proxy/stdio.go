@@ -205,9 +205,10 @@ func wait(cmd *exec.Cmd) {
 }
 
 // startServer starts cmd from a goroutine locked to its OS thread, and
-// keeps the thread until release: Linux sends a parent-death signal when
-// the thread that started a process ends, not the process, and Go ends
-// threads of its own accord. release also closes what contain made.
+// keeps the thread until release: Linux sends the parent-death signal
+// when the thread that started a process ends, not the process, and Go
+// ends a thread whenever a goroutine locked to it returns without
+// unlocking, in any package. release also closes what contain made.
 func (p *Proxy) startServer(cmd *exec.Cmd) (release func(), err error) {
 	started := make(chan error)
 	done := make(chan struct{})
