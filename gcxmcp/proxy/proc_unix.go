@@ -44,7 +44,7 @@ func stopGroup(pgid int) {
 		return // no process is left in it
 	}
 	deadline := time.Now().Add(ShutdownGrace)
-	for syscall.Kill(-pgid, 0) == nil {
+	for groupRunning(pgid) {
 		if time.Now().After(deadline) {
 			syscall.Kill(-pgid, syscall.SIGKILL)
 			return
