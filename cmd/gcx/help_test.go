@@ -4,13 +4,10 @@ import (
 	"github.com/gcxwire/gcx/codec"
 
 	"bytes"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/gcxwire/gcx/spec"
 )
@@ -110,39 +107,6 @@ func TestTerminalInputHint(t *testing.T) {
 	// Input from a pipe or file gets no hint.
 	if _, _, stderr := gcx(t, readmePayload, "check"); strings.Contains(stderr, "terminal") {
 		t.Errorf("hint without a terminal: %q", stderr)
-	}
-}
-
-// openPTY opens a pseudo-terminal pair.
-func openPTY() (master, slave *os.File, err error) {
-	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-		m.Close()
-		return nil, nil, err
-	}
-	n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
-	if err != nil {
-		m.Close()
-		return nil, nil, err
-	}
-	s, err := os.OpenFile("/dev/pts/"+itoa(n), os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		m.Close()
-		return nil, nil, err
-	}
-	return m, s, nil
-}
-
-func itoa(n int) string {
-	var b []byte
-	for {
-		b = append([]byte{byte('0' + n%10)}, b...)
-		if n /= 10; n == 0 {
-			return string(b)
-		}
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -63,12 +64,24 @@ that counting 1,024 results (or 64 MiB of text) behind is not recorded, and
 the file counts it. A line that cannot be written is reported on stderr and
 the session goes on.
 
+Over stdio the server and the processes it starts run in a process group
+of their own, which ends with the session however the session ends: the
+end of stdin, SIGHUP (the terminal closed), SIGINT, SIGTERM or SIGQUIT
+(the group is sent SIGTERM, then SIGKILL after 5 seconds), and SIGKILL of
+the proxy itself, after which a watchdog process stops the group (on
+Windows, a job object ends the server and its children).
+
 exit status: 0 the host closed the session (stdin or, with --listen, a
 signal) and the server's output reached it; 2 usage; 4 the server could
 not be started or ended first, a stream failed, or lines could not be
-written to the --stats file (stderr says which).`
+written to the --stats file (stderr says which); 128+N over stdio, the
+signal N ended the session (129 SIGHUP, 130 SIGINT, 131 SIGQUIT, 143
+SIGTERM), after the server's group was stopped.`
 
 func runProxy(c *subcommand, args []string, s streams) (code int) {
+	if len(args) == 2 && args[0] == watchGroupArg {
+		return runWatchdog(args[1], s)
+	}
 	fs := c.flags(s.stderr)
 	cfg := proxyFlags(fs)
 	if err := fs.Parse(args); err != nil {
@@ -109,12 +122,105 @@ func runProxy(c *subcommand, args []string, s streams) (code int) {
 		fmt.Fprintf(s.stderr, "gcx proxy: %v\n", err)
 		return exitUsage
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := stopSignals()
 	defer stop()
+	// main ignores SIGPIPE, and an ignored signal stays ignored across
+	// exec: the server, and all it starts, would inherit it. Caught
+	// instead, a write to a closed pipe stays an error here [WIRE-5], and
+	// the server starts with the default.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	cmd := exec.Command(command[0], command[1:]...)
 	cmd.Stderr = s.stderr
-	err = p.RunStdio(ctx, cmd, s.stdin, s.stdout)
-	return proxyExit(s, err)
+	err = p.RunStdioWatched(ctx, cmd, s.stdin, s.stdout, watchdog(s))
+	return proxyExit(s, err, context.Cause(ctx))
+}
+
+// watchGroupArg, as gcx proxy's only arguments with a process group id,
+// makes this process the watchdog of a stdio session's server
+// (proxy.WatchGroup): gcx proxy starts its own executable so. It is no
+// flag a user gives, and is not in gcx help.
+const watchGroupArg = "--watch-server-group"
+
+// watchdog is the command of the watchdog that stops the server's process
+// group should this process be killed (SIGKILL), nil when this executable
+// cannot be found again.
+func watchdog(s streams) *exec.Cmd {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	cmd := exec.Command(exe, "proxy", watchGroupArg)
+	cmd.Stderr = s.stderr
+	return cmd
+}
+
+// runWatchdog is the watchdog's life: until the proxy ends, whichever
+// way.
+func runWatchdog(arg string, s streams) int {
+	pgid, err := strconv.Atoi(arg)
+	if err != nil {
+		fmt.Fprintf(s.stderr, "gcx proxy: %s %q: want a process group id\n", watchGroupArg, arg)
+		return exitUsage
+	}
+	if err := proxy.WatchGroup(s.stdin, pgid); err != nil {
+		fmt.Fprintf(s.stderr, "gcx proxy: %v\n", err)
+		return exitIO
+	}
+	return exitOK
+}
+
+// stopSignals returns a context cancelled, with a *stopSignal as its
+// cause, by the first of the signals that end a stdio session: the
+// host's or the user's request to stop (SIGTERM, SIGINT), the terminal's
+// end (SIGHUP) and SIGQUIT. Left to Go's defaults, SIGHUP and SIGQUIT
+// would end the proxy at once and leave the server running in its own
+// process group, which the terminal's signals no longer reach. A signal
+// ignored when gcx started (nohup) stays ignored.
+func stopSignals() (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	var sigs []os.Signal
+	for _, sig := range []os.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT} {
+		if !signal.Ignored(sig) {
+			sigs = append(sigs, sig)
+		}
+	}
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, sigs...)
+	go func() {
+		select {
+		case sig := <-ch:
+			cancel(&stopSignal{sig})
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() { signal.Stop(ch); cancel(nil) }
+}
+
+// stopSignal is the signal that stopped a session.
+type stopSignal struct{ sig os.Signal }
+
+func (s *stopSignal) Error() string { return "stopped by " + signalName(s.sig) }
+
+// exitCode is the status of a process a signal ended, as shells give it.
+func (s *stopSignal) exitCode() int {
+	if n, ok := s.sig.(syscall.Signal); ok {
+		return 128 + int(n)
+	}
+	return exitIO
+}
+
+func signalName(sig os.Signal) string {
+	switch sig {
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGQUIT:
+		return "SIGQUIT"
+	}
+	return sig.String()
 }
 
 // openStats opens the --stats file for append and gives opts its
@@ -228,15 +334,17 @@ func (cfg *proxyConfig) httpOptions(opts proxy.Options, getenv func(string) stri
 	return h, nil
 }
 
-// proxyExit reports how the session ended and returns the exit status.
-func proxyExit(s streams, err error) int {
+// proxyExit reports how the session ended and returns the exit status;
+// cause is why the session's context ended, if it did.
+func proxyExit(s streams, err, cause error) int {
 	var ended *proxy.ServerEndedError
+	var stopped *stopSignal
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.Is(err, context.Canceled):
-		fmt.Fprintln(s.stderr, "gcx proxy: stopped by a signal; the server was asked to stop")
-		return exitOK
+	case errors.Is(err, context.Canceled) && errors.As(cause, &stopped):
+		fmt.Fprintf(s.stderr, "gcx proxy: %v; the server and its process group were stopped\n", stopped)
+		return stopped.exitCode()
 	case errors.As(err, &ended):
 		fmt.Fprintf(s.stderr, "gcx proxy: %v\n", err)
 		return exitIO

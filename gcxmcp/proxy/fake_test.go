@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strconv"
@@ -26,7 +27,9 @@ import (
 //	die     exits with status 3 when a tools/call arrives, answering none
 //	garbage as echo, and writes a line that is not JSON before each answer
 //	child   as echo, having started a child (sleep) whose pid it writes
-//	        to the file GCX_PROXY_FAKE_CHILD_PID names
+//	        to the file GCX_PROXY_FAKE_CHILD_PID names, and its own pid to
+//	        the file GCX_PROXY_FAKE_PID names, if set; with
+//	        GCX_PROXY_FAKE_STUBBORN=1 the child ignores SIGTERM
 //
 // GCX_PROXY_FAKE_OFFER=1 offers GCX1 in the initialize result, and answers
 // a call that asks for it with a result whose _meta names GCX1.
@@ -49,10 +52,25 @@ func fakeServer(mode string) int {
 		// A child of the server's own, as npx starts node: it must not
 		// outlive the proxy.
 		child := exec.Command("sleep", "300")
+		stubborn := os.Getenv("GCX_PROXY_FAKE_STUBBORN") == "1"
+		var ready io.Reader
+		if stubborn {
+			// It says so once SIGTERM is ignored.
+			child = exec.Command("sh", "-c", `trap "" TERM; echo ready; exec sleep 300`)
+			ready, _ = child.StdoutPipe()
+		}
 		if err := child.Start(); err != nil {
 			return 5
 		}
+		if stubborn {
+			if _, err := bufio.NewReader(ready).ReadString('\n'); err != nil {
+				return 5
+			}
+		}
 		os.WriteFile(os.Getenv("GCX_PROXY_FAKE_CHILD_PID"), []byte(strconv.Itoa(child.Process.Pid)), 0o600)
+		if name := os.Getenv("GCX_PROXY_FAKE_PID"); name != "" {
+			os.WriteFile(name, []byte(strconv.Itoa(os.Getpid())), 0o600)
+		}
 		mode = "echo"
 	}
 	in := bufio.NewReaderSize(os.Stdin, 1<<20)

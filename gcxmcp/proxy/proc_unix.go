@@ -5,13 +5,16 @@ package proxy
 import (
 	"os/exec"
 	"syscall"
+	"time"
 )
 
 // ownGroup starts the server in a process group of its own, whose id is
-// its pid, unless the caller arranged otherwise.
+// its pid, unless the caller arranged otherwise; on Linux the server is
+// also asked to stop (SIGTERM) by the kernel when the proxy dies.
 func ownGroup(cmd *exec.Cmd) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		parentDeathSignal(cmd.SysProcAttr)
 	}
 }
 
@@ -21,15 +24,38 @@ func hasGroup(cmd *exec.Cmd) bool { return cmd.SysProcAttr != nil && cmd.SysProc
 func terminate(cmd *exec.Cmd) { signal(cmd, syscall.SIGTERM) }
 func kill(cmd *exec.Cmd)      { signal(cmd, syscall.SIGKILL) }
 
-// terminateGroup and killGroup reach the group alone: the server itself
-// has been waited for, and its pid may be another process's by now.
-func terminateGroup(cmd *exec.Cmd) { syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
-func killGroup(cmd *exec.Cmd)      { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-
-// groupAlive reports whether a process of the server's group is left.
-func groupAlive(cmd *exec.Cmd) bool {
-	return hasGroup(cmd) && syscall.Kill(-cmd.Process.Pid, 0) == nil
+// endGroup ends what is left of the server's process group once the
+// session is over, whichever way it ended: a child the server started
+// (npx starts node, a shell starts the server) may outlive the server
+// itself. It reaches the group alone: the server itself has been waited
+// for, and its pid may be another process's by now.
+func endGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil && hasGroup(cmd) {
+		stopGroup(cmd.Process.Pid)
+	}
 }
+
+// stopGroup asks the processes of the group pgid to stop (SIGTERM) and,
+// when some are left after ShutdownGrace, stops them by force (SIGKILL).
+// The proxy calls it when a session ends, and its watchdog [WatchGroup]
+// when the proxy died without doing so.
+func stopGroup(pgid int) {
+	if syscall.Kill(-pgid, syscall.SIGTERM) != nil {
+		return // no process is left in it
+	}
+	deadline := time.Now().Add(ShutdownGrace)
+	for groupRunning(pgid) {
+		if time.Now().After(deadline) {
+			syscall.Kill(-pgid, syscall.SIGKILL)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// contain has nothing to do where process groups hold the server's
+// children: see the Windows version.
+func contain(cmd *exec.Cmd) (release func(), err error) { return func() {}, nil }
 
 // signal sends sig to the server's process group, or to the server alone
 // when it has none of its own.

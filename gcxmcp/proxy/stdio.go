@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"sync"
 	"time"
 )
@@ -53,8 +54,31 @@ const (
 //   - a *ServerEndedError when the server ended first: its messages up to
 //     then have reached the host, and the host's next messages are not read.
 //   - a *StreamError when a stream failed, after stopping the server.
-//   - the error of starting cmd, or ctx's error after stopping the server.
+//   - the error of starting cmd, or ctx's error after stopping the server
+//     (SIGTERM, then SIGKILL after ShutdownGrace): a caller cancels ctx on
+//     the signals that end it.
+//
+// Unless the caller set cmd.SysProcAttr, the server runs in a process
+// group of its own, and whichever way the session ends, what is left of the
+// group then is stopped too, so that no child the server started (npx
+// starts node) outlives the session. On Linux the kernel also sends the
+// server SIGTERM if this process dies without stopping it; on Windows,
+// where there are no process groups, a job object holds the server and its
+// children and ends them when the session or the process ends. RunStdio
+// returns once the server's group is gone.
 func (p *Proxy) RunStdio(ctx context.Context, cmd *exec.Cmd, hostIn io.Reader, hostOut io.Writer) error {
+	return p.RunStdioWatched(ctx, cmd, hostIn, hostOut, nil)
+}
+
+// RunStdioWatched is RunStdio with a watchdog for the server's process
+// group: watchdog is the command of a process that calls WatchGroup (gcx
+// proxy runs its own executable), started, once the server is, with the
+// group's id appended to its arguments and a lifeline as its stdin. If
+// this process dies without stopping the group, SIGKILL included, the
+// watchdog stops it: the server's children too, which Linux's parent-death
+// signal does not reach, and on systems that have none. Without process
+// groups (Windows) the watchdog is not needed and not started.
+func (p *Proxy) RunStdioWatched(ctx context.Context, cmd *exec.Cmd, hostIn io.Reader, hostOut io.Writer, watchdog *exec.Cmd) error {
 	// The server and its children in a group of their own, so that
 	// stopping it reaches a server started through npx or a shell, and
 	// none of them outlives the proxy.
@@ -70,9 +94,22 @@ func (p *Proxy) RunStdio(ctx context.Context, cmd *exec.Cmd, hostIn io.Reader, h
 	if err != nil {
 		return err
 	}
-	if err := cmd.Start(); err != nil {
+	release, err := p.startServer(cmd)
+	if err != nil {
 		return fmt.Errorf("starting the server: %w", err)
 	}
+	defer release()
+	if watchdog != nil {
+		releaseWatchdog, err := startWatchdog(watchdog, cmd)
+		if err != nil {
+			// The parent-death signal still reaches the server on Linux.
+			p.log.printf("gcx proxy: the watchdog that stops the server should the proxy be killed could not be started: %v", err)
+		} else {
+			defer releaseWatchdog()
+		}
+	}
+	// Deferred last, run first: the group ends before the watchdog is
+	// released and before the job object closes.
 	defer endGroup(cmd)
 	// The host's stdout carries the server's messages and the proxy's
 	// refusals [PRX-9], a whole message per Write.
@@ -167,24 +204,34 @@ func wait(cmd *exec.Cmd) {
 	<-waited
 }
 
-// endGroup ends what is left of the server's process group once the
-// session is over, whichever way it ended: a child the server started
-// (npx starts node, a shell starts the server) may outlive the server
-// itself. It asks them to stop, and after ShutdownGrace stops them by
-// force.
-func endGroup(cmd *exec.Cmd) {
-	if cmd.Process == nil || !groupAlive(cmd) {
-		return
-	}
-	terminateGroup(cmd)
-	deadline := time.Now().Add(ShutdownGrace)
-	for groupAlive(cmd) {
-		if time.Now().After(deadline) {
-			killGroup(cmd)
-			return
+// startServer starts cmd from a goroutine locked to its OS thread, and
+// keeps the thread until release: Linux sends the parent-death signal
+// when the thread that started a process ends, not the process, and Go
+// ends a thread whenever a goroutine locked to it returns without
+// unlocking, in any package. release also closes what contain made.
+func (p *Proxy) startServer(cmd *exec.Cmd) (release func(), err error) {
+	started := make(chan error)
+	done := make(chan struct{})
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		err := cmd.Start()
+		started <- err
+		if err == nil {
+			<-done
 		}
-		time.Sleep(20 * time.Millisecond)
+	}()
+	if err := <-started; err != nil {
+		return nil, err
 	}
+	uncontain, err := contain(cmd)
+	if err != nil {
+		p.log.printf("gcx proxy: %v; a child the server starts may outlive the proxy", err)
+	}
+	return func() {
+		uncontain()
+		close(done)
+	}, nil
 }
 
 // lockedWriter writes each message whole, from any goroutine.

@@ -3,14 +3,9 @@ package proxy_test
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/gcxwire/gcx/gcxmcp/binding"
 	"github.com/gcxwire/gcx/gcxmcp/proxy"
@@ -55,49 +50,6 @@ func TestStdioCallsBounded(t *testing.T) {
 		t.Errorf("%d calls in flight, want 2", n)
 	}
 	s.end()
-}
-
-// A child the server started does not outlive the proxy: the server's
-// whole process group ends with the session.
-func TestStdioServerGroupEnds(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no process groups on Windows")
-	}
-	pidFile := filepath.Join(t.TempDir(), "pid")
-	s := startFake(t, "child", proxy.Options{}, "GCX_PROXY_FAKE_CHILD_PID="+pidFile)
-	s.initialize()
-	b, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, _ := strconv.Atoi(string(b))
-	if !alive(pid) {
-		t.Fatalf("the server's child %d is not running", pid)
-	}
-	if err := s.end(); err != nil {
-		t.Error(err)
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for alive(pid) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the server's child %d outlived the proxy", pid)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// alive reports whether the process runs: it exists and is no zombie
-// waiting for a parent to reap it.
-func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return true // no /proc: existence is all there is to know
-	}
-	_, after, _ := strings.Cut(string(stat), ") ")
-	return !strings.HasPrefix(after, "Z")
 }
 
 // The bytes held to rewrite are bounded across the proxy: a result that
