@@ -148,85 +148,80 @@ func (p *Proxy) fromHost(msg []byte) fromHost {
 		}
 		return pass
 	}
-	m, ok := parseObject(msg)
+	// Read token by token, never decoded whole (scan.go) [PRX-6].
+	m, ok := looksLikeObject(msg), false
+	var h hostMessage
+	if m {
+		h, ok = scanHost(msg, p.decide)
+	}
 	if !ok {
 		if !isBlank(msg) && !isArray(msg) {
 			p.log.notJSON("host", msg)
 		}
 		return pass
 	}
-	method, _ := m.Lookup("method")
-	id, hasID := m.Lookup("id")
-	if method.Kind != jsonmap.String {
+	if h.method == "" {
 		return pass // a response to the upstream's request
 	}
-	params, _ := m.Lookup("params")
-	switch method.Text {
+	switch h.method {
 	case "initialize":
-		if hasID {
-			p.initialize(id, params)
+		if h.hasID {
+			p.initialize(msg, &h)
 			pass.initialize = true
 		}
 	case "notifications/cancelled":
 		// The host no longer waits for that result; forget the call so
 		// that a server that never answers it costs nothing [PRX-6].
-		if rid, ok := params.Lookup("requestId"); ok {
-			p.forget(idKey(rid))
+		if h.hasRequestID {
+			if k, ok := key(msg, h.requestID); ok {
+				p.forget(k)
+			}
 		}
 	case "tools/call":
-		if hasID {
-			return p.toolsCall(msg, m, id, params)
+		if h.hasID && h.paramsIsObject {
+			return p.toolsCall(msg, &h)
 		}
 	}
 	return pass
 }
 
 // initialize keeps of the host's initialize request what the binding
-// reads: the binding's member of its extensions [MCP-2].
-func (p *Proxy) initialize(id, params jsonmap.Value) {
-	caps, _ := params.Lookup("capabilities")
-	extensions, _ := caps.Lookup("extensions")
-	var ext map[string]any
-	if extensions.Kind == jsonmap.Object {
-		ext = binding.HostExtensions(decodeObject(extensions))
-	}
+// reads: what the binding's member of its extensions says, reduced by
+// binding.Keep [MCP-2] [PRX-6].
+func (p *Proxy) initialize(msg []byte, h *hostMessage) {
+	id, _ := key(msg, h.id)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.initID = idKey(id)
-	p.session.HostExtensions = ext
+	p.initID = id
+	p.session.Host = h.initializeCaps
 }
 
-func (p *Proxy) toolsCall(msg []byte, m, id, params jsonmap.Value) fromHost {
+func (p *Proxy) toolsCall(msg []byte, h *hostMessage) fromHost {
 	pass := fromHost{out: msg}
-	name, _ := params.Lookup("name")
-	if name.Kind != jsonmap.String {
+	if !h.nameIsString {
 		return pass
 	}
-	key := idKey(id)
-	if len(key) > MaxIDBytes || len(name.Text) > MaxToolNameBytes {
+	k, ok := key(msg, h.id)
+	if !ok || len(h.name) > MaxToolNameBytes {
 		p.log.printf("gcx proxy: a tools/call request whose id or tool name is over %d bytes is not followed; its result will pass untouched", MaxIDBytes)
 		return pass
 	}
-	var meta map[string]any
-	if v, ok := params.Lookup("_meta"); ok && v.Kind == jsonmap.Object {
-		meta = decodeObject(v)
-	}
 	p.mu.Lock()
-	_, again := p.pending[key]
+	_, again := p.pending[k]
 	if !again && len(p.pending) >= p.maxCalls {
 		p.mu.Unlock()
 		p.log.printf("gcx proxy: a session has %d tools/call requests in flight; the proxy refuses more until some are answered", p.maxCalls)
+		id, _ := jsonmap.Parse(msg[h.id.from:h.id.to])
 		return fromHost{reply: refusal(id, fmt.Sprintf("gcx proxy: this session already has %d tools/call requests in flight, the most the proxy follows at once (--max-calls); try again when some are answered", p.maxCalls))}
 	}
-	call := p.decide.Request(p.session, strings.Clone(name.Text), meta)
-	p.pending[key] = call
+	call := p.decide.Call(p.session, strings.Clone(h.name), h.perCall, h.perRequest)
+	p.pending[k] = call
 	p.mu.Unlock()
-	pass.call = key
+	pass.call = k
 	if call.Ask == nil {
 		return pass
 	}
-	call.AskJSON(&m)
-	pass.out = m.AppendCompact(make([]byte, 0, len(msg)+48))
+	pass.out = h.ask(msg, call.Ask)
 	return pass
 }
 

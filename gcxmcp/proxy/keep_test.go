@@ -1,0 +1,229 @@
+package proxy
+
+import (
+	"bytes"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/gcxwire/gcx/gcxmcp/binding"
+	"github.com/gcxwire/gcx/internal/gen"
+	"github.com/gcxwire/gcx/jsonmap"
+)
+
+// The tag the proxy asks for is spliced into the host's call as
+// binding.Pending.AskJSON puts it into the parsed call: the two agree as
+// JSON values on every place _meta can be in, and the rest of the call's
+// text is copied as it came.
+func TestAskSplicesAsAskJSON(t *testing.T) {
+	p, err := New(Options{Binding: binding.ServerOptions{Mode: binding.ModeGCX}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, msg := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"a":[0,0,0]}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{ }}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{"progressToken":7}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":null}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":[1,{"a":2}]}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":"x"}}`,
+		` { "params" : { "_meta" : { "k" : "\u0041" } , "name" : "t" } , "id" : "x" , "method" : "tools/call" } `,
+	} {
+		h, ok := scanHost([]byte(msg), p.decide)
+		if !ok || !h.paramsIsObject {
+			t.Fatalf("%s: not read", msg)
+		}
+		got, err := jsonmap.Parse(h.ask([]byte(msg), []string{"GCX1"}))
+		if err != nil {
+			t.Fatalf("%s: the spliced call is no JSON: %v: %s", msg, err, h.ask([]byte(msg), []string{"GCX1"}))
+		}
+		want, err := jsonmap.Parse([]byte(msg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		binding.Pending{Ask: []string{"GCX1"}}.AskJSON(&want)
+		if !sameMembers(got, want) {
+			t.Errorf("%s:\n spliced %s\n AskJSON %s", msg, got.AppendCompact(nil), want.AppendCompact(nil))
+		}
+	}
+}
+
+// sameMembers is jsonmap.Equal, except that members are matched by name:
+// the splice puts the tag first in _meta, AskJSON last.
+func sameMembers(a, b jsonmap.Value) bool {
+	if a.Kind != b.Kind || a.Text != b.Text || len(a.Elems) != len(b.Elems) || len(a.Members) != len(b.Members) {
+		return false
+	}
+	for i := range a.Elems {
+		if !sameMembers(a.Elems[i], b.Elems[i]) {
+			return false
+		}
+	}
+	for _, m := range a.Members {
+		if other, ok := b.Lookup(m.Key); !ok || !sameMembers(m.Value, other) {
+			return false
+		}
+	}
+	return true
+}
+
+// A member the proxy reads that comes twice makes the message one it does
+// not follow, as when it was parsed whole: a peer could read either.
+func TestRepeatedMemberIsNotFollowed(t *testing.T) {
+	p, err := New(Options{Binding: binding.ServerOptions{Mode: binding.ModeGCX}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, msg := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{"a":1},"_meta":5}}`,
+		`{"jsonrpc":"2.0","id":1,"id":2,"method":"tools/call","params":{"name":"t"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","name":"u"}}`,
+	} {
+		if _, ok := scanHost([]byte(msg), p.decide); ok {
+			t.Errorf("%s was read", msg)
+		}
+	}
+	if _, ok := scanHost([]byte(`{"id":1,"method":"tools/call","params":{"name":"t","arguments":{"a":1,"a":2}}}`), p.decide); !ok {
+		t.Error("a name repeated in the arguments, which the proxy does not read, made the call unread")
+	}
+}
+
+// What the scanner reads of a call decides as the binding decides on the
+// call's _meta decoded whole: every form of MetaAccept and of the
+// per-request capabilities, for both sides of PerRequestCapabilities.
+func TestPropertyScanDecidesAsRequest(t *testing.T) {
+	p, err := New(Options{Binding: binding.ServerOptions{Mode: binding.ModeGCX}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := func(t *rapid.T, label string) string {
+		return rapid.SampledFrom([]string{`[]`, `["GCX1"]`, `["x-2","GCX1"]`, `["gcx1"]`, `["GCX1",1]`, `"GCX1"`, `null`, `{}`, `["GCX1","GCX1"]`}).Draw(t, label)
+	}
+	gen.Check(t, 500, func(t *rapid.T) {
+		var members []string
+		if rapid.Bool().Draw(t, "per call") {
+			members = append(members, `"`+binding.MetaAccept+`":`+list(t, "accept"))
+		}
+		if rapid.Bool().Draw(t, "per request") {
+			ext := rapid.SampledFrom([]string{`{}`, `{"accept":` + list(t, "caps accept") + `}`, `null`, `{"offer":["GCX1"]}`}).Draw(t, "ext")
+			members = append(members, `"`+binding.MetaClientCapabilities+`":{"extensions":{"`+binding.Extension+`":`+ext+`}}`)
+		}
+		meta := "{" + strings.Join(members, ",") + "}"
+		msg := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":` + meta + `}}`
+		initialize := rapid.SampledFrom([]string{`{}`, `{"extensions":{"` + binding.Extension + `":{"accept":["GCX1"]}}}`, `{"extensions":{"` + binding.Extension + `":{}}}`}).Draw(t, "initialize")
+		version := rapid.SampledFrom([]string{"2025-11-25", binding.PerRequestCapabilities}).Draw(t, "version")
+
+		init, ok := scanHost([]byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":`+initialize+`}}`), p.decide)
+		if !ok {
+			t.Fatal("initialize not read")
+		}
+		s := binding.Session{ProtocolVersion: version, Host: init.initializeCaps, UpstreamOffer: []string{"GCX1"}}
+		h, ok := scanHost([]byte(msg), p.decide)
+		if !ok {
+			t.Fatalf("%s not read", msg)
+		}
+		got := p.decide.Call(s, "t", h.perCall, h.perRequest)
+
+		caps, _ := jsonmap.Parse([]byte(initialize))
+		m, _ := jsonmap.Parse([]byte(meta))
+		extensions, _ := decodeObject(caps)["extensions"].(map[string]any)
+		s.Host = p.decide.SaidIn(extensions)
+		want := p.decide.Request(s, "t", decodeObject(m))
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s after %s (%s): scanned %+v, decoded %+v", msg, initialize, version, got, want)
+		}
+	})
+}
+
+// heapAfter returns the bytes of the live heap once f has run and its
+// garbage is collected: what f left kept.
+func heapAfter(f func()) int64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	return int64(after.HeapAlloc) - int64(before.HeapAlloc)
+}
+
+// What a session keeps of its host's initialize, and a call of its
+// accept list while in flight, is what the binding reads: at most
+// MaxKeptTags tags it writes [PRX-6]. Before, the binding member was kept
+// decoded, about eight bytes for each byte of an array of zeros, and an
+// accept list was kept whole.
+func TestKeepsOnlyWhatTheBindingReads(t *testing.T) {
+	p, err := New(Options{Binding: binding.ServerOptions{Mode: binding.ModeGCX}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 1 << 20 // zeros, and tags
+	zeros := "[" + strings.Repeat("0,", n) + "0]"
+	var tags strings.Builder
+	for i := range n {
+		tags.WriteString(`"x-` + string(rune('a'+i%26)) + `",`)
+	}
+	tags.WriteString(`"GCX1"`)
+
+	initialize := []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{"extensions":{"` + binding.Extension + `":{"junk":` + zeros + `,"accept":[` + tags.String() + `]}}}}}`)
+	kept := heapAfter(func() { p.FromHost(initialize) })
+	if want := (binding.Said{Spoke: true, Accept: []string{"GCX1"}}); !reflect.DeepEqual(p.session.Host, want) {
+		t.Errorf("kept %+v of the initialize, want %+v", p.session.Host, want)
+	}
+	initialize = nil
+	call := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"a":` + zeros + `},"_meta":{"` + binding.MetaAccept + `":[` + tags.String() + `]}}}`)
+	kept += heapAfter(func() {
+		if out := p.FromHost(call); !bytes.Equal(out, call) {
+			t.Error("a call whose host opted in was changed")
+		}
+	})
+	if c := p.pending[`1`]; len(c.Name) != 1 || p.Pending() != 1 {
+		t.Errorf("the call is not followed: %+v", c)
+	}
+	if kept > 1<<20 {
+		t.Errorf("an initialize and a call of %d bytes each left %d bytes kept, over 1 MiB", len(call), kept)
+	}
+	runtime.KeepAlive(call)
+	runtime.KeepAlive(p)
+}
+
+// Any message of the host is read or refused, never a panic; a call read
+// takes the tag spliced in as AskJSON puts it into the call parsed whole.
+func FuzzScanHost(f *testing.F) {
+	for _, seed := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{"io.github.gcxwire/accept":["GCX1"]}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":null,"arguments":[0,0,[[]]]}}`,
+		`{"id":"a","method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.github.gcxwire/gcx":{"accept":["GCX1",2]}}}},"name":"t"}}`,
+		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{"extensions":{"io.github.gcxwire/gcx":{"accept":[]}}}}}`,
+		`{"method":"notifications/cancelled","params":{"requestId":"\u0031"}}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	p, err := New(Options{Binding: binding.ServerOptions{Mode: binding.ModeGCX}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		h, ok := scanHost(msg, p.decide)
+		if !ok || !h.paramsIsObject || !h.nameIsString || h.perCall.Spoke {
+			return // not a call, or one the proxy asks nothing of [PRX-2]
+		}
+		want, err := jsonmap.Parse(msg)
+		if err != nil {
+			return // a repeated name where the proxy does not read
+		}
+		got, err := jsonmap.Parse(h.ask(msg, []string{"GCX1"}))
+		if err != nil {
+			t.Fatalf("%s: the spliced call is no JSON: %v", msg, err)
+		}
+		binding.Pending{Ask: []string{"GCX1"}}.AskJSON(&want)
+		if !sameMembers(got, want) {
+			t.Fatalf("%s:\n spliced %s\n AskJSON %s", msg, got.AppendCompact(nil), want.AppendCompact(nil))
+		}
+	})
+}
