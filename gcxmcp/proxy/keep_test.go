@@ -227,3 +227,29 @@ func FuzzScanHost(f *testing.F) {
 		}
 	})
 }
+
+// A message is decoded when it holds at most FewValues values, or one
+// per MinBytesPerValue of its bytes, counting a JSON text's values in a
+// string too; a denser one passes untouched.
+func TestTooDense(t *testing.T) {
+	zeros := func(n int, pad string) []byte {
+		return []byte("[" + strings.Repeat("0"+pad+",", n-1) + "0]")
+	}
+	for _, c := range []struct {
+		name  string
+		msg   []byte
+		dense bool
+	}{
+		{"few values", zeros(FewValues-1, ""), false},
+		{"one over few", zeros(FewValues+1, ""), true},
+		{"many, sparse enough", zeros(8*FewValues, strings.Repeat(" ", MinBytesPerValue-1)), false},
+		{"many, too dense", zeros(8*FewValues, strings.Repeat(" ", MinBytesPerValue-4)), true},
+		{"in a string", []byte(`{"text":"` + string(zeros(2*FewValues, "")) + `"}`), true},
+		{"deep", []byte(strings.Repeat("[", 2*FewValues) + strings.Repeat("]", 2*FewValues)), true},
+		{"prose", []byte(`"` + strings.Repeat("word ", 8*FewValues) + `"`), false},
+	} {
+		if got := tooDense(c.msg); got != c.dense {
+			t.Errorf("%s (%d bytes): tooDense = %v", c.name, len(c.msg), got)
+		}
+	}
+}

@@ -267,6 +267,9 @@ func (p *Proxy) FromUpstream(msg []byte) []byte {
 		}
 		return msg
 	}
+	if p.dense(msg) {
+		return msg // estimate.go
+	}
 	m, ok := parseObject(msg)
 	if !ok {
 		if !isBlank(msg) && !isArray(msg) {
