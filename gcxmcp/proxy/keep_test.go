@@ -253,3 +253,49 @@ func TestTooDense(t *testing.T) {
 		}
 	}
 }
+
+// An owner holds at most its share of the budget, the hosts' bodies
+// together at most half of it, and each body its first OwnBodyBytes
+// outside it [PRX-9].
+func TestAccountShares(t *testing.T) {
+	const total, message = 1 << 20, 64 << 10
+	b := newBudget(total, message)
+	share := int(b.share)
+	if share != total/4 {
+		t.Fatalf("share %d, want a quarter of %d", share, total)
+	}
+	a, other := b.account(false), b.account(false)
+	if !a.take(share) || a.take(1) {
+		t.Error("a session took more or less than its share")
+	}
+	if !other.take(share) {
+		t.Error("a session holding its share left another none")
+	}
+	a.give(share)
+	other.give(share)
+	// Hosts' bodies: the own bytes first, then half the budget at most.
+	var bodies []*account
+	held := 0
+	for range 8 {
+		h := b.account(true)
+		bodies = append(bodies, h)
+		if !h.take(OwnBodyBytes) {
+			t.Fatal("a body's own bytes were refused")
+		}
+		for h.take(readChunk) {
+			held += readChunk
+		}
+	}
+	if held > total/2 {
+		t.Errorf("the hosts' bodies hold %d bytes of the budget, over half of %d", held, total)
+	}
+	if s := b.account(false); !s.take(total / 4) {
+		t.Error("bodies held back left a session no share")
+	}
+	for _, h := range bodies {
+		h.give(OwnBodyBytes + int(h.held))
+	}
+	if b.free != total-total/4 || b.hosts != 0 {
+		t.Errorf("after the bodies: %d free, %d held by hosts", b.free, b.hosts)
+	}
+}

@@ -61,7 +61,7 @@ type Proxy struct {
 	decide     *binding.Intermediary
 	maxMessage int
 	maxCalls   int
-	budget     *budget
+	budget     *account // the session's share of the shared budget
 	log        *logger
 	stats      *Recorder
 	// reply writes the proxy's own answer to the host, over stdio; nil
@@ -84,7 +84,7 @@ func New(opts Options) (*Proxy, error) {
 	if opts.MaxMessageBytes < 0 || opts.MaxCalls < 0 || opts.MaxBufferedBytes < 0 {
 		return nil, fmt.Errorf("gcx proxy: negative limits (message %d bytes, %d calls, %d bytes buffered)", opts.MaxMessageBytes, opts.MaxCalls, opts.MaxBufferedBytes)
 	}
-	return newProxy(decide, opts, newBudget(cmp.Or(opts.MaxBufferedBytes, DefaultMaxBufferedBytes)), newLogger(opts.Log)), nil
+	return newProxy(decide, opts, newBudget(cmp.Or(opts.MaxBufferedBytes, DefaultMaxBufferedBytes), cmp.Or(opts.MaxMessageBytes, DefaultMaxMessageBytes)), newLogger(opts.Log)), nil
 }
 
 // newProxy returns the proxy of one session, with the decisions, the
@@ -94,7 +94,7 @@ func newProxy(decide *binding.Intermediary, opts Options, b *budget, log *logger
 		decide:     decide,
 		maxMessage: cmp.Or(opts.MaxMessageBytes, DefaultMaxMessageBytes),
 		maxCalls:   cmp.Or(opts.MaxCalls, DefaultMaxCalls),
-		budget:     b,
+		budget:     b.account(false),
 		log:        log,
 		stats:      opts.Stats,
 		pending:    map[string]binding.Pending{},
