@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"pgregory.net/rapid"
 
@@ -297,5 +298,54 @@ func TestAccountShares(t *testing.T) {
 	}
 	if b.free != total-total/4 || b.hosts != 0 {
 		t.Errorf("after the bodies: %d free, %d held by hosts", b.free, b.hosts)
+	}
+}
+
+// blocked is a host that never reads: every write waits until release.
+type blocked struct{ release chan struct{} }
+
+func (b blocked) Write(p []byte) (int, error) { <-b.release; return len(p), nil }
+
+// Event streams whose host never reads them hold their session's share
+// of the budget and no more: another session's results still fit
+// [PRX-9]. Before, each unread stream held its event for as long as the
+// host left it, and a few filled the budget for every session.
+func TestUnreadStreamsHoldTheirShare(t *testing.T) {
+	const total = 1 << 20
+	b := newBudget(total, 64<<10)
+	decide, err := binding.NewIntermediary(binding.ServerOptions{Mode: binding.ModeGCX})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newProxy(decide, Options{MaxMessageBytes: 200 << 10}, b, newLogger(nil))
+	host := blocked{make(chan struct{})}
+	event := "data: " + `{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"` + strings.Repeat("x", 150<<10) + `"}}` + "\n\n"
+	done := make(chan error, 6)
+	for range 6 {
+		go func() { done <- p.events(host, strings.NewReader(event)) }()
+	}
+	// Wait until what the streams hold stops changing: each either holds
+	// its event or passed it on untouched, blocked on the host all the
+	// same.
+	held, since := int64(-1), time.Now()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline) && time.Since(since) < 300*time.Millisecond; time.Sleep(10 * time.Millisecond) {
+		b.mu.Lock()
+		now := total - b.free
+		b.mu.Unlock()
+		if now != held {
+			held, since = now, time.Now()
+		}
+	}
+	if held > b.share {
+		t.Errorf("six unread streams of one session hold %d bytes of the budget, over its share of %d", held, b.share)
+	}
+	if other := b.account(false); !other.take(int(b.share)) {
+		t.Error("unread streams of one session left another session no share")
+	}
+	close(host.release)
+	for range 6 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
 	}
 }

@@ -84,7 +84,9 @@ func New(opts Options) (*Proxy, error) {
 	if opts.MaxMessageBytes < 0 || opts.MaxCalls < 0 || opts.MaxBufferedBytes < 0 {
 		return nil, fmt.Errorf("gcx proxy: negative limits (message %d bytes, %d calls, %d bytes buffered)", opts.MaxMessageBytes, opts.MaxCalls, opts.MaxBufferedBytes)
 	}
-	return newProxy(decide, opts, newBudget(cmp.Or(opts.MaxBufferedBytes, DefaultMaxBufferedBytes), cmp.Or(opts.MaxMessageBytes, DefaultMaxMessageBytes)), newLogger(opts.Log)), nil
+	b := newBudget(cmp.Or(opts.MaxBufferedBytes, DefaultMaxBufferedBytes), cmp.Or(opts.MaxMessageBytes, DefaultMaxMessageBytes))
+	b.share = b.total // one session, the budget's only owner
+	return newProxy(decide, opts, b, newLogger(opts.Log)), nil
 }
 
 // newProxy returns the proxy of one session, with the decisions, the
