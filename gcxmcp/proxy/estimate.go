@@ -64,6 +64,13 @@ func (p *Proxy) dense(msg []byte) bool {
 	var ids idScanner
 	ids.write(msg)
 	p.passedUntouched(&ids, ReasonTooDense)
+	if key, ok := ids.responseID(); ok {
+		p.mu.Lock()
+		if key == p.initID {
+			p.initID = "" // the initialize result passed unread: nothing to wait for
+		}
+		p.mu.Unlock()
+	}
 	p.log.note("dense server", "gcx proxy: a message from the server holds more than one JSON value per %d bytes, more than a rewrite would hold within %d times its bytes; passed on untouched", MinBytesPerValue, RewriteFactor)
 	return true
 }

@@ -349,3 +349,24 @@ func TestUnreadStreamsHoldTheirShare(t *testing.T) {
 		}
 	}
 }
+
+// Of the upstream's offer the proxy keeps the tags it reads, all it
+// negotiates with [PRX-3] [PRX-6], and an initialize result too dense to
+// decode leaves nothing waiting for it.
+func TestKeepsOfTheOfferWhatItReads(t *testing.T) {
+	p, err := New(Options{Binding: binding.ServerOptions{Mode: binding.ModeGCX}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.FromHost([]byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{}}}`))
+	offer := strings.Repeat(`"x-1",`, FewValues-16) + `"GCX1","GCX1"`
+	p.FromUpstream([]byte(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"extensions":{"` + binding.Extension + `":{"offer":[` + offer + `]}}}}}`))
+	if !reflect.DeepEqual(p.session.UpstreamOffer, []string{"GCX1"}) {
+		t.Errorf("kept the offer %q", p.session.UpstreamOffer)
+	}
+	p.FromHost([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`))
+	p.FromUpstream([]byte(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","junk":[` + strings.Repeat("0,", 4*FewValues) + `0]}}`))
+	if p.initID != "" {
+		t.Errorf("an initialize result passed unread left %q waited for", p.initID)
+	}
+}

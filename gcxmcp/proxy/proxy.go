@@ -341,7 +341,7 @@ func (p *Proxy) initialized(result jsonmap.Value) {
 	extensions, _ := caps.Lookup("extensions")
 	var offer []string
 	if extensions.Kind == jsonmap.Object {
-		offer = binding.Offer(decodeObject(extensions))
+		offer = readableOffer(binding.Offer(decodeObject(extensions)))
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -455,7 +455,7 @@ func (l *logger) overLimit(from string, limit int) {
 }
 
 func (l *logger) busy(from string) {
-	l.note("busy "+from, "gcx proxy: a message from the %s came while the proxy already held --max-buffered-bytes of messages; passed on untouched", from)
+	l.note("busy "+from, "gcx proxy: a message from the %s came while the proxy already held --max-buffered-bytes of messages, or its sender's share of them; passed on untouched", from)
 }
 
 // quotePrefix quotes at most 40 bytes of msg.

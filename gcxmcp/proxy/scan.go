@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"slices"
 	"unsafe"
 
 	"github.com/gcxwire/gcx/gcxmcp/binding"
@@ -375,4 +376,18 @@ func (h *hostMessage) ask(msg []byte, tags []string) []byte {
 	out = append(out, msg[:at]...)
 	out = append(out, insert...)
 	return append(out, msg[cut:]...)
+}
+
+// readableOffer keeps of the tags an upstream offers those the proxy
+// reads (binding.Readable), all that it negotiates with [PRX-3], at most
+// binding.MaxKeptTags: a long offer is not kept for the session's life
+// [PRX-6].
+func readableOffer(offer []string) []string {
+	var kept []string
+	for _, t := range offer {
+		if i := slices.Index(binding.Readable, t); i >= 0 && !slices.Contains(kept, t) && len(kept) < binding.MaxKeptTags {
+			kept = append(kept, binding.Readable[i])
+		}
+	}
+	return kept
 }
