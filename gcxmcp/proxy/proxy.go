@@ -45,7 +45,9 @@ type Options struct {
 	// MaxBufferedBytes bounds the bytes of the messages held whole at
 	// once, across sessions and directions; 0 means
 	// DefaultMaxBufferedBytes. A message that would go over passes
-	// untouched [PRX-9].
+	// untouched [PRX-9]. Over HTTP no session or request holds more than
+	// a quarter of it (or one message), and the hosts' request bodies
+	// together at most half (bounds.go).
 	MaxBufferedBytes int64
 	// Log receives one line per notable event: a message over the limit,
 	// a message that is not JSON. nil discards them.
