@@ -952,7 +952,7 @@ func proxyRules(in *bindingInput) ([]string, error) {
 	upstreamExtensions, _ := in.Upstream["extensions"].(map[string]any)
 	session := binding.Session{ProtocolVersion: o.version, UpstreamOffer: binding.Offer(upstreamExtensions)}
 	if o.version < binding.PerRequestCapabilities {
-		session.HostExtensions = binding.HostExtensions(o.initialize)
+		session.Host = p.SaidIn(o.initialize)
 	}
 	pending := p.Request(session, in.Request.Name, o.meta)
 	d := p.Decide(pending, r)

@@ -1,6 +1,10 @@
 package binding
 
-import "github.com/gcxwire/gcx/codec"
+import (
+	"slices"
+
+	"github.com/gcxwire/gcx/codec"
+)
 
 // An intermediary stands between a host and an MCP server, both of which
 // may know nothing of the binding, and writes GCX1 for the model the host
@@ -33,12 +37,70 @@ type Session struct {
 	// ProtocolVersion is the version the upstream's initialize result
 	// names, "" before it.
 	ProtocolVersion string
-	// HostExtensions is the extensions map of the capabilities the host
-	// sent in initialize, holding at most the binding's member.
-	HostExtensions map[string]any
+	// Host is what the host said of the binding in the capabilities of
+	// its initialize request: whether their extensions hold the
+	// binding's member, and the tags its settings accept.
+	Host Said
 	// UpstreamOffer lists the tags the upstream offers in its initialize
 	// result [MCP-2], nil when it offers none.
 	UpstreamOffer []string
+}
+
+// MaxKeptTags bounds the tags an intermediary keeps of one list a host
+// sent, in its capabilities or in a call's _meta [PRX-6]: the tags it
+// writes are fewer, so a longer list can only repeat or name others.
+const MaxKeptTags = 16
+
+// Said is what a host said of the binding in one place (a call's
+// MetaAccept, or the binding's member of its capabilities' extensions),
+// reduced to what an intermediary decides on [PRX-6]: whether the place
+// holds it at all, and the tags it accepts that the intermediary writes,
+// in the host's order, at most MaxKeptTags. A host that spoke and accepts
+// none of them (an empty list, a list of other tags, a value that is no
+// list of strings) is answered in JSON [MCP-3] [MCP-11].
+type Said struct {
+	Spoke  bool
+	Accept []string
+}
+
+// Keep returns kept with tag added when an intermediary keeps it: a tag
+// it writes for a host that opted in [PRX-2], not kept already, while
+// fewer than MaxKeptTags are. Readers of a host's list call it for each
+// string of the list as it is read, so the list is never held whole; what
+// is kept is the intermediary's own string, never one sharing the host's
+// message.
+func (p *Intermediary) Keep(kept []string, tag string) []string {
+	i := slices.Index(p.s.offer, tag)
+	if i < 0 || len(kept) >= MaxKeptTags || slices.Contains(kept, tag) {
+		return kept
+	}
+	return append(kept, p.s.offer[i])
+}
+
+// SaidIn reads what a host said in an extensions map as a JSON library
+// decodes it: that of its initialize's capabilities, or of a call's
+// MetaClientCapabilities [MCP-2] [MCP-10].
+func (p *Intermediary) SaidIn(extensions map[string]any) Said {
+	v, ok := extensions[Extension]
+	if !ok {
+		return Said{}
+	}
+	settings, _ := v.(map[string]any)
+	return Said{Spoke: true, Accept: p.keepAll(settings[SettingAccept])}
+}
+
+// keepAll keeps of a list of tags what Keep keeps, nothing when v is not
+// a list of strings [MCP-11].
+func (p *Intermediary) keepAll(v any) []string {
+	tags, ok := readTags(v)
+	if !ok {
+		return nil
+	}
+	var kept []string
+	for _, t := range tags {
+		kept = p.Keep(kept, t)
+	}
+	return kept
 }
 
 // Offer reads the tags a party offers from the extensions map of its
@@ -50,15 +112,6 @@ func Offer(extensions map[string]any) []string {
 	}
 	tags, _ := readTags(settings[SettingOffer])
 	return tags
-}
-
-// HostExtensions keeps of a host's extensions map only the binding's
-// member, all that an intermediary reads of it [PRX-6].
-func HostExtensions(extensions map[string]any) map[string]any {
-	if v, ok := extensions[Extension]; ok {
-		return map[string]any{Extension: v}
-	}
-	return nil
 }
 
 // Pending is what an intermediary keeps of one tools/call request in flight,
@@ -78,16 +131,37 @@ type Pending struct {
 // Request decides for a tools/call request of tool name, whose _meta is
 // requestMeta, what to ask of the upstream and how to answer later.
 func (p *Intermediary) Request(s Session, name string, requestMeta map[string]any) Pending {
-	c := Pending{Name: name}
-	if _, ok := requestMeta[MetaAccept]; ok {
-		c.hostSpoke = true
-	} else if _, ok := capabilityExtensions(s.ProtocolVersion, requestMeta, s.HostExtensions)[Extension]; ok {
-		c.hostSpoke = true
+	var perCall, perRequest Said
+	if v, ok := requestMeta[MetaAccept]; ok {
+		perCall = Said{Spoke: true, Accept: p.keepAll(v)}
 	}
-	if c.hostSpoke {
+	if s.ProtocolVersion >= PerRequestCapabilities {
+		caps, _ := requestMeta[MetaClientCapabilities].(map[string]any)
+		extensions, _ := caps["extensions"].(map[string]any)
+		perRequest = p.SaidIn(extensions)
+	}
+	return p.Call(s, name, perCall, perRequest)
+}
+
+// Call is Request for a reader that read the request's _meta itself:
+// perCall is what its MetaAccept said, perRequest what the binding's
+// member of its MetaClientCapabilities said, both read with Keep. The
+// call's MetaAccept overrides the capabilities, which are the request's
+// own from PerRequestCapabilities on and the session's before [MCP-2]
+// [MCP-3] [MCP-10].
+func (p *Intermediary) Call(s Session, name string, perCall, perRequest Said) Pending {
+	c := Pending{Name: name}
+	said := perCall
+	if !said.Spoke {
+		said = s.Host
+		if s.ProtocolVersion >= PerRequestCapabilities {
+			said = perRequest
+		}
+	}
+	if said.Spoke {
 		// Between a host and an upstream that both know the binding, the
 		// request passes as it is and the upstream answers [PRX-2].
-		c.accept = Accepted(s.ProtocolVersion, requestMeta, s.HostExtensions)
+		c.hostSpoke, c.accept = true, said.Accept
 		return c
 	}
 	if p.s.modeOf(name) == ModeOff {

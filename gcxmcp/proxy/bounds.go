@@ -32,31 +32,86 @@ const (
 // number of peers send at once [PRX-9].
 const DefaultMaxBufferedBytes = 64 << 20
 
-// budget counts the bytes of messages held whole. take never waits: a
-// message that does not fit passes untouched instead.
+// budget counts the bytes of messages held whole, across sessions and
+// directions. take never waits: a message that does not fit passes
+// untouched instead. It is spent through accounts, one per owner, so that
+// no peer can hold it all and turn GCX1 off for the others [PRX-9]:
+//
+//   - an owner (a session's results and events, or one request's body)
+//     holds at most its share: a quarter of the budget, or one message
+//     where that is more;
+//   - the hosts' request bodies together hold at most half of it, so that
+//     bodies sent slowly leave the results of every session room;
+//   - the first OwnBodyBytes of each request's body are its connection's
+//     own, outside the budget (bounded by the connection slots), so that
+//     an initialize or a call is always read, and the session it begins
+//     or the call it makes always followed, however short the budget.
 type budget struct {
-	mu   sync.Mutex
-	free int64
+	mu    sync.Mutex
+	free  int64
+	hosts int64 // what the hosts' bodies hold
+	total int64
+	share int64
 }
 
-func newBudget(n int64) *budget { return &budget{free: n} }
+// OwnBodyBytes is how much of each request's body its connection holds
+// outside the shared budget.
+const OwnBodyBytes = 64 << 10
 
-func (b *budget) take(n int) bool {
+// newBudget returns a budget of n bytes for messages of at most
+// maxMessage bytes.
+func newBudget(n int64, maxMessage int) *budget {
+	return &budget{free: n, total: n, share: max(n/4, int64(maxMessage)+readChunk)}
+}
+
+// account is what one owner holds of a budget.
+type account struct {
+	b    *budget
+	held int64 // charged to the budget
+	own  int64 // held outside it, OwnBodyBytes at most
+	host bool  // a request's body
+}
+
+// account returns a new owner's account: host for a request's body.
+func (b *budget) account(host bool) *account { return &account{b: b, host: host} }
+
+func (a *account) take(n int) bool {
+	if a.host && a.own+int64(n) <= OwnBodyBytes {
+		a.own += int64(n)
+		return true
+	}
+	b := a.b
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if int64(n) > b.free {
+	if int64(n) > b.free || a.held+int64(n) > b.share || a.host && b.hosts+int64(n) > b.total/2 {
 		return false
 	}
 	b.free -= int64(n)
+	a.held += int64(n)
+	if a.host {
+		b.hosts += int64(n)
+	}
 	return true
 }
 
-func (b *budget) give(n int) {
+// give returns n bytes the account holds: its own first.
+func (a *account) give(n int) {
 	if n == 0 {
 		return
 	}
+	from := min(int64(n), a.own)
+	a.own -= from
+	rest := int64(n) - from
+	if rest == 0 {
+		return
+	}
+	b := a.b
 	b.mu.Lock()
-	b.free += int64(n)
+	b.free += rest
+	a.held -= rest
+	if a.host {
+		b.hosts -= rest
+	}
 	b.mu.Unlock()
 }
 
@@ -67,7 +122,7 @@ const readChunk = 32 << 10
 type held struct {
 	msg    []byte
 	whole  bool // false: msg is only the start, the rest is still in the reader
-	budget *budget
+	budget *account
 	n      int
 }
 
@@ -82,7 +137,7 @@ func (h *held) release() {
 // budget lets it hold them. Otherwise whole is false and msg holds what
 // was read, which the caller passes on before the rest of r. An error is
 // a read error; msg then holds what was read before it.
-func readWhole(r io.Reader, max int, b *budget) (*held, error) {
+func readWhole(r io.Reader, max int, b *account) (*held, error) {
 	h := &held{budget: b}
 	for {
 		if len(h.msg) > max {

@@ -143,7 +143,7 @@ func FuzzEvents(f *testing.F) {
 			if out.String() != stream {
 				t.Fatalf("one byte at a time %v, the stream changed:\n got %q\nwant %q", oneByte, out.String(), stream)
 			}
-			if free := p.budget.free; free != DefaultMaxBufferedBytes {
+			if free := p.budget.b.free; free != DefaultMaxBufferedBytes {
 				t.Fatalf("the budget holds %d bytes after the stream", DefaultMaxBufferedBytes-free)
 			}
 		}

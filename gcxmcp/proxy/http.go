@@ -163,7 +163,7 @@ func NewHTTP(opts HTTPOptions) (*HTTP, error) {
 		decide:   base.decide,
 		endpoint: cmp.Or(u.Path, "/"),
 		log:      newLogger(opts.Log),
-		budget:   newBudget(cmp.Or(opts.MaxBufferedBytes, DefaultMaxBufferedBytes)),
+		budget:   newBudget(cmp.Or(opts.MaxBufferedBytes, DefaultMaxBufferedBytes), opts.maxMessage()),
 		sessions: map[string]*httpSession{},
 	}
 	if u.User != nil {
@@ -258,7 +258,7 @@ func (h *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.reverse.ServeHTTP(w, r)
 		return
 	}
-	body, err := readWhole(r.Body, h.opts.maxMessage(), h.budget)
+	body, err := readWhole(r.Body, h.opts.maxMessage(), h.budget.account(true)) // bounds.go
 	defer body.release()
 	if err != nil {
 		h.deny(w, http.StatusRequestTimeout, "the request's body did not arrive in time")
@@ -459,7 +459,7 @@ func (h *HTTP) modifyResponse(resp *http.Response) error {
 	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch mediaType {
 	case "application/json":
-		body, err := readWhole(resp.Body, p.maxMessage, h.budget)
+		body, err := readWhole(resp.Body, p.maxMessage, p.budget)
 		if err != nil || !body.whole {
 			why := ReasonOverLimit
 			if !body.whole && err == nil {

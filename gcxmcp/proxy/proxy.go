@@ -45,7 +45,9 @@ type Options struct {
 	// MaxBufferedBytes bounds the bytes of the messages held whole at
 	// once, across sessions and directions; 0 means
 	// DefaultMaxBufferedBytes. A message that would go over passes
-	// untouched [PRX-9].
+	// untouched [PRX-9]. Over HTTP no session or request holds more than
+	// a quarter of it (or one message), and the hosts' request bodies
+	// together at most half (bounds.go).
 	MaxBufferedBytes int64
 	// Log receives one line per notable event: a message over the limit,
 	// a message that is not JSON. nil discards them.
@@ -65,7 +67,7 @@ type Proxy struct {
 	decide     *binding.Intermediary
 	maxMessage int
 	maxCalls   int
-	budget     *budget
+	budget     *account // the session's share of the shared budget
 	log        *logger
 	stats      *Recorder
 	// reply writes the proxy's own answer to the host, over stdio; nil
@@ -90,7 +92,9 @@ func New(opts Options) (*Proxy, error) {
 	if opts.MaxMessageBytes < 0 || opts.MaxCalls < 0 || opts.MaxBufferedBytes < 0 {
 		return nil, fmt.Errorf("gcx proxy: negative limits (message %d bytes, %d calls, %d bytes buffered)", opts.MaxMessageBytes, opts.MaxCalls, opts.MaxBufferedBytes)
 	}
-	return newProxy(decide, opts, newBudget(cmp.Or(opts.MaxBufferedBytes, DefaultMaxBufferedBytes)), newLogger(opts.Log)), nil
+	b := newBudget(cmp.Or(opts.MaxBufferedBytes, DefaultMaxBufferedBytes), cmp.Or(opts.MaxMessageBytes, DefaultMaxMessageBytes))
+	b.share = b.total // one session, the budget's only owner
+	return newProxy(decide, opts, b, newLogger(opts.Log)), nil
 }
 
 // newProxy returns the proxy of one session, with the decisions, the
@@ -100,7 +104,7 @@ func newProxy(decide *binding.Intermediary, opts Options, b *budget, log *logger
 		decide:     decide,
 		maxMessage: cmp.Or(opts.MaxMessageBytes, DefaultMaxMessageBytes),
 		maxCalls:   cmp.Or(opts.MaxCalls, DefaultMaxCalls),
-		budget:     b,
+		budget:     b.account(false),
 		log:        log,
 		stats:      opts.Stats,
 		server:     clipName(opts.ServerName),
@@ -156,85 +160,80 @@ func (p *Proxy) fromHost(msg []byte) fromHost {
 		}
 		return pass
 	}
-	m, ok := parseObject(msg)
+	// Read token by token, never decoded whole (scan.go) [PRX-6].
+	m, ok := looksLikeObject(msg), false
+	var h hostMessage
+	if m {
+		h, ok = scanHost(msg, p.decide)
+	}
 	if !ok {
 		if !isBlank(msg) && !isArray(msg) {
 			p.log.notJSON("host", msg)
 		}
 		return pass
 	}
-	method, _ := m.Lookup("method")
-	id, hasID := m.Lookup("id")
-	if method.Kind != jsonmap.String {
+	if h.method == "" {
 		return pass // a response to the upstream's request
 	}
-	params, _ := m.Lookup("params")
-	switch method.Text {
+	switch h.method {
 	case "initialize":
-		if hasID {
-			p.initialize(id, params)
+		if h.hasID {
+			p.initialize(msg, &h)
 			pass.initialize = true
 		}
 	case "notifications/cancelled":
 		// The host no longer waits for that result; forget the call so
 		// that a server that never answers it costs nothing [PRX-6].
-		if rid, ok := params.Lookup("requestId"); ok {
-			p.forget(idKey(rid))
+		if h.hasRequestID {
+			if k, ok := key(msg, h.requestID); ok {
+				p.forget(k)
+			}
 		}
 	case "tools/call":
-		if hasID {
-			return p.toolsCall(msg, m, id, params)
+		if h.hasID && h.paramsIsObject {
+			return p.toolsCall(msg, &h)
 		}
 	}
 	return pass
 }
 
 // initialize keeps of the host's initialize request what the binding
-// reads: the binding's member of its extensions [MCP-2].
-func (p *Proxy) initialize(id, params jsonmap.Value) {
-	caps, _ := params.Lookup("capabilities")
-	extensions, _ := caps.Lookup("extensions")
-	var ext map[string]any
-	if extensions.Kind == jsonmap.Object {
-		ext = binding.HostExtensions(decodeObject(extensions))
-	}
+// reads: what the binding's member of its extensions says, reduced by
+// binding.Keep [MCP-2] [PRX-6].
+func (p *Proxy) initialize(msg []byte, h *hostMessage) {
+	id, _ := key(msg, h.id)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.initID = idKey(id)
-	p.session.HostExtensions = ext
+	p.initID = id
+	p.session.Host = h.initializeCaps
 }
 
-func (p *Proxy) toolsCall(msg []byte, m, id, params jsonmap.Value) fromHost {
+func (p *Proxy) toolsCall(msg []byte, h *hostMessage) fromHost {
 	pass := fromHost{out: msg}
-	name, _ := params.Lookup("name")
-	if name.Kind != jsonmap.String {
+	if !h.nameIsString {
 		return pass
 	}
-	key := idKey(id)
-	if len(key) > MaxIDBytes || len(name.Text) > MaxToolNameBytes {
+	k, ok := key(msg, h.id)
+	if !ok || len(h.name) > MaxToolNameBytes {
 		p.log.printf("gcx proxy: a tools/call request whose id or tool name is over %d bytes is not followed; its result will pass untouched", MaxIDBytes)
 		return pass
 	}
-	var meta map[string]any
-	if v, ok := params.Lookup("_meta"); ok && v.Kind == jsonmap.Object {
-		meta = decodeObject(v)
-	}
 	p.mu.Lock()
-	_, again := p.pending[key]
+	_, again := p.pending[k]
 	if !again && len(p.pending) >= p.maxCalls {
 		p.mu.Unlock()
 		p.log.printf("gcx proxy: a session has %d tools/call requests in flight; the proxy refuses more until some are answered", p.maxCalls)
+		id, _ := jsonmap.Parse(msg[h.id.from:h.id.to])
 		return fromHost{reply: refusal(id, fmt.Sprintf("gcx proxy: this session already has %d tools/call requests in flight, the most the proxy follows at once (--max-calls); try again when some are answered", p.maxCalls))}
 	}
-	call := p.decide.Request(p.session, strings.Clone(name.Text), meta)
-	p.pending[key] = call
+	call := p.decide.Call(p.session, strings.Clone(h.name), h.perCall, h.perRequest)
+	p.pending[k] = call
 	p.mu.Unlock()
-	pass.call = key
+	pass.call = k
 	if call.Ask == nil {
 		return pass
 	}
-	call.AskJSON(&m)
-	pass.out = m.AppendCompact(make([]byte, 0, len(msg)+48))
+	pass.out = h.ask(msg, call.Ask)
 	return pass
 }
 
@@ -279,6 +278,9 @@ func (p *Proxy) FromUpstream(msg []byte) []byte {
 			p.log.notJSON("server", msg)
 		}
 		return msg
+	}
+	if p.dense(msg) {
+		return msg // estimate.go
 	}
 	m, ok := parseObject(msg)
 	if !ok {
@@ -353,7 +355,7 @@ func (p *Proxy) initialized(result jsonmap.Value) {
 	extensions, _ := caps.Lookup("extensions")
 	var offer []string
 	if extensions.Kind == jsonmap.Object {
-		offer = binding.Offer(decodeObject(extensions))
+		offer = readableOffer(binding.Offer(decodeObject(extensions)))
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -470,7 +472,7 @@ func (l *logger) overLimit(from string, limit int) {
 }
 
 func (l *logger) busy(from string) {
-	l.note("busy "+from, "gcx proxy: a message from the %s came while the proxy already held --max-buffered-bytes of messages; passed on untouched", from)
+	l.note("busy "+from, "gcx proxy: a message from the %s came while the proxy already held --max-buffered-bytes of messages, or its sender's share of them; passed on untouched", from)
 }
 
 // quotePrefix quotes at most 40 bytes of msg.

@@ -1,0 +1,393 @@
+package proxy
+
+import (
+	"slices"
+	"unsafe"
+
+	"github.com/gcxwire/gcx/gcxmcp/binding"
+	"github.com/gcxwire/gcx/internal/jsontext"
+	"github.com/gcxwire/gcx/jsonmap"
+)
+
+// A host's message is read token by token, never decoded whole [PRX-6]:
+// what the proxy keeps of it is a few offsets, the method, the id, the
+// tool's name and what the host said of the binding, reduced by
+// binding.Keep as each tag is read. A tools/call's arguments, or a binding
+// member of three megabytes, are skipped over as they are read, holding
+// nothing; the tag the proxy asks for is spliced into the message's text.
+
+// span is where a value lies in the message: msg[from:to].
+type span struct{ from, to int }
+
+// hostMessage is what the proxy reads of one message of the host.
+type hostMessage struct {
+	// The top-level object's members, the first of each name as jsonmap's
+	// Lookup takes it.
+	method          string // "" unless a string
+	methodSeen      bool
+	id              span
+	hasID           bool
+	params          span // the params object, when it is one
+	paramsIsObject  bool
+	name            string // params.name, when a string (shares msg)
+	nameIsString    bool
+	meta            span // params._meta
+	hasMeta         bool
+	metaIsObject    bool
+	metaEmpty       bool
+	requestID       span // params.requestId
+	hasRequestID    bool
+	perCall         binding.Said // params._meta's MetaAccept
+	perRequest      binding.Said // params._meta's MetaClientCapabilities
+	initializeCaps  binding.Said // params.capabilities of initialize
+	isResponse      bool         // the object has no method member
+	keep            *binding.Intermediary
+	paramsNamesSeen map[string]bool
+}
+
+// scanHost reads msg, which must be one JSON object and nothing else: ok
+// is false when it is not.
+func scanHost(msg []byte, keep *binding.Intermediary) (h hostMessage, ok bool) {
+	r := jsontext.NewStringReader(unsafe.String(unsafe.SliceData(msg), len(msg)))
+	h.keep = keep
+	if err := h.top(r); err != nil {
+		return hostMessage{}, false
+	}
+	if err := r.End(); err != nil {
+		return hostMessage{}, false
+	}
+	h.isResponse = !h.methodSeen
+	return h, true
+}
+
+// members calls member for each member name of the object whose '{' was
+// just read; member reads or skips the value. A name the proxy reads that
+// comes twice in one object makes the message one the proxy does not
+// follow (it passes untouched, as jsonmap would refuse it): a peer could
+// read either.
+func members(r *jsontext.Reader, member func(name string) error) error {
+	var seen []string // the names read that the proxy reads: at most a few
+	for {
+		tok, err := r.NextToken()
+		if err != nil {
+			return err
+		}
+		if tok.Kind == jsontext.ObjectEnd {
+			return nil
+		}
+		name := tok.Text
+		if isWanted(name) {
+			for _, s := range seen {
+				if s == name {
+					return r.Fail(tok.Pos, "member name "+jsontext.QuotePrefix(name)+" appears twice in one object")
+				}
+			}
+			seen = append(seen, name)
+		}
+		if err := member(name); err != nil {
+			return err
+		}
+	}
+}
+
+// isWanted reports whether name is a member the proxy reads somewhere.
+func isWanted(name string) bool {
+	switch name {
+	case "method", "id", "params", "name", "_meta", "requestId", "capabilities", "extensions",
+		binding.MetaAccept, binding.MetaClientCapabilities, binding.Extension, binding.SettingAccept:
+		return true
+	}
+	return false
+}
+
+// value reads the next value whole, skipping it, and returns where it
+// lies and its first token's kind.
+func value(r *jsontext.Reader) (span, jsontext.Kind, error) {
+	k, err := r.Peek()
+	if err != nil {
+		return span{}, 0, err
+	}
+	if k == jsontext.ObjectStart || k == jsontext.ArrayStart {
+		tok, err := r.NextToken()
+		if err != nil {
+			return span{}, 0, err
+		}
+		// SkipValue reads the rest of the container from its first
+		// token on, so it is given back by reading until the depth falls.
+		depth := r.Depth()
+		for r.Depth() >= depth {
+			if _, err := r.NextToken(); err != nil {
+				return span{}, 0, err
+			}
+		}
+		return span{int(tok.Pos.Offset), int(r.InputOffset())}, k, nil
+	}
+	tok, err := r.NextToken()
+	if err != nil {
+		return span{}, 0, err
+	}
+	return span{int(tok.Pos.Offset), int(r.InputOffset())}, k, nil
+}
+
+func (h *hostMessage) top(r *jsontext.Reader) error {
+	if _, err := r.Expect(jsontext.ObjectStart); err != nil {
+		return err
+	}
+	return members(r, func(name string) error {
+		switch name {
+		case "method":
+			h.methodSeen = true
+			tok, err := r.NextToken()
+			if err != nil {
+				return err
+			}
+			switch {
+			case tok.Kind == jsontext.String:
+				h.method = methodName(tok.Text)
+			case tok.Kind == jsontext.ObjectStart || tok.Kind == jsontext.ArrayStart:
+				return skipRest(r)
+			}
+			return nil
+		case "id":
+			s, _, err := value(r)
+			h.id, h.hasID = s, true
+			return err
+		case "params":
+			k, err := r.Peek()
+			if err != nil {
+				return err
+			}
+			if k != jsontext.ObjectStart {
+				return r.SkipValue()
+			}
+			tok, _ := r.NextToken()
+			h.paramsIsObject = true
+			h.params.from = int(tok.Pos.Offset)
+			err = h.paramsMembers(r)
+			h.params.to = int(r.InputOffset())
+			return err
+		}
+		return r.SkipValue()
+	})
+}
+
+// skipRest reads the rest of the container whose opening token was just
+// read.
+func skipRest(r *jsontext.Reader) error {
+	depth := r.Depth()
+	for r.Depth() >= depth {
+		if _, err := r.NextToken(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// methodName returns the method if the proxy follows it, in a string of
+// its own, and a mark that is no method's name otherwise.
+func methodName(m string) string {
+	for _, known := range []string{"initialize", "tools/call", "notifications/cancelled"} {
+		if m == known {
+			return known
+		}
+	}
+	return "\x00other"
+}
+
+func (h *hostMessage) paramsMembers(r *jsontext.Reader) error {
+	return members(r, func(name string) error {
+		switch name {
+		case "name":
+			tok, err := r.NextToken()
+			if err != nil {
+				return err
+			}
+			switch tok.Kind {
+			case jsontext.String:
+				h.name, h.nameIsString = tok.Text, true
+			case jsontext.ObjectStart, jsontext.ArrayStart:
+				return skipRest(r)
+			}
+			return nil
+		case "requestId":
+			s, _, err := value(r)
+			h.requestID, h.hasRequestID = s, true
+			return err
+		case "_meta":
+			h.hasMeta = true
+			k, err := r.Peek()
+			if err != nil {
+				return err
+			}
+			if k != jsontext.ObjectStart {
+				s, _, err := value(r)
+				h.meta = s
+				return err
+			}
+			tok, _ := r.NextToken()
+			h.metaIsObject, h.metaEmpty = true, true
+			h.meta.from = int(tok.Pos.Offset)
+			err = members(r, func(name string) error {
+				h.metaEmpty = false
+				switch name {
+				case binding.MetaAccept:
+					h.perCall.Spoke = true
+					return h.tags(r, &h.perCall.Accept)
+				case binding.MetaClientCapabilities:
+					return h.capabilities(r, &h.perRequest)
+				}
+				return r.SkipValue()
+			})
+			h.meta.to = int(r.InputOffset())
+			return err
+		case "capabilities":
+			return h.capabilities(r, &h.initializeCaps)
+		}
+		return r.SkipValue()
+	})
+}
+
+// capabilities reads a capabilities object for the binding's member of
+// its extensions [MCP-2].
+func (h *hostMessage) capabilities(r *jsontext.Reader, said *binding.Said) error {
+	return h.object(r, func(name string) error {
+		if name != "extensions" {
+			return r.SkipValue()
+		}
+		return h.object(r, func(name string) error {
+			if name != binding.Extension {
+				return r.SkipValue()
+			}
+			said.Spoke = true
+			return h.object(r, func(name string) error {
+				if name != binding.SettingAccept {
+					return r.SkipValue()
+				}
+				return h.tags(r, &said.Accept)
+			})
+		})
+	})
+}
+
+// object reads the members of the next value with member when it is an
+// object, and skips it otherwise.
+func (h *hostMessage) object(r *jsontext.Reader, member func(name string) error) error {
+	k, err := r.Peek()
+	if err != nil {
+		return err
+	}
+	if k != jsontext.ObjectStart {
+		return r.SkipValue()
+	}
+	r.NextToken()
+	return members(r, member)
+}
+
+// tags reads a list of tags into kept with binding.Keep, one string at a
+// time. A value that is not a list of strings accepts nothing [MCP-11].
+func (h *hostMessage) tags(r *jsontext.Reader, kept *[]string) error {
+	k, err := r.Peek()
+	if err != nil {
+		return err
+	}
+	if k != jsontext.ArrayStart {
+		return r.SkipValue()
+	}
+	r.NextToken()
+	allStrings := true
+	for {
+		more, err := r.NextElement()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		tok, err := r.NextToken()
+		if err != nil {
+			return err
+		}
+		switch tok.Kind {
+		case jsontext.String:
+			if allStrings {
+				*kept = h.keep.Keep(*kept, tok.Text)
+			}
+		case jsontext.ObjectStart, jsontext.ArrayStart:
+			allStrings = false
+			if err := skipRest(r); err != nil {
+				return err
+			}
+		default:
+			allStrings = false
+		}
+	}
+	if !allStrings {
+		*kept = nil
+	}
+	return nil
+}
+
+// key returns the idKey of the value at s, false when it is longer than
+// the proxy follows [PRX-6].
+func key(msg []byte, s span) (string, bool) {
+	if s.to-s.from > MaxIDBytes {
+		return "", false
+	}
+	v, err := jsonmap.Parse(msg[s.from:s.to])
+	if err != nil {
+		return "", false
+	}
+	k := idKey(v)
+	return k, len(k) <= MaxIDBytes
+}
+
+// ask returns msg with tags put under MetaAccept in its params' _meta
+// [PRX-3], as binding.Pending.AskJSON does on a parsed message, spliced
+// into the text: the rest of the message, its arguments included, is
+// copied as it came and never decoded.
+func (h *hostMessage) ask(msg []byte, tags []string) []byte {
+	member := jsontext.AppendString(nil, binding.MetaAccept)
+	member = append(member, ':', '[')
+	for i, t := range tags {
+		if i > 0 {
+			member = append(member, ',')
+		}
+		member = jsontext.AppendString(member, t)
+	}
+	member = append(member, ']')
+	var at, cut int // the insertion goes at msg[at:], replacing msg[at:cut]
+	var insert []byte
+	switch {
+	case h.hasMeta && h.metaIsObject:
+		at, cut = h.meta.from+1, h.meta.from+1
+		insert = member
+		if !h.metaEmpty {
+			insert = append(insert, ',')
+		}
+	case h.hasMeta:
+		at, cut = h.meta.from, h.meta.to
+		insert = append(append([]byte{'{'}, member...), '}')
+	default:
+		// params holds at least the tool's name: a comma follows.
+		at, cut = h.params.from+1, h.params.from+1
+		insert = append(append(append([]byte(`"_meta":{`), member...), '}'), ',')
+	}
+	out := make([]byte, 0, len(msg)-(cut-at)+len(insert))
+	out = append(out, msg[:at]...)
+	out = append(out, insert...)
+	return append(out, msg[cut:]...)
+}
+
+// readableOffer keeps of the tags an upstream offers those the proxy
+// reads (binding.Readable), all that it negotiates with [PRX-3], at most
+// binding.MaxKeptTags: a long offer is not kept for the session's life
+// [PRX-6].
+func readableOffer(offer []string) []string {
+	var kept []string
+	for _, t := range offer {
+		if i := slices.Index(binding.Readable, t); i >= 0 && !slices.Contains(kept, t) && len(kept) < binding.MaxKeptTags {
+			kept = append(kept, binding.Readable[i])
+		}
+	}
+	return kept
+}
