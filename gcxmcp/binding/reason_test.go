@@ -1,6 +1,13 @@
 package binding
 
-import "testing"
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/gcxwire/gcx/jsonmap"
+)
 
 // Each way an intermediary leaves a result's text alone has its reason,
 // and a payload written has none; Answer agrees with Decide.
@@ -27,6 +34,10 @@ func TestDecideSaysWhy(t *testing.T) {
 		{"upstream answered", ServerOptions{Mode: ModeGCX}, nil, "t", Result{Content: text(table), Meta: map[string]any{MetaFormat: "json"}}, "", false, ReasonUpstreamAnswered},
 		{"json cheaper", ServerOptions{Mode: ModeAuto}, nil, "t", Result{Content: text(`{"a":1}`)}, FormatJSON, false, ReasonJSONCheaper},
 		{"not mapped", ServerOptions{Mode: ModeGCX}, nil, "bad name", Result{Content: text(table)}, FormatJSON, false, ReasonNotMapped},
+		{"compact cheaper", ServerOptions{Mode: ModeAuto}, nil, "t", Result{Content: text("{\n  \"a\": 1\n}")}, FormatJSON, true, ReasonCompactCheaper},
+		{"not mapped, compact cheaper", ServerOptions{Mode: ModeAuto}, nil, "bad name", Result{Content: text("{\n  \"a\": 1\n}")}, FormatJSON, true, ReasonCompactCheaper},
+		{"not mapped, compact text", ServerOptions{Mode: ModeAuto}, nil, "bad name", Result{Content: text(`{"a":1}`)}, FormatJSON, false, ReasonNotMapped},
+		{"error result with pretty JSON", ServerOptions{Mode: ModeAuto}, nil, "t", Result{Content: text("{\n  \"a\": 1\n}"), IsError: true}, "", false, ReasonErrorResult},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p, err := NewIntermediary(c.opts)
@@ -45,5 +56,38 @@ func TestDecideSaysWhy(t *testing.T) {
 				t.Errorf("Answer = %+v, %v; Decide = %+v", a, ok, d)
 			}
 		})
+	}
+}
+
+// A streamed text (streamAbove or longer) whose compact JSON wins is
+// answered with that compact JSON, written by the plan only once chosen,
+// marked compact and, against a structuredContent that wraps it, as
+// differing [MCP-5] [MCP-6].
+func TestDecideCompactOfAStreamedText(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[\n")
+	for i := 0; b.Len() < streamAbove+1024; i++ {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, "  {\n    \"id\": %d,\n    \"name\": \"n%d\"\n  }", i, i)
+	}
+	b.WriteString("\n]")
+	pretty := b.String()
+	want, err := jsonmap.Compact([]byte(pretty))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrapped, _ := json.Marshal(map[string]string{"content": pretty})
+	s, err := NewServer(ServerOptions{Mode: ModeAuto})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// "bad name" is no GCX1 tool name [HDR-3]: the payload is out of the
+	// choice, which is between the two JSON texts.
+	d := s.Decide("bad name", Readable, &Result{Content: []Block{{IsText: true, Text: pretty}}, Structured: json.RawMessage(wrapped)})
+	if d.Why != ReasonCompactCheaper || !d.Answer.Compact || !d.Answer.Differs || d.Answer.Block != 0 || d.Answer.Text != string(want) {
+		t.Errorf("decision %q, compact %t, differs %t, block %d, text of %d bytes; want compact-cheaper, both marks, block 0, the %d bytes of compact JSON",
+			d.Why, d.Answer.Compact, d.Answer.Differs, d.Answer.Block, len(d.Answer.Text), len(want))
 	}
 }

@@ -423,18 +423,28 @@ func jsonBlock(r *Result) (block, bool) {
 	}
 	first := -1 // the first text block holding a JSON text, before any "GCX"
 	var firstJSON block
+	gcx := false // a text block beginning with "GCX" came
 	for i, b := range r.Content {
 		if !b.IsText {
 			continue
 		}
 		if strings.HasPrefix(b.Text, spec.TagPrefix) {
-			break
+			if same == nil {
+				break
+			}
+			// A block of structuredContent's value after it would be
+			// the JSON block, and leave the result none.
+			gcx = true
+			continue
 		}
 		if same != nil && (b.Text == string(raw) || mayBeJSON(b.Text) && same(b.Text)) {
+			if gcx {
+				return block{}, false
+			}
 			blk.at = i
 			return blk, true
 		}
-		if first < 0 && mayBeJSON(b.Text) {
+		if first < 0 && !gcx && mayBeJSON(b.Text) {
 			if v, ok := jsonTextOf(b.Text); ok {
 				first, firstJSON = i, v
 				if same == nil {

@@ -129,20 +129,23 @@ def json_block(result):
     if type(content) is not list:
         return None
     structured = has_structured(result)
-    first = None
+    first, gcx = None, False
     for i, block in enumerate(content):
         if obj_get(block, "type") != "text" or type(obj_get(block, "text")) is not str:
             continue
         text = obj_get(block, "text")
         if text.startswith("GCX"):
-            break  # a client would take this block for the payload [MCP-5]
+            if not structured:
+                break  # a client would take this block for the payload [MCP-5]
+            gcx = True  # a block of structuredContent's value after it would leave none
+            continue
         try:
             value = parse_json(text)
         except (JSONError, RecursionError):
             continue  # not a JSON text [MAP-1]
         if structured and same(value, member(result, "structuredContent")):
-            return i, False
-        if first is None:
+            return None if gcx else (i, False)
+        if first is None and not gcx:
             first = i
             if not structured:
                 break
