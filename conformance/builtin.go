@@ -89,13 +89,16 @@ func streamingImplementation(name string, decode func([]byte, spec.Limits) (*spe
 		Name:   name,
 		Decode: decodeLimits,
 		Encode: func(view []byte) ([]byte, error) {
-			// The product's path, as gcx encode --wire takes it: the view
-			// read as a stream, each refusal placed in it [WIRE-3].
-			var out bytes.Buffer
-			if err := wire.Encode(&out, bytes.NewReader(view), spec.DefaultLimits); err != nil {
+			// The whole view read first, as the reference reads it, so
+			// that a view broken both ways names [WIRE-2] in both; the
+			// refusals of the model are placed as gcx encode --wire,
+			// which reads the view as a stream, places them [WIRE-3].
+			p, err := wire.Unmarshal(view)
+			if err != nil {
 				return nil, err
 			}
-			return out.Bytes(), nil
+			out, err := streamEncode(p)
+			return out, placeInView(view, err)
 		},
 		EncodeJSON: encodeJSON(streamEncode, streamEncodeLimits),
 		MCP:        runBinding,
@@ -120,9 +123,9 @@ func streamingImplementation(name string, decode func([]byte, spec.Limits) (*spe
 // model of view rather than the view, the position in the view of the
 // JSON value at fault [WIRE-3]: the position wire.Encode, which reads the
 // view as a stream, gives the refusal of the same class and rule. The
-// model encoders of the reference and of a draft's codec see no view, and
-// placing their refusals this way holds their class and rule to their own
-// judgement and only borrows the place. A refusal wire.Encode does not
+// model encoders of the reference, of streaming and of a draft's codec see
+// no view, and placing their refusals this way holds their class and rule
+// to their own judgement and only borrows the place. A refusal wire.Encode does not
 // make alike, or one already placed, passes through unplaced.
 func placeInView(view []byte, err error) error {
 	var e *spec.Error
