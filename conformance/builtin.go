@@ -3,6 +3,7 @@ package conformance
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 
@@ -29,7 +30,8 @@ func Reference() Implementation {
 			if err != nil {
 				return nil, err
 			}
-			return reference.Encode(p)
+			out, err := reference.Encode(p)
+			return out, placeInView(view, err)
 		},
 		EncodeJSON: encodeJSON(func(p *spec.Payload) ([]byte, error) { return reference.Encode(p) }, nil),
 		DecodeJSON: decodeResponse,
@@ -87,11 +89,16 @@ func streamingImplementation(name string, decode func([]byte, spec.Limits) (*spe
 		Name:   name,
 		Decode: decodeLimits,
 		Encode: func(view []byte) ([]byte, error) {
+			// The whole view read first, as the reference reads it, so
+			// that a view broken both ways names [WIRE-2] in both; the
+			// refusals of the model are placed as gcx encode --wire,
+			// which reads the view as a stream, places them [WIRE-3].
 			p, err := wire.Unmarshal(view)
 			if err != nil {
 				return nil, err
 			}
-			return streamEncode(p)
+			out, err := streamEncode(p)
+			return out, placeInView(view, err)
 		},
 		EncodeJSON: encodeJSON(streamEncode, streamEncodeLimits),
 		MCP:        runBinding,
@@ -110,6 +117,29 @@ func streamingImplementation(name string, decode func([]byte, spec.Limits) (*spe
 			return v.AppendCompact(nil), nil
 		},
 	}
+}
+
+// placeInView gives err, the refusal of an encoder that was handed the
+// model of view rather than the view, the position in the view of the
+// JSON value at fault [WIRE-3]: the position wire.Encode, which reads the
+// view as a stream, gives the refusal of the same class and rule. The
+// model encoders of the reference, of streaming and of a draft's codec see
+// no view, and placing their refusals this way holds their class and rule
+// to their own judgement and only borrows the place. A refusal wire.Encode does not
+// make alike, or one already placed, passes through unplaced.
+func placeInView(view []byte, err error) error {
+	var e *spec.Error
+	if !errors.As(err, &e) || e.Line > 0 {
+		return err
+	}
+	var placed *spec.Error
+	if !errors.As(wire.Encode(io.Discard, bytes.NewReader(view), spec.DefaultLimits), &placed) ||
+		placed.Class != e.Class || placed.Rule != e.Rule || placed.Line == 0 {
+		return err
+	}
+	copied := *e
+	copied.Line, copied.Column, copied.Offset = placed.Line, placed.Column, placed.Offset
+	return &copied
 }
 
 // oneByteReader hands out its bytes one per Read, so that a decoder must
@@ -268,7 +298,8 @@ func CodecImplementation(c codec.Codec) Implementation {
 			if err != nil {
 				return nil, err
 			}
-			return w.EncodeWire(p)
+			out, err := w.EncodeWire(p)
+			return out, placeInView(view, err)
 		}
 	}
 	return impl

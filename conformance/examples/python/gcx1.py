@@ -43,6 +43,9 @@ class Section:
     meta_columns: list = field(default_factory=list)
     row_lines: list = field(default_factory=list)
     source: list = field(default_factory=list, repr=False)  # the payload's lines, shared
+    # Read from a wire view: where in the view each of its values stands, for the
+    # encoder's refusals [WIRE-3]; None for a section made in memory.
+    place: object = field(default=None, repr=False)
 
     def cell_column(self, row, index):
         """The column of a row's cell: its first byte after the guard [ROW-4]."""
@@ -329,54 +332,71 @@ META_SPELLING = str.maketrans({c: "\\" + e for e, c in META_ESCAPES.items()})   
 VALUE_SPELLING = str.maketrans({c: "\\" + e for e, c in VALUE_ESCAPES.items()})  # [VAL-1]
 
 
-def _refuse(rule, message):
-    return GCXError("model", rule, None, None, message)
+def _refuse(rule, message, section=None, *path):
+    """A model error [CAN-3]; for a section read from a wire view, placed at the JSON
+    value the path names in it [WIRE-3]."""
+    line = column = None
+    if section is not None and section.place is not None:
+        line, column = section.place(path)
+    return GCXError("model", rule, line, column, message)
 
 
 def _check(s, where):
     """Refuse a section that has no spelling [CAN-3]."""
     if not s.tool or not NAME.fullmatch(s.tool):
-        raise _refuse("HDR-3", f"{where}: tool name {s.tool!r} is not A-Z a-z 0-9 _ - .")
+        raise _refuse("HDR-3", f"{where}: tool name {s.tool!r} is not A-Z a-z 0-9 _ - .", s, "tool")
     if not s.fields:
-        raise _refuse("HDR-4", f"{where}: a section needs at least one field")
-    if len(set(s.fields)) != len(s.fields):
-        raise _refuse("HDR-6", f"{where}: field names repeat")
+        raise _refuse("HDR-4", f"{where}: a section needs at least one field", s, "fields")
+    seen = set()
+    for index, name in enumerate(s.fields):
+        if name in seen:  # at its second occurrence
+            raise _refuse("HDR-6", f"{where}: field names repeat", s, "fields", index)
+        seen.add(name)
     keys = set()
-    for key, value in s.meta:
+    rows_at = None  # the index of the rows= pair
+    for index, (key, value) in enumerate(s.meta):
         if not key or not NAME.fullmatch(key):
-            raise _refuse("HDR-3", f"{where}: meta key {key!r} is not A-Z a-z 0-9 _ - .")
+            raise _refuse("HDR-3", f"{where}: meta key {key!r} is not A-Z a-z 0-9 _ - .", s, "meta", index, 0)
         if key in ("tool", "fields") or key in keys:
-            raise _refuse("HDR-8", f"{where}: meta key {key} is repeated or reserved")
+            raise _refuse("HDR-8", f"{where}: meta key {key} is repeated or reserved", s, "meta", index, 0)
         keys.add(key)
         rule = reserved_value_rule(key, value)
         if rule:
-            raise _refuse(rule, f"{where}: {key}={value!r} is not allowed")
+            raise _refuse(rule, f"{where}: {key}={value!r} is not allowed", s, "meta", index, 1)
+        if key == "rows":
+            rows_at = index
     # Rows and comments in the order a writer meets them [CAN-3]: each comment
     # once the rows its place counts are written, a row beyond rows= after its
     # own check, the comments beyond the last row, and rows= too large last.
     declared = next((int(value) for key, value in s.meta if key == "rows"), None)
-    comments = iter(s.comments)
-    pending = next(comments, None)
+    comments = enumerate(s.comments)
+    number, pending = next(comments, (None, None))
     previous = 0
     for written in range(len(s.rows) + 1):
         while pending is not None and pending[0] <= written:
             row, text = pending
             if not previous <= row <= len(s.rows):
-                raise _refuse("CMT-3", f"{where}: a comment placed at row {row}, out of order or range")
+                raise _refuse("CMT-3", f"{where}: a comment placed at row {row}, out of order or range",
+                              s, "comments", number, 0)
             if "\n" in text or "\r" in text:
-                raise _refuse("CMT-4", f"{where}: a comment holds LF or CR")
+                raise _refuse("CMT-4", f"{where}: a comment holds LF or CR", s, "comments", number, 1)
             previous = row
-            pending = next(comments, None)
+            number, pending = next(comments, (None, None))
         if written == len(s.rows):
             break
-        if len(s.rows[written]) != len(s.fields):
-            raise _refuse("ROW-2", f"{where}: a row does not have one value per field")
+        width = len(s.rows[written])
+        if width != len(s.fields):  # the first value too many, or the row's [ when too few
+            at = ("rows", written, len(s.fields)) if width > len(s.fields) else ("rows", written)
+            raise _refuse("ROW-2", f"{where}: a row does not have one value per field", s, *at)
         if declared == written:
-            raise _refuse("META-4", f"{where}: rows={declared} but the section holds {len(s.rows)} rows")
+            raise _refuse("META-4", f"{where}: rows={declared} but the section holds {len(s.rows)} rows",
+                          s, "meta", rows_at, 1)
     if pending is not None:
-        raise _refuse("CMT-3", f"{where}: a comment placed at row {pending[0]}, beyond the {len(s.rows)} rows")
+        raise _refuse("CMT-3", f"{where}: a comment placed at row {pending[0]}, beyond the {len(s.rows)} rows",
+                      s, "comments", number, 0)
     if declared is not None and declared != len(s.rows):
-        raise _refuse("META-4", f"{where}: rows={declared} but the section holds {len(s.rows)} rows")
+        raise _refuse("META-4", f"{where}: rows={declared} but the section holds {len(s.rows)} rows",
+                      s, "meta", rows_at, 1)
 
 
 def _spell_row(row):
@@ -389,7 +409,11 @@ def _spell_row(row):
 def encode(sections):
     """The canonical bytes of a list of Sections [CAN-2], or GCXError (class model)."""
     if not sections:
-        raise _refuse("PAY-1", "a payload needs at least one section")
+        error = _refuse("PAY-1", "a payload needs at least one section")
+        place = getattr(sections, "place", None)  # a view's: the [ of its sections [WIRE-3]
+        if place is not None:
+            error.line, error.column = place(("sections",))
+        raise error
     out = []  # lines without their LF
     for number, s in enumerate(sections, 1):
         _check(s, f"section {number}")
@@ -460,8 +484,10 @@ def from_wire(data):
         raise refuse(f"not one JSON text ({e})") from None
     if type(view) is not dict or set(view) != {"sections"}:
         raise refuse('must be an object with the one key "sections"')
-    sections = []
-    for s in array(view["sections"], "sections"):
+    place = _places(data)
+    sections = _View()
+    sections.place = place
+    for number, s in enumerate(array(view["sections"], "sections")):
         if type(s) is not dict or not {"tool", "fields"} <= set(s) <= {
                 "tool", "fields", "meta", "rows", "comments"}:
             raise refuse("a section needs tool and fields, and may add only meta, rows, comments")
@@ -480,5 +506,69 @@ def from_wire(data):
         strings([v for r in rows for v in r], "values")
         strings([text for _, text in comments], "comments")
         sections.append(Section(tool, fields, [tuple(m) for m in meta], rows,
-                                [tuple(c) for c in comments]))
+                                [tuple(c) for c in comments],
+                                place=lambda path, n=number: place(("sections", n) + path)))
     return sections
+
+
+class _View(list):
+    """The sections of a wire view, with place: where a path of keys and indices
+    stands in the view, as (line, column in bytes) [WIRE-3]."""
+
+
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+
+
+def _places(data):
+    """For a JSON text already read as valid, a function from a path of member names
+    and indices to the position of the value it names: its first character, the [ or
+    { of an array or object [WIRE-3]. Positions count bytes from 1 on lines ended by
+    LF alone [ERR-2]."""
+    text = data.decode("utf-8")
+    ws = re.compile(r"[ \t\n\r]*")
+
+    def value(i):  # -> (tree, end); a tree is (offset, children)
+        i = ws.match(text, i).end()
+        c = text[i]
+        if c == "[":
+            items, j = [], ws.match(text, i + 1).end()
+            if text[j] == "]":
+                return (i, items), j + 1
+            while True:
+                item, j = value(j)
+                items.append(item)
+                j = ws.match(text, j).end()
+                if text[j] == "]":
+                    return (i, items), j + 1
+                j += 1  # the comma
+        if c == "{":
+            members, j = {}, ws.match(text, i + 1).end()
+            if text[j] == "}":
+                return (i, members), j + 1
+            while True:
+                j = ws.match(text, j).end()
+                name, j = json.decoder.scanstring(text, j + 1)
+                j = ws.match(text, j).end() + 1  # the colon
+                members[name], j = value(j)
+                j = ws.match(text, j).end()
+                if text[j] == "}":
+                    return (i, members), j + 1
+                j += 1
+        if c == '"':
+            return (i, None), json.decoder.scanstring(text, i + 1)[1]
+        for literal in ("true", "false", "null"):
+            if text.startswith(literal, i):
+                return (i, None), i + len(literal)
+        return (i, None), _NUMBER.match(text, i).end()
+
+    root, _ = value(0)
+
+    def place(path):
+        node = root
+        for step in path:
+            node = node[1][step]
+        offset = node[0]
+        start = text.rfind("\n", 0, offset) + 1
+        return text.count("\n", 0, offset) + 1, len(text[start:offset].encode("utf-8")) + 1
+
+    return place
