@@ -15,6 +15,10 @@ type Intermediary struct {
 	// counting auto mode against the text the model would have read
 	// [PRX-4].
 	forHost, forModel *Server
+	// modelReads is what the model of a host that did not opt in reads:
+	// GCX1, or, when the offer names a draft, the offer — a user trialling
+	// a draft says so by offering it (gcx proxy --draft).
+	modelReads []string
 }
 
 // NewIntermediary returns the intermediary opts describe: the mode and
@@ -28,7 +32,19 @@ func NewIntermediary(opts ServerOptions) (*Intermediary, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Intermediary{forHost: forHost, forModel: forModel}, nil
+	return &Intermediary{forHost: forHost, forModel: forModel, modelReads: modelReads(opts.Offer)}, nil
+}
+
+// modelReads returns the tags the intermediary writes for a model whose
+// host did not opt in: Readable, unless offer names a draft, which is
+// written only when asked for by name [VER-1]; then offer itself.
+func modelReads(offer []string) []string {
+	for _, tag := range offer {
+		if codec.IsDraft(tag) {
+			return offer
+		}
+	}
+	return Readable
 }
 
 // againstText returns opts for answering the model directly: auto mode
@@ -130,7 +146,7 @@ func (p *Intermediary) Decide(c Pending, r *Result) Decision {
 	if c.hostSpoke {
 		return p.forHost.Decide(c.Name, c.accept, r)
 	}
-	return p.forModel.Decide(c.Name, Readable, r)
+	return p.forModel.Decide(c.Name, p.modelReads, r)
 }
 
 // modeOf returns the mode that applies to the tool.
