@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/spec"
@@ -97,8 +98,8 @@ func (d Draft3) EncodeLimits(tool string, v jsonmap.Value, limits spec.Limits) (
 		return nil, err
 	}
 	if !slices.Contains(d.Off, draft3Tree) {
-		if holes := findHoles(tool, v); treeForm(v, holes) {
-			if p, err = treeModel(tool, v, holes); err != nil {
+		if holes, tree := findHoles(tool, v); treeForm(v, holes) {
+			if p, err = treeModel(tool, tree, holes); err != nil {
 				return nil, err
 			}
 		}
@@ -135,44 +136,71 @@ func draft3Tables(p *spec.Payload) []int {
 // member name or an index, and the array.
 type hole struct {
 	path  []string
-	table *jsonmap.Value
+	table jsonmap.Value
 }
 
 // findHoles returns, in document order, the tables of v that hold no table
 // themselves and whose section name, tool and path joined by ".", is a
-// name that claims no layout [D3-PATH-1]. Each array is asked IsTable
-// once, so the walk is linear in the value.
-func findHoles(tool string, v jsonmap.Value) []hole {
+// name that claims no layout [D3-PATH-1]; and the tree: v with each of
+// them replaced by the string "@". One walk does both: each array is asked
+// IsTable once, and only the containers on a hole's path are copied, each
+// once, so it is linear in the value.
+func findHoles(tool string, v jsonmap.Value) ([]hole, jsonmap.Value) {
 	var holes []hole
 	var path []string
-	var walk func(x *jsonmap.Value) bool // reports whether x is or holds a table
-	walk = func(x *jsonmap.Value) bool {
-		inner := false
+	// walk returns x with its holes punched, whether it changed, and
+	// whether x is or holds a table.
+	var walk func(x jsonmap.Value) (jsonmap.Value, bool, bool)
+	walk = func(x jsonmap.Value) (jsonmap.Value, bool, bool) {
+		changed, inner := false, false
 		switch x.Kind {
 		case jsonmap.Array:
+			var elems []jsonmap.Value
 			for i := range x.Elems {
 				path = append(path, strconv.Itoa(i))
-				inner = walk(&x.Elems[i]) || inner
+				e, c, in := walk(x.Elems[i])
 				path = path[:len(path)-1]
+				inner = inner || in
+				if c {
+					if elems == nil {
+						elems = slices.Clone(x.Elems)
+					}
+					elems[i], changed = e, true
+				}
 			}
-			if inner || !jsonmap.IsTable(*x) {
-				return inner
+			if changed {
+				x.Elems = elems
 			}
-			if nameable(tool, path) {
+			if inner || !jsonmap.IsTable(x) {
+				return x, changed, inner
+			}
+			if len(path) > 0 && nameable(tool, path) {
 				holes = append(holes, hole{path: slices.Clone(path), table: x})
+				return jsonmap.Value{Kind: jsonmap.String, Text: tableMark}, true, true
 			}
-			return true
+			return x, false, true
 		case jsonmap.Object:
+			var members []jsonmap.Member
 			for i := range x.Members {
 				path = append(path, x.Members[i].Key)
-				inner = walk(&x.Members[i].Value) || inner
+				m, c, in := walk(x.Members[i].Value)
 				path = path[:len(path)-1]
+				inner = inner || in
+				if c {
+					if members == nil {
+						members = slices.Clone(x.Members)
+					}
+					members[i].Value, changed = m, true
+				}
+			}
+			if changed {
+				x.Members = members
 			}
 		}
-		return inner
+		return x, changed, inner
 	}
-	walk(&v)
-	return holes
+	tree, _, _ := walk(v)
+	return holes, tree
 }
 
 // nameable reports whether a table at path gets a section of its own
@@ -184,8 +212,21 @@ func nameable(tool string, path []string) bool {
 			return false
 		}
 	}
-	return !claims(sectionName(tool, path))
+	return !claimedNames()[sectionName(tool, path)]
 }
+
+// claimedNames holds the names that claim a layout [LAY-4], as claims
+// finds them, read once: nameable asks for every table and every "@".
+var claimedNames = sync.OnceValue(func() map[string]bool {
+	names := map[string]bool{}
+	for _, l := range jsonmap.Layouts() {
+		names[l.Tool] = true
+		for _, p := range l.Parts {
+			names[p.Tool] = true
+		}
+	}
+	return names
+})
 
 // sectionName is the name of the section of the table at path [D3-PATH-1].
 func sectionName(tool string, path []string) string {
@@ -204,18 +245,18 @@ func treeForm(v jsonmap.Value, holes []hole) bool {
 	return false
 }
 
-// treeModel returns the tree form of v [D3-TREE-1]: the root section with
-// the value, each hole replaced by the string "@", as its one cell, then
+// treeModel returns the tree form [D3-TREE-1]: the root section with the
+// tree, the value with each hole replaced by the string "@", as its one
+// cell, then
 // each hole's table in the table form [MAP-8], named by its path.
-func treeModel(tool string, v jsonmap.Value, holes []hole) (*spec.Payload, error) {
-	tree := punch(v, holes)
+func treeModel(tool string, tree jsonmap.Value, holes []hole) (*spec.Payload, error) {
 	p := &spec.Payload{Sections: []spec.Section{{Tool: tool, Fields: []string{""},
 		Meta: []spec.Meta{{Key: jsonmap.KeyJSON, Value: formTree}, {Key: spec.KeyRows, Value: "1"}},
 		Rows: [][]string{{string(tree.AppendCompact(nil))}}}}}
 	for _, h := range holes {
 		// A neutral name, which no layout claims, so that the mapping
 		// writes the table form; the section then takes its own.
-		t, err := jsonmap.Model("t", *h.table)
+		t, err := jsonmap.Model("t", h.table)
 		if err != nil {
 			return nil, err
 		}
@@ -224,29 +265,6 @@ func treeModel(tool string, v jsonmap.Value, holes []hole) (*spec.Payload, error
 		p.Sections = append(p.Sections, s)
 	}
 	return p, nil
-}
-
-// punch returns a copy of v with each hole replaced by the string "@". Only
-// the containers on a hole's path are copied, so it is linear in the
-// value.
-func punch(v jsonmap.Value, holes []hole) jsonmap.Value {
-	root := v
-	for _, h := range holes {
-		x := &root
-		for _, step := range h.path {
-			if x.Kind == jsonmap.Object {
-				x.Members = slices.Clone(x.Members)
-				i := slices.IndexFunc(x.Members, func(m jsonmap.Member) bool { return m.Key == step })
-				x = &x.Members[i].Value
-			} else {
-				x.Elems = slices.Clone(x.Elems)
-				i, _ := strconv.Atoi(step)
-				x = &x.Elems[i]
-			}
-		}
-		*x = jsonmap.Value{Kind: jsonmap.String, Text: tableMark}
-	}
-	return root
 }
 
 // Decode reads a GCX2-draft.3 payload under spec.DefaultLimits. Another
