@@ -273,28 +273,28 @@ func (d Draft3) Decode(payload []byte) (jsonmap.Value, error) {
 	return d.DecodeLimits(payload, spec.DefaultLimits)
 }
 
-// DecodeLimits is Decode under limits [LIM-3]: the table sections' cells
-// are expanded as GCX2-draft.1 expands them [D3-CELL-1], then a root with
-// json=tree is read as [D3-TREE-1] says, every other root as GCX1 reads
-// it.
+// DecodeLimits is Decode under limits [LIM-3]: a root with json=tree is
+// read as [D3-TREE-1] says, every other root as GCX1 reads it, and every
+// table section's cells are expanded as GCX2-draft.1 expands them
+// [D3-CELL-1].
 func (Draft3) DecodeLimits(payload []byte, limits spec.Limits) (jsonmap.Value, error) {
 	p, err := ReadWire(Draft3Tag, payload, limits)
 	if err != nil {
 		return jsonmap.Value{}, err
 	}
 	loc := newLocator(payload, p, Draft3Tag)
-	plain, err := expandSections(p, loc, draft3Tables(p))
+	if len(p.Sections) > 0 && metaValue(p.Sections[0].Meta, jsonmap.KeyJSON) == formTree {
+		return readTree(payload, p, loc)
+	}
+	plain, err := expand(p, loc)
 	if err != nil {
 		return jsonmap.Value{}, err
 	}
-	if len(p.Sections) == 0 || metaValue(p.Sections[0].Meta, jsonmap.KeyJSON) != formTree {
-		v, err := jsonmap.DecodePayload(plain)
-		if err != nil {
-			return jsonmap.Value{}, loc.remap(err, plain)
-		}
-		return v, nil
+	v, err := jsonmap.DecodePayload(plain)
+	if err != nil {
+		return jsonmap.Value{}, loc.remap(err, plain)
 	}
-	return readTree(payload, plain, loc)
+	return v, nil
 }
 
 // metaValue returns the value of the pair with key, or "".
@@ -305,11 +305,12 @@ func metaValue(meta []spec.Meta, key string) string {
 	return ""
 }
 
-// readTree reads the tree form [D3-TREE-1]: the root's cell, read as a
-// json=value root's [MAP-7], then each table section, read as a GCX1
-// table-form root [MAP-8], put in the place of the string "@" its name
-// gives [D3-PATH-2]. Sections are met in order and the "@" strings of the
-// tree found in one walk, so the reading is linear.
+// readTree reads the tree form [D3-TREE-1] front to back: the root
+// header, its cell read as a json=value root's [MAP-7], then section by
+// section its name [D3-PATH-1] [D3-PATH-2], its cells [D3-CELL-1] and its
+// table, read as a GCX1 table-form root [MAP-8] and put in the place of
+// the string "@" its name gives. The "@" strings of the tree are found in
+// one walk and the sections met in order, so the reading is linear.
 func readTree(payload []byte, p *spec.Payload, loc *locator) (jsonmap.Value, error) {
 	root := p.Sections[0]
 	if len(root.Fields) != 1 || root.Fields[0] != "" || len(root.Meta) != 2 || root.Meta[0].Key != jsonmap.KeyJSON || root.Meta[1] != (spec.Meta{Key: spec.KeyRows, Value: "1"}) {
@@ -328,7 +329,12 @@ func readTree(payload []byte, p *spec.Payload, loc *locator) (jsonmap.Value, err
 	marks := markPaths(root.Tool, &tree)
 	next := 0 // the first "@" a later section may name [D3-PATH-2]
 	line := 1 + sectionLines(root)
-	for _, s := range p.Sections[1:] {
+	// plain is the payload with the sections read so far expanded, which
+	// the locator moves the mapping's errors from.
+	plain := &spec.Payload{Sections: slices.Clone(p.Sections)}
+	loc.kept = make([][]int, len(p.Sections))
+	for si := 1; si < len(p.Sections); si++ {
+		s := p.Sections[si]
 		at := slices.IndexFunc(marks[next:], func(m mark) bool { return m.name == s.Tool })
 		switch {
 		case at < 0 && !strings.HasPrefix(s.Tool, root.Tool+"."):
@@ -341,9 +347,14 @@ func readTree(payload []byte, p *spec.Payload, loc *locator) (jsonmap.Value, err
 			return jsonmap.Value{}, draft3Error(payload, line, 1, "D3-PATH-1",
 				"a table section of the tree form is in the table form, without json=, with at least one row")
 		}
-		table, err := jsonmap.DecodePayload(&spec.Payload{Sections: []spec.Section{s}})
+		expanded, kept, err := expandTable(p, si, loc)
 		if err != nil {
-			return jsonmap.Value{}, loc.remap(fromLine(err, line), p)
+			return jsonmap.Value{}, err
+		}
+		plain.Sections[si], loc.kept[si] = expanded, kept
+		table, err := jsonmap.DecodePayload(&spec.Payload{Sections: []spec.Section{expanded}})
+		if err != nil {
+			return jsonmap.Value{}, loc.remap(fromLine(err, line), plain)
 		}
 		next += at
 		*marks[next].at = table
