@@ -13,15 +13,9 @@ import (
 // marks and declared columns give way to the texts they stand for. The
 // result is a GCX1 model that package jsonmap reads [MAP-7].
 func expand(p *spec.Payload, loc *locator) (*spec.Payload, error) {
-	return expandSections(p, loc, tableSections(p))
-}
-
-// expandSections is expand of the table sections a draft that builds on
-// this one's cells names: GCX2-draft.3's tree form has tables GCX1 has not.
-func expandSections(p *spec.Payload, loc *locator, tables []int) (*spec.Payload, error) {
 	out := &spec.Payload{Sections: slices.Clone(p.Sections)}
 	loc.kept = make([][]int, len(p.Sections))
-	for _, si := range tables {
+	for _, si := range tableSections(p) {
 		s, kept, err := expandTable(p, si, loc)
 		if err != nil {
 			return nil, err

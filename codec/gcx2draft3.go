@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/spec"
@@ -97,8 +98,8 @@ func (d Draft3) EncodeLimits(tool string, v jsonmap.Value, limits spec.Limits) (
 		return nil, err
 	}
 	if !slices.Contains(d.Off, draft3Tree) {
-		if holes := findHoles(tool, v); treeForm(v, holes) {
-			if p, err = treeModel(tool, v, holes); err != nil {
+		if holes, tree := findHoles(tool, v); treeForm(v, holes) {
+			if p, err = treeModel(tool, tree, holes); err != nil {
 				return nil, err
 			}
 		}
@@ -135,44 +136,71 @@ func draft3Tables(p *spec.Payload) []int {
 // member name or an index, and the array.
 type hole struct {
 	path  []string
-	table *jsonmap.Value
+	table jsonmap.Value
 }
 
 // findHoles returns, in document order, the tables of v that hold no table
 // themselves and whose section name, tool and path joined by ".", is a
-// name that claims no layout [D3-PATH-1]. Each array is asked IsTable
-// once, so the walk is linear in the value.
-func findHoles(tool string, v jsonmap.Value) []hole {
+// name that claims no layout [D3-PATH-1]; and the tree: v with each of
+// them replaced by the string "@". One walk does both: each array is asked
+// IsTable once, and only the containers on a hole's path are copied, each
+// once, so it is linear in the value.
+func findHoles(tool string, v jsonmap.Value) ([]hole, jsonmap.Value) {
 	var holes []hole
 	var path []string
-	var walk func(x *jsonmap.Value) bool // reports whether x is or holds a table
-	walk = func(x *jsonmap.Value) bool {
-		inner := false
+	// walk returns x with its holes punched, whether it changed, and
+	// whether x is or holds a table.
+	var walk func(x jsonmap.Value) (jsonmap.Value, bool, bool)
+	walk = func(x jsonmap.Value) (jsonmap.Value, bool, bool) {
+		changed, inner := false, false
 		switch x.Kind {
 		case jsonmap.Array:
+			var elems []jsonmap.Value
 			for i := range x.Elems {
 				path = append(path, strconv.Itoa(i))
-				inner = walk(&x.Elems[i]) || inner
+				e, c, in := walk(x.Elems[i])
 				path = path[:len(path)-1]
+				inner = inner || in
+				if c {
+					if elems == nil {
+						elems = slices.Clone(x.Elems)
+					}
+					elems[i], changed = e, true
+				}
 			}
-			if inner || !jsonmap.IsTable(*x) {
-				return inner
+			if changed {
+				x.Elems = elems
 			}
-			if nameable(tool, path) {
+			if inner || !jsonmap.IsTable(x) {
+				return x, changed, inner
+			}
+			if len(path) > 0 && nameable(tool, path) {
 				holes = append(holes, hole{path: slices.Clone(path), table: x})
+				return jsonmap.Value{Kind: jsonmap.String, Text: tableMark}, true, true
 			}
-			return true
+			return x, false, true
 		case jsonmap.Object:
+			var members []jsonmap.Member
 			for i := range x.Members {
 				path = append(path, x.Members[i].Key)
-				inner = walk(&x.Members[i].Value) || inner
+				m, c, in := walk(x.Members[i].Value)
 				path = path[:len(path)-1]
+				inner = inner || in
+				if c {
+					if members == nil {
+						members = slices.Clone(x.Members)
+					}
+					members[i].Value, changed = m, true
+				}
+			}
+			if changed {
+				x.Members = members
 			}
 		}
-		return inner
+		return x, changed, inner
 	}
-	walk(&v)
-	return holes
+	tree, _, _ := walk(v)
+	return holes, tree
 }
 
 // nameable reports whether a table at path gets a section of its own
@@ -184,8 +212,21 @@ func nameable(tool string, path []string) bool {
 			return false
 		}
 	}
-	return !claims(sectionName(tool, path))
+	return !claimedNames()[sectionName(tool, path)]
 }
+
+// claimedNames holds the names that claim a layout [LAY-4], as claims
+// finds them, read once: nameable asks for every table and every "@".
+var claimedNames = sync.OnceValue(func() map[string]bool {
+	names := map[string]bool{}
+	for _, l := range jsonmap.Layouts() {
+		names[l.Tool] = true
+		for _, p := range l.Parts {
+			names[p.Tool] = true
+		}
+	}
+	return names
+})
 
 // sectionName is the name of the section of the table at path [D3-PATH-1].
 func sectionName(tool string, path []string) string {
@@ -204,18 +245,18 @@ func treeForm(v jsonmap.Value, holes []hole) bool {
 	return false
 }
 
-// treeModel returns the tree form of v [D3-TREE-1]: the root section with
-// the value, each hole replaced by the string "@", as its one cell, then
+// treeModel returns the tree form [D3-TREE-1]: the root section with the
+// tree, the value with each hole replaced by the string "@", as its one
+// cell, then
 // each hole's table in the table form [MAP-8], named by its path.
-func treeModel(tool string, v jsonmap.Value, holes []hole) (*spec.Payload, error) {
-	tree := punch(v, holes)
+func treeModel(tool string, tree jsonmap.Value, holes []hole) (*spec.Payload, error) {
 	p := &spec.Payload{Sections: []spec.Section{{Tool: tool, Fields: []string{""},
 		Meta: []spec.Meta{{Key: jsonmap.KeyJSON, Value: formTree}, {Key: spec.KeyRows, Value: "1"}},
 		Rows: [][]string{{string(tree.AppendCompact(nil))}}}}}
 	for _, h := range holes {
 		// A neutral name, which no layout claims, so that the mapping
 		// writes the table form; the section then takes its own.
-		t, err := jsonmap.Model("t", *h.table)
+		t, err := jsonmap.Model("t", h.table)
 		if err != nil {
 			return nil, err
 		}
@@ -226,57 +267,34 @@ func treeModel(tool string, v jsonmap.Value, holes []hole) (*spec.Payload, error
 	return p, nil
 }
 
-// punch returns a copy of v with each hole replaced by the string "@". Only
-// the containers on a hole's path are copied, so it is linear in the
-// value.
-func punch(v jsonmap.Value, holes []hole) jsonmap.Value {
-	root := v
-	for _, h := range holes {
-		x := &root
-		for _, step := range h.path {
-			if x.Kind == jsonmap.Object {
-				x.Members = slices.Clone(x.Members)
-				i := slices.IndexFunc(x.Members, func(m jsonmap.Member) bool { return m.Key == step })
-				x = &x.Members[i].Value
-			} else {
-				x.Elems = slices.Clone(x.Elems)
-				i, _ := strconv.Atoi(step)
-				x = &x.Elems[i]
-			}
-		}
-		*x = jsonmap.Value{Kind: jsonmap.String, Text: tableMark}
-	}
-	return root
-}
-
 // Decode reads a GCX2-draft.3 payload under spec.DefaultLimits. Another
 // tag, GCX1 included, is unsupported-version naming it [D3-VER-1].
 func (d Draft3) Decode(payload []byte) (jsonmap.Value, error) {
 	return d.DecodeLimits(payload, spec.DefaultLimits)
 }
 
-// DecodeLimits is Decode under limits [LIM-3]: the table sections' cells
-// are expanded as GCX2-draft.1 expands them [D3-CELL-1], then a root with
-// json=tree is read as [D3-TREE-1] says, every other root as GCX1 reads
-// it.
+// DecodeLimits is Decode under limits [LIM-3]: a root with json=tree is
+// read as [D3-TREE-1] says, every other root as GCX1 reads it, and every
+// table section's cells are expanded as GCX2-draft.1 expands them
+// [D3-CELL-1].
 func (Draft3) DecodeLimits(payload []byte, limits spec.Limits) (jsonmap.Value, error) {
 	p, err := ReadWire(Draft3Tag, payload, limits)
 	if err != nil {
 		return jsonmap.Value{}, err
 	}
 	loc := newLocator(payload, p, Draft3Tag)
-	plain, err := expandSections(p, loc, draft3Tables(p))
+	if len(p.Sections) > 0 && metaValue(p.Sections[0].Meta, jsonmap.KeyJSON) == formTree {
+		return readTree(payload, p, loc)
+	}
+	plain, err := expand(p, loc)
 	if err != nil {
 		return jsonmap.Value{}, err
 	}
-	if len(p.Sections) == 0 || metaValue(p.Sections[0].Meta, jsonmap.KeyJSON) != formTree {
-		v, err := jsonmap.DecodePayload(plain)
-		if err != nil {
-			return jsonmap.Value{}, loc.remap(err, plain)
-		}
-		return v, nil
+	v, err := jsonmap.DecodePayload(plain)
+	if err != nil {
+		return jsonmap.Value{}, loc.remap(err, plain)
 	}
-	return readTree(payload, plain, loc)
+	return v, nil
 }
 
 // metaValue returns the value of the pair with key, or "".
@@ -287,11 +305,12 @@ func metaValue(meta []spec.Meta, key string) string {
 	return ""
 }
 
-// readTree reads the tree form [D3-TREE-1]: the root's cell, read as a
-// json=value root's [MAP-7], then each table section, read as a GCX1
-// table-form root [MAP-8], put in the place of the string "@" its name
-// gives [D3-PATH-2]. Sections are met in order and the "@" strings of the
-// tree found in one walk, so the reading is linear.
+// readTree reads the tree form [D3-TREE-1] front to back: the root
+// header, its cell read as a json=value root's [MAP-7], then section by
+// section its name [D3-PATH-1] [D3-PATH-2], its cells [D3-CELL-1] and its
+// table, read as a GCX1 table-form root [MAP-8] and put in the place of
+// the string "@" its name gives. The "@" strings of the tree are found in
+// one walk and the sections met in order, so the reading is linear.
 func readTree(payload []byte, p *spec.Payload, loc *locator) (jsonmap.Value, error) {
 	root := p.Sections[0]
 	if len(root.Fields) != 1 || root.Fields[0] != "" || len(root.Meta) != 2 || root.Meta[0].Key != jsonmap.KeyJSON || root.Meta[1] != (spec.Meta{Key: spec.KeyRows, Value: "1"}) {
@@ -310,7 +329,12 @@ func readTree(payload []byte, p *spec.Payload, loc *locator) (jsonmap.Value, err
 	marks := markPaths(root.Tool, &tree)
 	next := 0 // the first "@" a later section may name [D3-PATH-2]
 	line := 1 + sectionLines(root)
-	for _, s := range p.Sections[1:] {
+	// plain is the payload with the sections read so far expanded, which
+	// the locator moves the mapping's errors from.
+	plain := &spec.Payload{Sections: slices.Clone(p.Sections)}
+	loc.kept = make([][]int, len(p.Sections))
+	for si := 1; si < len(p.Sections); si++ {
+		s := p.Sections[si]
 		at := slices.IndexFunc(marks[next:], func(m mark) bool { return m.name == s.Tool })
 		switch {
 		case at < 0 && !strings.HasPrefix(s.Tool, root.Tool+"."):
@@ -323,9 +347,14 @@ func readTree(payload []byte, p *spec.Payload, loc *locator) (jsonmap.Value, err
 			return jsonmap.Value{}, draft3Error(payload, line, 1, "D3-PATH-1",
 				"a table section of the tree form is in the table form, without json=, with at least one row")
 		}
-		table, err := jsonmap.DecodePayload(&spec.Payload{Sections: []spec.Section{s}})
+		expanded, kept, err := expandTable(p, si, loc)
 		if err != nil {
-			return jsonmap.Value{}, loc.remap(fromLine(err, line), p)
+			return jsonmap.Value{}, err
+		}
+		plain.Sections[si], loc.kept[si] = expanded, kept
+		table, err := jsonmap.DecodePayload(&spec.Payload{Sections: []spec.Section{expanded}})
+		if err != nil {
+			return jsonmap.Value{}, loc.remap(fromLine(err, line), plain)
 		}
 		next += at
 		*marks[next].at = table

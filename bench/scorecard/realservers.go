@@ -40,6 +40,9 @@ type RealCorpus struct {
 	RecordedAt string       `json:"recorded_at"`
 	Client     string       `json:"client"`
 	Servers    []RealServer `json:"servers"`
+	// Drafts are the drafts measured beside GCX1, in the order of each
+	// call's Drafts (realdrafts.go); none in the main scorecard.
+	Drafts []string `json:"drafts,omitempty"`
 }
 
 // A RealServer is one server's calls.
@@ -78,6 +81,10 @@ type RealCall struct {
 	// run without node can tell whether earlier figures still apply.
 	TOON       *int     `json:"toon_tab,omitempty"`
 	JSONSHA256 []string `json:"json_sha256,omitempty"`
+	// Drafts holds, for each of RealCorpus.Drafts, the tokens with each
+	// JSON block the cheapest of as sent, compact JSON and the draft's
+	// payload (realdrafts.go).
+	Drafts []int `json:"drafts,omitempty"`
 }
 
 // realBlock is one text block of a recorded result, ready to measure.
@@ -332,6 +339,7 @@ func carryRealTOON(rc, prev *RealCorpus) error {
 type RealTotal struct {
 	Calls, JSONCalls           int
 	Sent, Compact, Proxy, TOON int
+	Drafts                     []int // per RealCorpus.Drafts
 	TOONMeasured               bool
 	ProxyRewrote, ProxyCompact int
 	ProxyCostlierCompact       int
@@ -354,6 +362,12 @@ func (t *RealTotal) add(c RealCall) {
 	t.Sent += c.Sent
 	t.Compact += c.Compact
 	t.Proxy += c.Proxy
+	for k, n := range c.Drafts {
+		if k == len(t.Drafts) {
+			t.Drafts = append(t.Drafts, 0)
+		}
+		t.Drafts[k] += n
+	}
 	if c.TOON == nil {
 		t.TOONMeasured = false
 	} else {
@@ -385,11 +399,18 @@ func (rc *RealCorpus) Total() RealTotal {
 // the text as sent.
 func (rc *RealCorpus) realTable(b *strings.Builder, link func(s RealServer) string) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
-	p("| server | calls (JSON) | as sent | compact JSON | gcx proxy (auto) | TOON (tab) |\n")
-	p("| --- | ---: | ---: | ---: | ---: | ---: |\n")
+	p("| server | calls (JSON) | as sent | compact JSON | gcx proxy (auto) | TOON (tab) |")
+	for _, tag := range rc.Drafts {
+		p(" %s or cheapest |", tag)
+	}
+	p("\n| --- | ---: | ---: | ---: | ---: | ---: |%s\n", strings.Repeat(" ---: |", len(rc.Drafts)))
 	row := func(name string, t RealTotal) {
-		p("| %s | %d (%d) | %d | %s | %s | %s |\n", name, t.Calls, t.JSONCalls, t.Sent,
+		p("| %s | %d (%d) | %d | %s | %s | %s |", name, t.Calls, t.JSONCalls, t.Sent,
 			tokensSaved(t.Sent, t.Compact), tokensSaved(t.Sent, t.Proxy), toonSaved(t))
+		for _, n := range t.Drafts {
+			p(" %s |", tokensSaved(t.Sent, n))
+		}
+		p("\n")
 	}
 	for _, s := range rc.Servers {
 		row(link(s), s.Total())
@@ -427,6 +448,9 @@ func (rc *RealCorpus) realMarkdown(b *strings.Builder) {
 	p("*compact JSON*: each text block holding a JSON object or array re-spelled compact, the rest as sent; ")
 	p("*gcx proxy*: what `gcx proxy` hands the host in auto mode, found by replaying each recorded result through the proxy (package gcxmcp/proxy); ")
 	p("*TOON*: each JSON block written by %s with the tab delimiter, the rest as sent. Error results count as sent in every column; images and links are not counted.\n\n", TOONPackage)
+	if len(rc.Drafts) > 0 {
+		p("*DRAFT or cheapest*: each JSON block of a result that is no error handed on as the cheapest of the text as sent, its compact JSON and the draft's payload, which must give the value back; the rest as sent.\n\n")
+	}
 	rc.realTable(b, func(s RealServer) string {
 		return fmt.Sprintf("%s (%s %s, %s)", s.Server, s.Package, s.Version, s.License)
 	})

@@ -169,6 +169,9 @@ func Run(o Options, codec Codec, progress io.Writer, more ...Codec) (*Scorecard,
 		return nil, nil, err
 	}
 	if real != nil {
+		if err := real.measureDrafts(append([]Codec{codec}, more...)); err != nil {
+			return nil, nil, err
+		}
 		sc.RealServers = real.corpus
 	}
 	if note != "" && o.Previous != "" {

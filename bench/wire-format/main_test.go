@@ -249,7 +249,7 @@ func TestMainJobWithoutTOONKeepsTheScorecard(t *testing.T) {
 
 // The committed scorecard of the registered drafts, beside GCX1's, is what
 // a fresh run of its command writes (`go run ./bench/wire-format -codec
-// GCX1,GCX2-draft.1,GCX2-draft.2 -out bench/wire-format/drafts` wrote it; a run with
+// GCX1,GCX2-draft.1,GCX2-draft.2,GCX2-draft.3 -out bench/wire-format/drafts` wrote it; a run with
 // -check and that -out reruns the codecs its record names). Without the
 // TOON encoder, the run keeps the TOON figures the record holds when they
 // still apply, as the main job does.
@@ -260,6 +260,6 @@ func TestDraftScorecardReproduces(t *testing.T) {
 	var stdout, stderr strings.Builder
 	code := scorecard.Command([]string{"-check", "-out", "drafts"}, scorecard.DefaultCodec(), &stdout, &stderr)
 	if code != 0 {
-		t.Errorf("the drafts' scorecard differs from a fresh run (exit %d); rerun `go run ./bench/wire-format -codec GCX1,GCX2-draft.1,GCX2-draft.2 -out bench/wire-format/drafts`:\n%s%s", code, stdout.String(), stderr.String())
+		t.Errorf("the drafts' scorecard differs from a fresh run (exit %d); rerun `go run ./bench/wire-format -codec GCX1,GCX2-draft.1,GCX2-draft.2,GCX2-draft.3 -out bench/wire-format/drafts`:\n%s%s", code, stdout.String(), stderr.String())
 	}
 }

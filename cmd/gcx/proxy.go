@@ -371,6 +371,7 @@ type proxyConfig struct {
 	tokenFile                string
 	forwardCredentials       bool
 	upstreamHeaderFile       string
+	draft                    *string // proxydraft.go
 }
 
 // listFlag is a flag that may be given more than once, each time with one
@@ -406,6 +407,7 @@ func proxyFlags(fs *flag.FlagSet) *proxyConfig {
 	fs.IntVar(&cfg.maxMessage, "max-message-bytes", proxy.DefaultMaxMessageBytes, "read messages of up to `N` bytes whole; a longer one passes untouched")
 	fs.IntVar(&cfg.maxCalls, "max-calls", proxy.DefaultMaxCalls, "follow up to `N` tools/call requests in flight per session; a call beyond is refused")
 	fs.Int64Var(&cfg.maxBuffer, "max-buffered-bytes", proxy.DefaultMaxBufferedBytes, "hold at most `N` bytes of messages at once to rewrite them; a message beyond passes untouched")
+	cfg.draft = draftFlag(fs)
 	return cfg
 }
 
@@ -440,5 +442,5 @@ func (cfg *proxyConfig) options() (proxy.Options, error) {
 	if len(tools) > 0 {
 		opts.Binding.Tools = tools
 	}
-	return opts, nil
+	return opts, applyDraft(&opts, *cfg.draft)
 }

@@ -19,6 +19,10 @@ type Intermediary struct {
 	// tags the intermediary reads [PRX-1]: auto mode weighs the same three
 	// forms for both [MCP-6] [PRX-4].
 	s *Server
+	// modelReads is what the model of a host that did not opt in reads:
+	// GCX1, or, when the offer names a draft, the offer — a user trialling
+	// a draft says so by offering it (gcx proxy --draft).
+	modelReads []string
 }
 
 // NewIntermediary returns the intermediary opts describe: the mode and
@@ -28,7 +32,19 @@ func NewIntermediary(opts ServerOptions) (*Intermediary, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Intermediary{s: s}, nil
+	return &Intermediary{s: s, modelReads: modelReads(opts.Offer)}, nil
+}
+
+// modelReads returns the tags the intermediary writes for a model whose
+// host did not opt in: Readable, unless offer names a draft, which is
+// written only when asked for by name [VER-1]; then offer itself.
+func modelReads(offer []string) []string {
+	for _, tag := range offer {
+		if codec.IsDraft(tag) {
+			return offer
+		}
+	}
+	return Readable
 }
 
 // Session is what an intermediary keeps of a session, besides the calls in
@@ -192,7 +208,7 @@ func (p *Intermediary) Decide(c Pending, r *Result) Decision {
 	if c.hostSpoke {
 		return p.s.Decide(c.Name, c.accept, r)
 	}
-	return p.s.Decide(c.Name, Readable, r)
+	return p.s.Decide(c.Name, p.modelReads, r)
 }
 
 // modeOf returns the mode that applies to the tool.
