@@ -168,7 +168,7 @@ func TestStatsPerServer(t *testing.T) {
 			t.Errorf("the chart lacks the bar %q", want)
 		}
 	}
-	_, reasons, _ := strings.Cut(b.String(), "calls left alone, and why:")
+	_, reasons, _ := strings.Cut(b.String(), "the model read the compact JSON):")
 	if got, want := strings.Fields(reasons), strings.Fields("server tool reason calls  sqlite search (none given) 1  mcp-git git_log (none given) 1  total (none given) 2"); !slices.Equal(got, want) {
 		t.Errorf("the reasons:\n%s\nwant the words %q", reasons, want)
 	}
