@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -397,8 +398,9 @@ func bindingInputOK(op conformance.Op, in jsonmap.Value) bool {
 		return objectOK(in, []string{"settings", "request", "result"}, map[string]func(jsonmap.Value) bool{
 			"settings": func(s jsonmap.Value) bool {
 				return objectOK(s, nil, map[string]func(jsonmap.Value) bool{
-					"mode":  modeOK,
-					"offer": tagsOK,
+					"mode":           modeOK,
+					"offer":          tagsOK,
+					"max-line-bytes": lineLimitOK,
 					"tools": func(t jsonmap.Value) bool {
 						if t.Kind != jsonmap.Object {
 							return false
@@ -475,6 +477,16 @@ func resultOK(r jsonmap.Value) bool {
 
 func kindOK(k jsonmap.Kind) func(jsonmap.Value) bool {
 	return func(v jsonmap.Value) bool { return v.Kind == k }
+}
+
+// lineLimitOK reports whether v is a line limit a binding vector may set:
+// a positive integer that fits an int, as the schema says.
+func lineLimitOK(v jsonmap.Value) bool {
+	if v.Kind != jsonmap.Number {
+		return false
+	}
+	n, err := strconv.Atoi(v.Text)
+	return err == nil && n > 0
 }
 
 func modeOK(v jsonmap.Value) bool {
