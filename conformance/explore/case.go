@@ -274,17 +274,16 @@ func outputOf(b []byte) map[string]any {
 // expectError makes the reference's error the vector's expected outcome
 // and returns it, or false when the error names no rule and so cannot be
 // a vector's; withPosition keeps the line and column: a decoder's, the
-// JSON mapping's of [MAP-1], and those a wire-view encoder gives its
-// refusals of the model [WIRE-3] (the vectors do not place the view's own
-// faults [WIRE-2] yet), but not a mapping encoder's model error, which
-// has none [ERR-2].
+// JSON mapping's of [MAP-1], and those a wire-view encoder gives every
+// refusal, of the view [WIRE-2] as of the model [WIRE-3], but not a
+// mapping encoder's model error, which has none [ERR-2].
 func (v *vectorJSON) expectError(err error, withPosition bool) (*conformance.ExpectedError, bool) {
 	var e *spec.Error
 	if !errors.As(err, &e) || e.Rule == "" {
 		return nil, false
 	}
 	out := &conformance.ExpectedError{Class: spec.ClassName(err), Rule: e.Rule, Tag: e.Tag}
-	if withPosition && e.Line > 0 && (out.Class != "model" || v.Op == conformance.OpEncode && e.Rule != "WIRE-2") {
+	if withPosition && e.Line > 0 && (out.Class != "model" || v.Op == conformance.OpEncode) {
 		out.Line, out.Column = e.Line, e.Column
 	}
 	v.Expected = map[string]any{"error": out}
