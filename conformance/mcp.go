@@ -54,6 +54,9 @@ type mcpServerInput struct {
 		Mode  binding.Mode `json:"mode"`
 		Offer []string     `json:"offer"`
 		Tools toolSettings `json:"tools"`
+		// MaxLineBytes is the line limit payloads are encoded under
+		// [MCP-7] [LIM-4]; 0: the default limits'.
+		MaxLineBytes int `json:"max-line-bytes"`
 	} `json:"settings"`
 	// Protocol is the version negotiated for the session; "" is
 	// DefaultProtocol.
@@ -96,7 +99,7 @@ func runMCPServer(input []byte) ([]byte, error) {
 	if err := strictJSON(input, &in); err != nil {
 		return nil, err
 	}
-	s, err := binding.NewServer(binding.ServerOptions{Mode: in.Settings.Mode, Offer: in.Settings.Offer, Tools: in.Settings.Tools.options()})
+	s, err := binding.NewServer(binding.ServerOptions{Mode: in.Settings.Mode, Offer: in.Settings.Offer, Tools: in.Settings.Tools.options(), MaxLineBytes: in.Settings.MaxLineBytes})
 	if err != nil {
 		return nil, err
 	}

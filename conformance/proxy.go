@@ -18,6 +18,9 @@ type mcpProxyInput struct {
 	Settings struct {
 		Mode  binding.Mode `json:"mode"`
 		Tools toolSettings `json:"tools"`
+		// MaxLineBytes is the line limit payloads are encoded under
+		// [MCP-7] [LIM-4]; 0: the default limits'.
+		MaxLineBytes int `json:"max-line-bytes"`
 	} `json:"settings"`
 	Protocol     string          `json:"protocol"`
 	Capabilities json.RawMessage `json:"capabilities"`
@@ -40,7 +43,7 @@ func runMCPProxy(input []byte) ([]byte, error) {
 	if err := strictJSON(input, &in); err != nil {
 		return nil, err
 	}
-	p, err := proxy.New(proxy.Options{Binding: binding.ServerOptions{Mode: in.Settings.Mode, Tools: in.Settings.Tools.options()}})
+	p, err := proxy.New(proxy.Options{Binding: binding.ServerOptions{Mode: in.Settings.Mode, Tools: in.Settings.Tools.options(), MaxLineBytes: in.Settings.MaxLineBytes}})
 	if err != nil {
 		return nil, err
 	}

@@ -777,9 +777,8 @@ func (v *Vector) checkError(e *ExpectedError) error {
 		return errors.New("a model error of an encoder given no wire view has no position [ERR-2]")
 	case v.Op == OpDecode && e.Line == 0:
 		return errors.New("a decoder error needs its position [ERR-2]")
-	case v.Op == OpEncode && e.Rule != "WIRE-2" && e.Line == 0:
-		// The view's own faults are not placed by the vectors yet.
-		return errors.New("an encode refusal of the model needs its position in the view [WIRE-3]")
+	case v.Op == OpEncode && e.Line == 0:
+		return errors.New("an encode refusal needs its position in the view [WIRE-3]")
 	case v.Op == OpEncode && e.Class != "model":
 		return fmt.Errorf("an encoder refuses with class model, not %s", e.Class)
 	}

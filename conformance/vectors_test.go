@@ -552,3 +552,21 @@ func TestReadmeCountsVectors(t *testing.T) {
 		t.Errorf("README says %s vectors of the MCP binding, the suite has %s", m[2], n)
 	}
 }
+
+// Every encode refusal carries its position in the view [WIRE-3], the
+// view's own faults [WIRE-2] as those of the model (E-58): a vector without
+// one cannot be loaded.
+func TestEncodeRefusalsNeedPositions(t *testing.T) {
+	file := func(rule, place string) string {
+		return `{"category":"encode","group":"g","description":"d","vectors":[{"id":"` + strings.ToLower(rule) + `-x","description":"d","rules":["` + rule +
+			`"],"op":"encode","input":"{}","expected":{"error":{"class":"model","rule":"` + rule + `"` + place + `}}}]}`
+	}
+	for _, rule := range []string{"WIRE-2", "HDR-3"} {
+		if _, err := Load(fstest.MapFS{"encode/g.json": {Data: []byte(file(rule, ""))}}); err == nil {
+			t.Errorf("%s: Load accepts an encode refusal without a position", rule)
+		}
+		if _, err := Load(fstest.MapFS{"encode/g.json": {Data: []byte(file(rule, `,"line":1,"column":1`))}}); err != nil {
+			t.Errorf("%s: Load refuses an encode refusal with its position: %v", rule, err)
+		}
+	}
+}

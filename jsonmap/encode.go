@@ -67,10 +67,11 @@ func EncodeValue(tool string, v Value) ([]byte, error) {
 	return encodeBytes(tool, v, spec.DefaultLimits, 0, nil)
 }
 
-// EncodeValuePairs is EncodeValue with rootPairs added to the root header
-// as addRootPairs adds them.
-func EncodeValuePairs(tool string, v Value, rootPairs []spec.Meta) ([]byte, error) {
-	return encodeBytes(tool, v, spec.DefaultLimits, 0, rootPairs)
+// EncodeValuePairs is EncodeValue under the given limits, with rootPairs
+// added to the root header as addRootPairs adds them: only when the header
+// stays within the limits' line limit [MCP-7] [LIM-4].
+func EncodeValuePairs(tool string, v Value, limits spec.Limits, rootPairs []spec.Meta) ([]byte, error) {
+	return encodeBytes(tool, v, limits, 0, rootPairs)
 }
 
 func encodeBytes(tool string, v Value, limits spec.Limits, sizeHint int, rootPairs []spec.Meta) ([]byte, error) {

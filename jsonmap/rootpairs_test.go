@@ -38,7 +38,7 @@ func TestRootPairs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := jsonmap.EncodeValuePairs(c.tool, v, pairs)
+		got, err := jsonmap.EncodeValuePairs(c.tool, v, spec.DefaultLimits, pairs)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}

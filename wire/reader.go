@@ -167,16 +167,34 @@ func at(e *spec.Error, p jsontext.Pos) *spec.Error {
 // error with what was wanted.
 func (v *viewReader) expect(k jsontext.Kind, what string) (jsontext.Token, error) {
 	tok, err := v.next()
+	return tok, v.check(tok, err, k, what)
+}
+
+// element reads the next element of the array that began at open, which
+// must hold one more, of kind k: an array that ends first is too short and
+// is refused at its '[', an element of another kind at the element
+// [WIRE-3].
+func (v *viewReader) element(open jsontext.Pos, k jsontext.Kind, what string) (jsontext.Token, error) {
+	tok, err := v.next()
+	if err == nil && tok.Kind == jsontext.ArrayEnd {
+		return tok, v.fail(open, "expected "+what+", found ']': the array is too short")
+	}
+	return tok, v.check(tok, err, k, what)
+}
+
+// check refuses a token read, or the error reading it, unless it is of
+// kind k, named what in messages.
+func (v *viewReader) check(tok jsontext.Token, err error, k jsontext.Kind, what string) error {
 	if err == io.EOF {
-		return tok, v.fail(v.endPos(), "expected "+what+", found end of input")
+		return v.fail(v.endPos(), "expected "+what+", found end of input")
 	}
 	if err != nil {
-		return tok, v.jsonErr(err)
+		return v.jsonErr(err)
 	}
 	if tok.Kind != k {
-		return tok, v.fail(tok.Pos, "expected "+what+", found "+found(tok.Kind))
+		return v.fail(tok.Pos, "expected "+what+", found "+found(tok.Kind))
 	}
-	return tok, nil
+	return nil
 }
 
 // endPos is where the input ended.
@@ -263,12 +281,13 @@ func (v *viewReader) eofOr(err error, expected string) error {
 
 // read reads a whole view and hands its payload to t, section by section.
 func (v *viewReader) read(t target) error {
-	if _, err := v.expect(jsontext.ObjectStart, `'{' beginning the view {"sections":[...]}`); err != nil {
+	open, err := v.expect(jsontext.ObjectStart, `'{' beginning the view {"sections":[...]}`)
+	if err != nil {
 		return err
 	}
 	seen := false
 	var sections jsontext.Pos
-	err := v.members(func(name string) error {
+	err = v.members(func(name string) error {
 		if name != "sections" {
 			return v.fail(v.jr.Pos(), fmt.Sprintf(`unknown key %s; a view has only "sections"`, jsontext.QuotePrefix(name)))
 		}
@@ -286,7 +305,7 @@ func (v *viewReader) read(t target) error {
 		return err
 	}
 	if !seen {
-		return v.fail(v.jr.Pos(), `missing key "sections"`)
+		return v.fail(open.Pos, `missing key "sections"`) // at the object that lacks it [WIRE-3]
 	}
 	if err := v.jr.End(); err != nil {
 		return v.jsonErr(err)
@@ -352,12 +371,12 @@ func (v *viewReader) readSection(t target, start jsontext.Pos) error {
 			return err
 		case "meta":
 			defer v.unbound()
-			_, err := v.elements(`"meta"`, jsontext.ArrayStart, "a [key, value] pair of strings", func(jsontext.Token) error {
+			_, err := v.elements(`"meta"`, jsontext.ArrayStart, "a [key, value] pair of strings", func(open jsontext.Token) error {
 				// " key=value": each string bounded by what the line
 				// holds before it.
 				used := headerText + toolBytes + fieldBytes + metaBytes + 1
 				v.bound(v.lineLimit-used, longPart{what: "meta pair"})
-				key, err := v.expect(jsontext.String, "the key of a meta pair, a string")
+				key, err := v.element(open.Pos, jsontext.String, "the key of a meta pair, a string")
 				if err != nil {
 					return err
 				}
@@ -367,7 +386,7 @@ func (v *viewReader) readSection(t target, start jsontext.Pos) error {
 				}
 				used += len(key.Text) + 1
 				v.bound(v.lineLimit-used, longPart{what: "meta pair"})
-				value, err := v.expect(jsontext.String, "the value of a meta pair, a string")
+				value, err := v.element(open.Pos, jsontext.String, "the value of a meta pair, a string")
 				if err != nil {
 					return err
 				}
@@ -425,9 +444,9 @@ func (v *viewReader) readSection(t target, start jsontext.Pos) error {
 			})
 			return err
 		case "comments":
-			_, err := v.elements(`"comments"`, jsontext.ArrayStart, "a [row, text] pair", func(jsontext.Token) error {
+			_, err := v.elements(`"comments"`, jsontext.ArrayStart, "a [row, text] pair", func(open jsontext.Token) error {
 				v.bound(v.lineLimit-1, longPart{"comment", int(comments.n) + 1, 0}) // "#" and the text [CMT-1]
-				num, text, err := v.pair(jsontext.Number, "the row of a comment, an integer", "the text of a comment, a string")
+				num, text, err := v.pair(open.Pos, jsontext.Number, "the row of a comment, an integer", "the text of a comment, a string")
 				v.unbound()
 				if err != nil {
 					return err
@@ -451,13 +470,13 @@ func (v *viewReader) readSection(t target, start jsontext.Pos) error {
 	return t.section(*tool, fields, meta, &pos, &rows, &comments)
 }
 
-// pair reads the rest of a two-element array whose '[' has been read: a
-// token of kind first, a string, and ']'.
-func (v *viewReader) pair(first jsontext.Kind, firstWhat, secondWhat string) (a, b jsontext.Token, err error) {
-	if a, err = v.expect(first, firstWhat); err != nil {
+// pair reads the rest of a two-element array whose '[' has been read, at
+// open: a token of kind first, a string, and ']'.
+func (v *viewReader) pair(open jsontext.Pos, first jsontext.Kind, firstWhat, secondWhat string) (a, b jsontext.Token, err error) {
+	if a, err = v.element(open, first, firstWhat); err != nil {
 		return
 	}
-	if b, err = v.expect(jsontext.String, secondWhat); err != nil {
+	if b, err = v.element(open, jsontext.String, secondWhat); err != nil {
 		return
 	}
 	_, err = v.expect(jsontext.ArrayEnd, "']' closing the pair")

@@ -122,14 +122,19 @@ func TestReaderStrict(t *testing.T) {
 	cases := []struct{ in, where, says string }{
 		{``, "1:1", "end of input"},
 		{`[]`, "1:1", "expected '{'"},
-		{`{}`, "1:2", `missing key "sections"`},
+		{`{}`, "1:1", `missing key "sections"`}, // at the object that lacks it [WIRE-3]
 		{`{"sections":null}`, "1:13", "null"},
 		{`{"sections":[],"x":1}`, "1:16", `unknown key "x"`},
 		{`{"sections":[]} {}`, "1:17", "after the JSON value"},
 		{`{"sections":[{"tool":"t","fields":["a"],"rows":[null]}]}`, "1:49", "null"},
 		{`{"sections":[{"tool":"t","fields":["a"],"rows":[[1]]}]}`, "1:50", "a number"},
-		{`{"sections":[{"tool":"t","fields":["a"],"meta":[["k"]]}]}`, "1:53", "the value of a meta pair"},
-		{`{"sections":[{"tool":"t","fields":["a"],"comments":[[0]]}]}`, "1:55", "the text of a comment"},
+		// A pair too short at its '[', one too long at its element beyond the two [WIRE-3].
+		{`{"sections":[{"tool":"t","fields":["a"],"meta":[["k"]]}]}`, "1:49", "the value of a meta pair"},
+		{`{"sections":[{"tool":"t","fields":["a"],"meta":[[]]}]}`, "1:49", "the key of a meta pair"},
+		{`{"sections":[{"tool":"t","fields":["a"],"meta":[["k","v","x"]]}]}`, "1:58", "']' closing the pair"},
+		{`{"sections":[{"tool":"t","fields":["a"],"comments":[[0]]}]}`, "1:53", "the text of a comment"},
+		{`{"sections":[{"tool":"t","fields":["a"],"comments":[[0,"c",1]]}]}`, "1:60", "']' closing the pair"},
+		{`{"sections":[{"tool":"t","fields":["a"],"extra":1}]}`, "1:41", `unknown key "extra"`}, // at its name
 		{`{"sections":[{"tool":"t","fields":["a"],"comments":[["0","x"]]}]}`, "1:54", "the row of a comment"},
 		{`{"sections":[{"tool":"t","fields":["\udfff"]}]}`, "1:37", "surrogate"},
 		{`{"sections":[{"fields":["a"]}]}`, "1:14", `"tool" and "fields" are required`},

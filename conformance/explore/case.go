@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -273,17 +274,16 @@ func outputOf(b []byte) map[string]any {
 // expectError makes the reference's error the vector's expected outcome
 // and returns it, or false when the error names no rule and so cannot be
 // a vector's; withPosition keeps the line and column: a decoder's, the
-// JSON mapping's of [MAP-1], and those a wire-view encoder gives its
-// refusals of the model [WIRE-3] (the vectors do not place the view's own
-// faults [WIRE-2] yet), but not a mapping encoder's model error, which
-// has none [ERR-2].
+// JSON mapping's of [MAP-1], and those a wire-view encoder gives every
+// refusal, of the view [WIRE-2] as of the model [WIRE-3], but not a
+// mapping encoder's model error, which has none [ERR-2].
 func (v *vectorJSON) expectError(err error, withPosition bool) (*conformance.ExpectedError, bool) {
 	var e *spec.Error
 	if !errors.As(err, &e) || e.Rule == "" {
 		return nil, false
 	}
 	out := &conformance.ExpectedError{Class: spec.ClassName(err), Rule: e.Rule, Tag: e.Tag}
-	if withPosition && e.Line > 0 && (out.Class != "model" || v.Op == conformance.OpEncode && e.Rule != "WIRE-2") {
+	if withPosition && e.Line > 0 && (out.Class != "model" || v.Op == conformance.OpEncode) {
 		out.Line, out.Column = e.Line, e.Column
 	}
 	v.Expected = map[string]any{"error": out}
@@ -397,8 +397,9 @@ func bindingInputOK(op conformance.Op, in jsonmap.Value) bool {
 		return objectOK(in, []string{"settings", "request", "result"}, map[string]func(jsonmap.Value) bool{
 			"settings": func(s jsonmap.Value) bool {
 				return objectOK(s, nil, map[string]func(jsonmap.Value) bool{
-					"mode":  modeOK,
-					"offer": tagsOK,
+					"mode":           modeOK,
+					"offer":          tagsOK,
+					"max-line-bytes": lineLimitOK,
 					"tools": func(t jsonmap.Value) bool {
 						if t.Kind != jsonmap.Object {
 							return false
@@ -475,6 +476,16 @@ func resultOK(r jsonmap.Value) bool {
 
 func kindOK(k jsonmap.Kind) func(jsonmap.Value) bool {
 	return func(v jsonmap.Value) bool { return v.Kind == k }
+}
+
+// lineLimitOK reports whether v is a line limit a binding vector may set:
+// a positive integer that fits an int, as the schema says.
+func lineLimitOK(v jsonmap.Value) bool {
+	if v.Kind != jsonmap.Number {
+		return false
+	}
+	n, err := strconv.Atoi(v.Text)
+	return err == nil && n > 0
 }
 
 func modeOK(v jsonmap.Value) bool {

@@ -717,6 +717,7 @@ type bindingInput struct {
 			Mode binding.Mode `json:"mode"`
 			Name string       `json:"name"`
 		} `json:"tools"`
+		MaxLineBytes int `json:"max-line-bytes"`
 	} `json:"settings"`
 	Protocol     string         `json:"protocol"`
 	Capabilities map[string]any `json:"capabilities"`
@@ -731,7 +732,7 @@ type bindingInput struct {
 
 // options returns the settings as package binding takes them.
 func (in *bindingInput) options() binding.ServerOptions {
-	opts := binding.ServerOptions{Mode: in.Settings.Mode, Offer: in.Settings.Offer}
+	opts := binding.ServerOptions{Mode: in.Settings.Mode, Offer: in.Settings.Offer, MaxLineBytes: in.Settings.MaxLineBytes}
 	if len(in.Settings.Tools) > 0 {
 		opts.Tools = map[string]binding.ToolOptions{}
 		for name, t := range in.Settings.Tools {
@@ -936,7 +937,7 @@ func serverRules(in *bindingInput) ([]string, error) {
 }
 
 func proxyRules(in *bindingInput) ([]string, error) {
-	p, err := binding.NewIntermediary(binding.ServerOptions{Mode: in.Settings.Mode, Tools: in.options().Tools})
+	p, err := binding.NewIntermediary(binding.ServerOptions{Mode: in.Settings.Mode, Tools: in.options().Tools, MaxLineBytes: in.Settings.MaxLineBytes})
 	if err != nil {
 		return nil, err
 	}
@@ -975,7 +976,7 @@ func proxyRules(in *bindingInput) ([]string, error) {
 		rules = append(rules, "MCP-3") // asked per call
 	}
 	if d.Why != binding.ReasonUpstreamAnswered {
-		accept, opts := o.accepted(), binding.ServerOptions{Mode: in.Settings.Mode, Tools: in.options().Tools}
+		accept, opts := o.accepted(), binding.ServerOptions{Mode: in.Settings.Mode, Tools: in.options().Tools, MaxLineBytes: in.Settings.MaxLineBytes}
 		if !hostSpoke {
 			accept = binding.Readable
 		}

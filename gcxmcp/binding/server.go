@@ -43,6 +43,11 @@ type ServerOptions struct {
 	Offer []string
 	// Tools configures single tools by their MCP name.
 	Tools map[string]ToolOptions
+	// MaxLineBytes is the line limit the server encodes payloads under
+	// [LIM-4]: no line of a payload is longer, and the total= and
+	// truncated= pairs stay out of a root header they would make longer
+	// [MCP-7]. 0 means spec.DefaultLimits' (16 MiB).
+	MaxLineBytes int
 }
 
 // ToolOptions configures one tool.
@@ -58,16 +63,23 @@ type ToolOptions struct {
 // Server makes a server's decisions: which results it answers in GCX1 and
 // with what.
 type Server struct {
-	mode  Mode
-	offer []string
-	tools map[string]ToolOptions
+	mode   Mode
+	offer  []string
+	tools  map[string]ToolOptions
+	limits spec.Limits // what payloads are encoded under
 }
 
 // NewServer returns the server opts describe. It refuses options it
 // cannot follow: an unknown mode, a tag it does not write, a tool name
-// GCX1 cannot carry [HDR-3].
+// GCX1 cannot carry [HDR-3], a negative line limit.
 func NewServer(opts ServerOptions) (*Server, error) {
-	s := &Server{mode: cmp.Or(opts.Mode, ModeAuto), offer: opts.Offer, tools: maps.Clone(opts.Tools)}
+	s := &Server{mode: cmp.Or(opts.Mode, ModeAuto), offer: opts.Offer, tools: maps.Clone(opts.Tools), limits: spec.DefaultLimits}
+	if opts.MaxLineBytes < 0 {
+		return nil, fmt.Errorf("gcxmcp: line limit %d is negative", opts.MaxLineBytes)
+	}
+	if opts.MaxLineBytes > 0 {
+		s.limits.MaxLineBytes = opts.MaxLineBytes
+	}
 	if err := checkMode(s.mode); err != nil {
 		return nil, err
 	}
@@ -267,7 +279,7 @@ func (s *Server) Decide(name string, accept []string, r *Result) Decision {
 	// A key of the wrong type stays out of the header; the client will
 	// find it in _meta and report it [MCP-7].
 	cut, _ := readTruncation(r.Meta)
-	payload, ok := b.encode(tag, cmp.Or(t.Name, name), cut, mode == ModeAuto)
+	payload, ok := b.encode(tag, cmp.Or(t.Name, name), cut, s.limits, mode == ModeAuto)
 	if !ok {
 		return Decision{Why: ReasonNoJSONBlock} // the block was no JSON text after all [MCP-5]
 	}
@@ -333,13 +345,13 @@ type block struct {
 }
 
 // encode returns the payload of the block's value for the tool in the
-// version tag, with total= and truncated= in a GCX1 root header where
+// version tag, encoded under limits, with total= and truncated= in a GCX1 root header where
 // [MCP-7] puts them, or nil when the mapping cannot write the value under
 // this name [MAP-1] [HDR-3] [MCP-6]; a streamed value keeps its plan in
 // b.plan when keepPlan. ok is false when the block holds no JSON text.
 // Another version's header pairs mean what that version says, so its
 // payload gets none; _meta carries them.
-func (b *block) encode(tag, tool string, cut truncation, keepPlan bool) (payload []byte, ok bool) {
+func (b *block) encode(tag, tool string, cut truncation, limits spec.Limits, keepPlan bool) (payload []byte, ok bool) {
 	var counts []spec.Meta
 	if tag == spec.Version {
 		counts = cut.pairs()
@@ -356,14 +368,14 @@ func (b *block) encode(tag, tool string, cut truncation, keepPlan bool) (payload
 		c, _ := codec.Lookup(tag) // NewServer offers registered tags only
 		payload, _ = c.Encode(tool, b.value)
 	case b.parsed:
-		payload, _ = jsonmap.EncodeValuePairs(tool, b.value, counts)
+		payload, _ = jsonmap.EncodeValuePairs(tool, b.value, limits, counts)
 	default:
 		plan, err := jsonmap.PlanFile(tool, bytes.NewReader(b.json), int64(len(b.json)))
 		if err != nil {
 			return nil, false
 		}
 		var out bytes.Buffer
-		if plan.EncodePairs(&out, spec.DefaultLimits, counts) == nil {
+		if plan.EncodePairs(&out, limits, counts) == nil {
 			payload = out.Bytes()
 		}
 		if keepPlan {

@@ -60,6 +60,7 @@ type serverInput struct {
 			Mode gcxmcp.Mode `json:"mode"`
 			Name string      `json:"name"`
 		} `json:"tools"`
+		MaxLineBytes int `json:"max-line-bytes"`
 	} `json:"settings"`
 	Protocol     string          `json:"protocol"`
 	Capabilities json.RawMessage `json:"capabilities"`
@@ -78,7 +79,7 @@ func readServerInput(input []byte) (in serverInput, mw mcp.Middleware, result *m
 	if err = strict(input, &in); err != nil {
 		return
 	}
-	opts := gcxmcp.ServerOptions{Mode: in.Settings.Mode, Offer: in.Settings.Offer}
+	opts := gcxmcp.ServerOptions{Mode: in.Settings.Mode, Offer: in.Settings.Offer, MaxLineBytes: in.Settings.MaxLineBytes}
 	if len(in.Settings.Tools) > 0 {
 		opts.Tools = map[string]gcxmcp.ToolOptions{}
 		for name, tool := range in.Settings.Tools {

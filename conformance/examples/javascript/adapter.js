@@ -473,7 +473,7 @@ function readJsonText(b, start, end, maxDepth = MAX_JSON_DEPTH) {
       }
       const top = open[open.length - 1];
       if (top.kind === 'array') top.items.push(value);
-      else top.members.push([top.name, value]);
+      else top.members.push([top.name, value, top.nameOffset]); // a member: its name, its value, where its name begins
       skipWhitespace();
       if (p >= end) throw new JsonError(p, 'unexpected end of JSON text');
       const c = b[p];
@@ -541,6 +541,7 @@ function readJsonText(b, start, end, maxDepth = MAX_JSON_DEPTH) {
     if (object.names.has(name)) throw new JsonError(nameStart, 'repeated member name');
     object.names.add(name);
     object.name = name;
+    object.nameOffset = nameStart;
     skipWhitespace();
     if (p >= end || b[p] !== 0x3A) throw new JsonError(p, ': expected');
     p++;
@@ -843,8 +844,9 @@ function encodeWireView(b) {
   }
   if (view.kind !== 'object') throw refuse('a wire view is an object', view.offset);
   let sectionsValue = null;
-  for (const [key, value] of view.members) {
-    if (key !== 'sections') throw refuse('unknown key in the wire view', value.offset);
+  // [WIRE-3]: an unknown key is placed at its name, a missing one at the object that lacks it.
+  for (const [key, value, keyOffset] of view.members) {
+    if (key !== 'sections') throw refuse('unknown key in the wire view', keyOffset);
     sectionsValue = value;
   }
   if (!sectionsValue) throw refuse('wire view without sections', view.offset);
@@ -856,13 +858,24 @@ function encodeWireView(b) {
     if (x.kind !== 'string') throw refuse('string expected', x.offset);
     return x.text;
   };
+  // The two elements of a pair, each checked in turn by its check [WIRE-3]: a pair that ends before an element is
+  // placed at its '[', one too long at its first element beyond the two, as a row too narrow or too wide is [ROW-2].
+  const pairOf = (pair, what, checks) => {
+    const items = array(pair);
+    checks.forEach((check, i) => {
+      if (i >= items.length) throw refuse(what, pair.offset);
+      check(items[i]);
+    });
+    if (items.length > checks.length) throw refuse(what, items[checks.length].offset);
+    return items;
+  };
   const sections = [];
   const offsets = []; // per section, the offsets of its JSON values
   for (const sectionValue of array(sectionsValue)) {
     if (sectionValue.kind !== 'object') throw refuse('a section is an object', sectionValue.offset);
     const s = { tool: undefined, fields: undefined, meta: [], rows: [], comments: [] };
     const at = { fieldNames: [], metaKeys: [], metaValues: [], rows: [], values: [], commentPlaces: [], commentTexts: [] };
-    for (const [key, value] of sectionValue.members) {
+    for (const [key, value, keyOffset] of sectionValue.members) {
       switch (key) {
         case 'tool':
           at.tool = value.offset;
@@ -877,8 +890,7 @@ function encodeWireView(b) {
           break;
         case 'meta':
           s.meta = array(value).map((pair) => {
-            const items = array(pair);
-            if (items.length !== 2) throw refuse('a meta pair is two strings', pair.offset);
+            const items = pairOf(pair, 'a meta pair is two strings', [string, string]);
             at.metaKeys.push(items[0].offset);
             at.metaValues.push(items[1].offset);
             return [string(items[0]), string(items[1])];
@@ -894,17 +906,16 @@ function encodeWireView(b) {
           break;
         case 'comments':
           s.comments = array(value).map((comment) => {
-            const items = array(comment);
-            if (items.length !== 2) throw refuse('a comment is [row, text]', comment.offset);
-            const [place, text] = items;
-            if (place.kind !== 'number' || !/^-?(0|[1-9][0-9]*)$/.test(place.text)) throw refuse('a comment row is an integer', place.offset);
+            const [place, text] = pairOf(comment, 'a comment is [row, text]', [(place) => {
+              if (place.kind !== 'number' || !/^-?(0|[1-9][0-9]*)$/.test(place.text)) throw refuse('a comment row is an integer', place.offset);
+            }, string]);
             at.commentPlaces.push(place.offset);
             at.commentTexts.push(text.offset);
             return [Number(place.text) + 0, string(text)];
           });
           break;
         default:
-          throw refuse('unknown key in a section', value.offset);
+          throw refuse('unknown key in a section', keyOffset);
       }
     }
     if (s.tool === undefined) throw refuse('section without tool', sectionValue.offset);

@@ -448,66 +448,122 @@ def to_wire(sections):
     return text.encode("utf-8") + b"\n"
 
 
-def _unique_keys(pairs):
-    if len({key for key, _ in pairs}) != len(pairs):
-        raise ValueError("an object repeats a key")
-    return dict(pairs)
-
-
 def _no_constant(name):
     raise ValueError(f"{name} is not JSON")
 
 
+_COMMENT_ROW = re.compile(r"-?(?:0|[1-9][0-9]*)")  # [WIRE-2]: no fraction, no exponent
+
+
 def from_wire(data):
-    """Read a wire view strictly [WIRE-2] into a list of Sections. Python's json
-    module is lenient, so repeated keys, NaN and lone surrogates are checked here."""
-    def refuse(message):
-        return _refuse("WIRE-2", "wire view: " + message)
+    """Read a wire view strictly [WIRE-2] into a list of Sections, refusing at the JSON value
+    at fault [WIRE-3]: a value of the wrong kind at itself, an unknown or repeated key at its
+    name, a missing key at the object that lacks it, a pair that ends early at its [, one too
+    long at its first element beyond the two. Python's json module is lenient, so repeated
+    keys, NaN and lone surrogates are checked here."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        raise GCXError("model", "WIRE-2", data.count(b"\n", 0, e.start) + 1, e.start - line_start + 1,
+                       "wire view: not valid UTF-8") from None
 
-    def array(x, what):
-        if type(x) is not list:
-            raise refuse(f"{what} must be an array")
-        return x
-
-    def strings(items, what):
-        if not all(type(x) is str for x in items):
-            raise refuse(f"{what} must be strings")
-        if LONE_SURROGATE.search("".join(items)):
-            raise refuse(f"{what} hold a lone surrogate escape")
+    def refuse(message, offset=None):
+        line = column = None
+        if offset is not None:
+            line, column = _position(text, offset)
+        return GCXError("model", "WIRE-2", line, column, "wire view: " + message)
 
     try:
-        view = json.loads(data.decode("utf-8"), object_pairs_hook=_unique_keys,
-                          parse_constant=_no_constant)
-    except UnicodeDecodeError:
-        raise refuse("not valid UTF-8") from None
-    except (ValueError, RecursionError) as e:  # also data after the view
+        json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as e:  # also data after the view
+        raise refuse(f"not one JSON text ({e.msg})", e.pos) from None
+    except (ValueError, RecursionError) as e:
         raise refuse(f"not one JSON text ({e})") from None
-    if type(view) is not dict or set(view) != {"sections"}:
-        raise refuse('must be an object with the one key "sections"')
-    place = _places(data)
+    root = _tree(text)
+
+    def kind(node, k, what):
+        if node[1] != k:
+            raise refuse(f"{what} must be {'an' if k[0] in 'ao' else 'a'} {k}", node[0])
+        return node[2]
+
+    def string(node, what):
+        s = kind(node, "string", what)
+        if LONE_SURROGATE.search(s):
+            raise refuse(f"{what} holds a lone surrogate escape", _lone_escape(text, node[0]))
+        return s
+
+    def pair(node, what, checks):
+        items = kind(node, "array", what)
+        out = []
+        for i, check in enumerate(checks):
+            if i >= len(items):
+                raise refuse(f"{what} ends early", node[0])
+            out.append(check(items[i]))
+        if len(items) > len(checks):
+            raise refuse(f"{what} has more than {len(checks)} elements", items[len(checks)][0])
+        return tuple(out)
+
+    def comment_row(node):
+        if node[1] != "number" or not _COMMENT_ROW.fullmatch(node[2]):
+            raise refuse("a comment's row must be an integer", node[0])  # not true, 1.0 or 1e0
+        return int(node[2])
+
+    def members(node, each):
+        seen = set()
+        for name, offset, value in node[2]:
+            if name in seen:
+                raise refuse(f"an object repeats the key {json.dumps(name)}", offset)
+            seen.add(name)
+            each(name, offset, value)
+        return seen
+
+    def section(node, number):
+        kind(node, "object", "a section")
+        got = {}
+
+        def member(name, offset, value):
+            if name == "tool":
+                got[name] = string(value, "tool")
+            elif name == "fields":
+                got[name] = [string(f, "a field name") for f in kind(value, "array", "fields")]
+            elif name == "meta":
+                got[name] = [pair(m, "a meta pair [key, value]", (lambda n: string(n, "a meta key"),
+                                                                   lambda n: string(n, "a meta value")))
+                             for m in kind(value, "array", "meta")]
+            elif name == "rows":
+                got[name] = [[string(v, "a value") for v in kind(r, "array", "a row")]
+                             for r in kind(value, "array", "rows")]
+            elif name == "comments":
+                got[name] = [pair(c, "a comment [row, text]", (comment_row, lambda n: string(n, "a comment")))
+                             for c in kind(value, "array", "comments")]
+            else:
+                raise refuse(f"unknown key {json.dumps(name)} in a section", offset)
+
+        members(node, member)
+        if "tool" not in got or "fields" not in got:
+            raise refuse('a section needs "tool" and "fields"', node[0])
+        return Section(got["tool"], got["fields"], got.get("meta", []), got.get("rows", []),
+                       got.get("comments", []), place=lambda path, n=number: place(("sections", n) + path))
+
+    def place(path):
+        node = root
+        for step in path:
+            node = next(v for k, _, v in node[2] if k == step) if node[1] == "object" else node[2][step]
+        return _position(text, node[0])
+
     sections = _View()
     sections.place = place
-    for number, s in enumerate(array(view["sections"], "sections")):
-        if type(s) is not dict or not {"tool", "fields"} <= set(s) <= {
-                "tool", "fields", "meta", "rows", "comments"}:
-            raise refuse("a section needs tool and fields, and may add only meta, rows, comments")
-        tool, fields = s["tool"], array(s["fields"], "fields")
-        meta, rows = array(s.get("meta", []), "meta"), array(s.get("rows", []), "rows")
-        comments = array(s.get("comments", []), "comments")
-        if not all(type(m) is list and len(m) == 2 for m in meta):
-            raise refuse("a meta entry must be a [key, value] pair")
-        if not all(type(r) is list for r in rows):
-            raise refuse("a row must be an array")
-        if not all(type(c) is list and len(c) == 2 and type(c[0]) is int for c in comments):
-            raise refuse("a comment must be [integer, text]")  # not true, 1.0 or 1e0
-        strings([tool], "tool")
-        strings(fields, "field names")
-        strings([x for m in meta for x in m], "meta keys and values")
-        strings([v for r in rows for v in r], "values")
-        strings([text for _, text in comments], "comments")
-        sections.append(Section(tool, fields, [tuple(m) for m in meta], rows,
-                                [tuple(c) for c in comments],
-                                place=lambda path, n=number: place(("sections", n) + path)))
+    kind(root, "object", 'a wire view {"sections": [...]}')
+
+    def top(name, offset, value):
+        if name != "sections":
+            raise refuse(f'unknown key {json.dumps(name)}; a view has only "sections"', offset)
+        for number, s in enumerate(kind(value, "array", "sections")):
+            sections.append(section(s, number))
+
+    if "sections" not in members(root, top):
+        raise refuse('missing key "sections"', root[0])
     return sections
 
 
@@ -519,56 +575,82 @@ class _View(list):
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 
 
-def _places(data):
-    """For a JSON text already read as valid, a function from a path of member names
-    and indices to the position of the value it names: its first character, the [ or
-    { of an array or object [WIRE-3]. Positions count bytes from 1 on lines ended by
+def _position(text, offset):
+    """The line and column (in bytes, from 1) of character offset in text, on lines ended by
     LF alone [ERR-2]."""
-    text = data.decode("utf-8")
+    start = text.rfind("\n", 0, offset) + 1
+    return text.count("\n", 0, offset) + 1, len(text[start:offset].encode("utf-8", "surrogatepass")) + 1
+
+
+_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)")
+
+
+def _lone_escape(text, i):
+    """The offset of the first escape of a lone surrogate in the string literal at i."""
+    j, pending = i + 1, None  # pending: the offset of a high surrogate's escape
+    while text[j] != '"':
+        m = _ESCAPE.match(text, j)
+        if not m:
+            if pending is not None:
+                return pending
+            j += 1
+            continue
+        code = int(m.group(1), 16) if m.group(1) else None
+        if pending is not None:
+            if code is None or not 0xDC00 <= code <= 0xDFFF:
+                return pending
+            pending = None
+        elif code is not None and 0xDC00 <= code <= 0xDFFF:
+            return j
+        elif code is not None and 0xD800 <= code <= 0xDBFF:
+            pending = j
+        j = m.end()
+    return pending if pending is not None else i
+
+
+def _tree(text):
+    """A JSON text already read as valid, as a tree of nodes (offset, kind, content): kind
+    object (content: (name, offset of the name, node) in order, repeats kept), array (nodes),
+    string (the string), number (its literal) or literal (true, false, null). Offsets are of
+    the value's first character, the [ or { of an array or object [WIRE-3]."""
     ws = re.compile(r"[ \t\n\r]*")
 
-    def value(i):  # -> (tree, end); a tree is (offset, children)
+    def value(i):  # -> (node, end)
         i = ws.match(text, i).end()
         c = text[i]
         if c == "[":
             items, j = [], ws.match(text, i + 1).end()
             if text[j] == "]":
-                return (i, items), j + 1
+                return (i, "array", items), j + 1
             while True:
                 item, j = value(j)
                 items.append(item)
                 j = ws.match(text, j).end()
                 if text[j] == "]":
-                    return (i, items), j + 1
+                    return (i, "array", items), j + 1
                 j += 1  # the comma
         if c == "{":
-            members, j = {}, ws.match(text, i + 1).end()
+            members, j = [], ws.match(text, i + 1).end()
             if text[j] == "}":
-                return (i, members), j + 1
+                return (i, "object", members), j + 1
             while True:
                 j = ws.match(text, j).end()
+                at = j
                 name, j = json.decoder.scanstring(text, j + 1)
                 j = ws.match(text, j).end() + 1  # the colon
-                members[name], j = value(j)
+                node, j = value(j)
+                members.append((name, at, node))
                 j = ws.match(text, j).end()
                 if text[j] == "}":
-                    return (i, members), j + 1
+                    return (i, "object", members), j + 1
                 j += 1
         if c == '"':
-            return (i, None), json.decoder.scanstring(text, i + 1)[1]
+            string, j = json.decoder.scanstring(text, i + 1)
+            return (i, "string", string), j
         for literal in ("true", "false", "null"):
             if text.startswith(literal, i):
-                return (i, None), i + len(literal)
-        return (i, None), _NUMBER.match(text, i).end()
+                return (i, "literal", literal), i + len(literal)
+        j = _NUMBER.match(text, i).end()
+        return (i, "number", text[i:j]), j
 
-    root, _ = value(0)
-
-    def place(path):
-        node = root
-        for step in path:
-            node = node[1][step]
-        offset = node[0]
-        start = text.rfind("\n", 0, offset) + 1
-        return text.count("\n", 0, offset) + 1, len(text[start:offset].encode("utf-8")) + 1
-
-    return place
+    return value(0)[0]

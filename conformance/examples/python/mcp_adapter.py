@@ -20,6 +20,7 @@ Run it from the repository root:
 
 import decimal
 import os
+import re
 import sys
 import threading
 
@@ -42,6 +43,7 @@ COMPACT = "io.github.gcxwire/compact"
 DIFFERS = "io.github.gcxwire/differs"
 CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
 PER_REQUEST_CAPABILITIES_FROM = "2026-07-28"  # [MCP-10]
+COUNT_TEXT = re.compile(r"[1-9][0-9]*")  # a line limit the vectors set
 WRITABLE = ("GCX1",)  # the tags this server can write [MCP-4]
 
 
@@ -182,19 +184,35 @@ def server(inp):
     value = parse_json(member(content[index], "text"))
     meta = obj_get(result, "_meta")
     meta = Object(meta) if type(meta) is Object else Object()
+    # The line limit the server encodes under [LIM-4]; none set: that of this program's decoders, which have none.
+    limit = obj_get(settings, "max-line-bytes")
+    if limit is not None:
+        if type(limit) is not Number or not COUNT_TEXT.fullmatch(limit) or int(limit) < 1:
+            raise CannotRun("settings: max-line-bytes is no positive integer")
+        limit = int(limit)
     try:
         sections, table_root = encode_value(value, tool)
+        payload = encode(sections)
+        if table_root:
+            # [MCP-7]: copy total and truncated into the root header, when of the right type, unless the
+            # header would then be longer than the line limit
+            total, truncated = obj_get(meta, TOTAL), obj_get(meta, TRUNCATED)
+            pairs = []
+            if has_member(meta, TOTAL) and is_total(total):
+                pairs.append(("total", str(total_value(total))))
+            if has_member(meta, TRUNCATED) and type(truncated) is bool:
+                pairs.append(("truncated", "true" if truncated else "false"))
+            if pairs:
+                sections[0].meta.extend(pairs)
+                with_pairs = encode(sections)
+                if limit is None or with_pairs.index(b"\n") <= limit:
+                    payload = with_pairs
+        if limit is not None and any(len(line) > limit for line in payload.split(b"\n")):
+            raise GCXError("limit", "LIM-4", None, None, "a line longer than the server's line limit")
     except (GCXError, RecursionError):
-        # the mapping cannot write the value for this name: keep JSON and say so [MCP-6]
+        # the mapping cannot write the value for this name, or under the line limit: keep JSON and say so [MCP-6]
         return Object([("result", set_member(result, "_meta", set_member(meta, FORMAT, "json")))])
-    if table_root:
-        # [MCP-7]: copy total and truncated into the root header, when of the right type
-        total, truncated = obj_get(meta, TOTAL), obj_get(meta, TRUNCATED)
-        if has_member(meta, TOTAL) and is_total(total):
-            sections[0].meta.append(("total", str(total_value(total))))
-        if has_member(meta, TRUNCATED) and type(truncated) is bool:
-            sections[0].meta.append(("truncated", "true" if truncated else "false"))
-    payload = encode(sections).decode("utf-8")
+    payload = payload.decode("utf-8")
     new_content = list(content)
     new_content[index] = set_member(content[index], "text", payload)
     sent = set_member(result, "content", new_content)
