@@ -764,7 +764,7 @@ const plantedAloneEnv = "GCX_PLANTED_ALONE"
 // or one whose case the committed copy fails as well, is not the bug's.
 func (b *plantedBaseline) exploreNew(t *testing.T, impl conformance.Implementation) (*explore.Finding, int) {
 	t.Helper()
-	rep, err := explore.Run(impl, explore.Options{Seed: 1, Time: explore.DefaultTime, Shrink: -1, Findings: len(b.findings) + 3})
+	rep, err := explore.Run(impl, explore.Options{Seed: 1, Time: explore.DefaultTime, Shrink: -1, Findings: len(b.findings) + 2})
 	if err != nil {
 		t.Fatal(err)
 	}
