@@ -145,6 +145,8 @@ func (g *gen) mutateFormat(c *Case, ref Reference) {
 		}
 	case k <= 3:
 		c.Input = g.terminators(c.Input)
+	case k == 4 && !isJSON:
+		c.Input = g.metaInOtherCase(c.Input)
 	case k <= 5:
 		c.Input = g.caseOfWord(c.Input)
 	case k == 6:
@@ -279,6 +281,43 @@ func (g *gen) respellWord(s string) string {
 		out[len(out)-1] = flip(out[len(out)-1])
 	}
 	return string(out)
+}
+
+// metaInOtherCase adds to a header a copy of one of its key=value
+// tokens with the key in other case (or another value): a key that is a
+// reserved one's in other case is an ordinary meta key, and two keys that
+// differ only in case are two keys, where the spec compares exactly.
+func (g *gen) metaInOtherCase(b []byte) []byte {
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	var headers []int
+	for i, l := range lines {
+		if bytes.HasPrefix(l, []byte(spec.TagPrefix)) {
+			headers = append(headers, i)
+		}
+	}
+	if len(headers) == 0 {
+		return g.caseOfWord(b)
+	}
+	k := pick(g, headers)
+	body := bytes.TrimRight(lines[k], "\r\n")
+	end := lines[k][len(body):]
+	var pairs [][]byte
+	for _, t := range bytes.Split(body, []byte(" "))[1:] {
+		if bytes.IndexByte(t, '=') > 0 {
+			pairs = append(pairs, t)
+		}
+	}
+	if len(pairs) == 0 {
+		return g.caseOfWord(b)
+	}
+	t := pick(g, pairs)
+	eq := bytes.IndexByte(t, '=')
+	extra := g.respellWord(string(t[:eq])) + string(t[eq:])
+	if g.one(3) {
+		extra = extra[:eq+1] + pick(g, []string{"x", "0", "1", "true", "rows"})
+	}
+	lines[k] = slices.Concat(body, []byte(" "+extra), end)
+	return bytes.Join(lines, nil)
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
@@ -466,7 +505,12 @@ func (g *gen) mutateMember(v *jsonmap.Value) {
 		}
 		o.Members = slices.Delete(o.Members, i, i+1)
 	case 2:
-		o.Members = slices.Insert(o.Members, i, o.Members[i])
+		// twice, or beside a member whose name differs only in case
+		m := o.Members[i]
+		if g.one(2) {
+			m.Key = g.respellWord(m.Key)
+		}
+		o.Members = slices.Insert(o.Members, i+1, m)
 	default:
 		if strings.ContainsAny(o.Members[i].Key, "/_") || g.one(2) {
 			// a member name of the binding's marks, respelled word by word
