@@ -365,9 +365,9 @@ func (g *gen) blockEdge(b []byte) []byte {
 	return slices.Concat(b[:at], pad, b[at:])
 }
 
-// boundLimits sets one limit just at, below or past what the input needs
-// (a measure of the payload: its longest line, most fields, sections and
-// rows), or moves a limit the vector sets by one either way.
+// boundLimits sets one limit (or two) just at, below or past what the
+// input needs (a measure of the payload: its longest line, most fields,
+// sections and rows), or moves a limit the vector sets by one either way.
 func (g *gen) boundLimits(c *Case, ref Reference) {
 	if c.Limits == nil {
 		c.Limits = conformance.Limits{}
@@ -391,8 +391,10 @@ func (g *gen) boundLimits(c *Case, ref Reference) {
 		payload = out
 	}
 	m := measure(payload)
-	f := pick(g, spec.LimitFlags)
-	c.Limits[f.Name] = max(1, *f.Field(&m)+g.between(-1, 1))
+	for range 1 + g.n(2) { // now and then two, so that which bites first is judged [ERR-3]
+		f := pick(g, spec.LimitFlags)
+		c.Limits[f.Name] = max(1, *f.Field(&m)+g.between(-1, 1))
+	}
 }
 
 // measure returns what a payload needs of each limit, as a reader that
