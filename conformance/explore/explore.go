@@ -159,8 +159,8 @@ func generate(seed uint64, i int, categories []string, ref Reference, declined, 
 	// case i is drawn in lane i mod len(lanes): each lane its share
 	if lanes := lanesOf(categories, declined); len(lanes) > 0 {
 		l := lanes[i%len(lanes)]
-		for range 1000 {
-			c := g.laneCase(l, ref)
+		for try := range 1000 {
+			c := g.laneCase(l, ref, seed, i/len(lanes), try)
 			if c.Op == "" || declined[c.Op] || (l.op != "" && c.Op != l.op) || (declinedAuto[c.Op] && inAutoMode(c)) {
 				continue
 			}

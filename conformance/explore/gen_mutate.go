@@ -47,12 +47,14 @@ func lanesOf(categories []string, declined map[conformance.Op]bool) []lane {
 	return out
 }
 
-// laneCase draws a case of the lane: one time in three a committed vector of
-// the lane with one mutation (mutateCase), otherwise a new case from the
-// category's generator.
-func (g *gen) laneCase(l lane, ref Reference) Case {
-	if g.one(3) {
-		if c, ok := g.mutateCase(l, ref); ok {
+// laneCase draws case k of the lane (its try-th draw): every other case
+// a committed vector of the lane with one mutation (mutateCase), the
+// vectors taken in turn from one the seed picks, so that a run reaches
+// as many of them as its budget allows before it repeats one; the other
+// cases new ones from the category's generator.
+func (g *gen) laneCase(l lane, ref Reference, seed uint64, k, try int) Case {
+	if k%2 == 0 {
+		if c, ok := g.mutateCase(l, ref, seed, k/2, try); ok {
 			return c
 		}
 	}
@@ -103,12 +105,17 @@ func seedsOf(tag string) map[lane][]*conformance.Vector {
 // member or a boolean of its JSON, a limit just at or past what the
 // input needs — and leaves the expected outcome to the reference. It
 // reports false when the lane has no committed vector.
-func (g *gen) mutateCase(l lane, ref Reference) (Case, bool) {
+func (g *gen) mutateCase(l lane, ref Reference, seed uint64, n, try int) (Case, bool) {
 	seeds := seedsOf(ref.Tag)[l]
 	if len(seeds) == 0 {
 		return Case{}, false
 	}
-	v := pick(g, seeds)
+	// vector n of the sweep; after a few draws the reference could not
+	// judge, any vector of the lane
+	v := seeds[int((seed+uint64(n))%uint64(len(seeds)))]
+	if try >= 8 {
+		v = pick(g, seeds)
+	}
 	c := Case{Op: v.Op, Input: slices.Clone(v.Input), Tool: v.Tool, Mode: v.Mode}
 	if len(v.Limits) > 0 {
 		c.Limits = conformance.Limits{}
@@ -153,6 +160,10 @@ func (g *gen) mutateFormat(c *Case, ref Reference) {
 		c.Input = g.multiByte(c.Input)
 	case k == 7:
 		c.Input = g.blockEdge(c.Input)
+	case isJSON && g.one(3):
+		// the same value spelled another way: the vector's own case,
+		// whatever the reader makes of whitespace and escapes
+		c.Input = g.respellJSON(c.Input)
 	case isJSON && g.one(2):
 		in, err := jsonmap.Parse(c.Input)
 		if err != nil {

@@ -56,7 +56,7 @@ func TestMutationsReachAlternatives(t *testing.T) {
 	for _, l := range lanesOf(conformance.Categories, nil) {
 		for i := range 400 {
 			g := &gen{r: rand.New(rand.NewPCG(11, uint64(i))), tag: ref.Tag}
-			c, ok := g.mutateCase(l, ref)
+			c, ok := g.mutateCase(l, ref, 11, i, 0)
 			if !ok {
 				t.Fatalf("lane %v: no committed vector to mutate", l)
 			}
