@@ -17,11 +17,12 @@ import (
 	"github.com/gcxwire/gcx/spec"
 )
 
-// Default bounds of gcx explore: about a minute against the Python
-// example on two cores (docs/conformance.md, "Exploring", measures it).
+// Default bounds of gcx explore: explore.DefaultTime, no bound on cases
+// (in persistent mode some thousands; docs/conformance.md, "Exploring",
+// measures it).
 const (
-	defaultExploreCases = 1000
-	defaultExploreTime  = 5 * time.Minute
+	defaultExploreCases = 0
+	defaultExploreTime  = explore.DefaultTime
 )
 
 // runExplore drives a program over the conformance protocol with
@@ -34,7 +35,7 @@ func runExplore(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	seed := fl.Uint64("seed", 1, "the `seed` of the generated cases: the same seed, the same cases")
 	cases := fl.Int("cases", defaultExploreCases, "run at most `N` cases (0: no bound but --time)")
-	limit := fl.Duration("time", defaultExploreTime, "stop starting cases after this `duration` (0: no bound but --cases)")
+	limit := fl.Duration("time", defaultExploreTime, "stop starting cases after this `duration` (0: no bound but --cases; --cases given alone bounds the run by cases only)")
 	categories := fl.String("category", "", "generate only cases of these categories, a comma-separated `list` of "+strings.Join(conformance.Categories, ","))
 	levelName := fl.String("level", conformance.Diagnostic.String(), "the `level` a disagreement is judged at: core or diagnostic")
 	shrink := fl.Int("shrink", explore.DefaultShrink, "try at most `N` smaller cases when shrinking a disagreement (0: do not shrink)")
@@ -66,6 +67,9 @@ func runExplore(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	if code, ok := parseFlags(fl, flags, stderr); !ok {
 		return code
+	}
+	if flagSet(fl, "cases") && !flagSet(fl, "time") {
+		*limit = 0 // --cases N alone runs N cases, however long they take
 	}
 	if len(program) == 0 {
 		fmt.Fprintln(stderr, "gcx explore: give the program after --: gcx explore [flags] -- PROGRAM [ARGS...]")
@@ -444,4 +448,11 @@ func runLaws(c codec.Limited, opt explore.Options, wantsOut bool, stdout, stderr
 		return exitInvalid
 	}
 	return code
+}
+
+// flagSet reports whether the command line set the flag name.
+func flagSet(fl *flag.FlagSet, name string) bool {
+	set := false
+	fl.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }

@@ -67,6 +67,11 @@ type Options struct {
 	Observe func(index int, generator string, v *conformance.Vector, res conformance.Result)
 }
 
+// DefaultTime is the time gcx explore spends on cases by default: in
+// persistent mode, where a case costs some milliseconds, thousands of
+// cases spread over the lanes of every category (lanesOf).
+const DefaultTime = 10 * time.Second
+
 // DefaultFindings is the number of distinct new disagreements a run
 // looks for by default; each costs a shrink.
 const DefaultFindings = 20
@@ -151,14 +156,17 @@ func generate(seed uint64, i int, categories []string, ref Reference, declined, 
 	if slices.Contains(categories, conformance.CategoryMCP) {
 		g.seed, _ = conformance.BindingVectors()
 	}
-	for range 1000 {
-		generator := pick(g, categories)
-		c := generators[generator](g, ref)
-		if c.Op == "" || declined[c.Op] || (declinedAuto[c.Op] && inAutoMode(c)) {
-			continue
-		}
-		if f, err := ref.Expect(c); err == nil {
-			return c, f, generator, nil
+	// case i is drawn in lane i mod len(lanes): each lane its share
+	if lanes := lanesOf(categories, declined); len(lanes) > 0 {
+		l := lanes[i%len(lanes)]
+		for try := range 1000 {
+			c := g.laneCase(l, ref, seed, i/len(lanes), try)
+			if c.Op == "" || declined[c.Op] || (l.op != "" && c.Op != l.op) || (declinedAuto[c.Op] && inAutoMode(c)) {
+				continue
+			}
+			if f, err := ref.Expect(c); err == nil {
+				return c, f, l.category, nil
+			}
 		}
 	}
 	return Case{}, nil, "", fmt.Errorf("explore: the reference of %s judges no case of %v", ref.Tag, categories)

@@ -171,7 +171,8 @@ func setMember(v *jsonmap.Value, key string, value jsonmap.Value) {
 	v.Members = append(v.Members, jsonmap.Member{Key: key, Value: value})
 }
 
-// The default run finds each planted bug of the binding, whether or not
+// A run of 3,000 cases (some seconds of the default run, which is bounded
+// by time) finds each planted bug of the binding, whether or not
 // the committed vectors catch it (logged).
 func TestMCPPlantedBugs(t *testing.T) {
 	vectors, err := conformance.BindingVectors()
@@ -193,7 +194,7 @@ func TestMCPPlantedBugs(t *testing.T) {
 			}
 			r := conformance.Check(vectors, impl, conformance.Options{})
 			t.Logf("the vectors: %s", r.Diagnostic)
-			rep, err := explore.Run(impl, explore.Options{Seed: 1, Cases: 1000, Shrink: 50})
+			rep, err := explore.Run(impl, explore.Options{Seed: 1, Cases: 3000, Shrink: 50, Findings: 1})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -501,9 +501,13 @@ var plantedEquivalent = map[string]string{}
 // -run TestPlantedBugs/witnesses checks only that, in a minute. Then each
 // bug, a subtest of its own name, is planted alone in a copy of its
 // example, and the committed vectors run against it and, if none fails,
-// gcx explore's default run (seed 1, 1000 cases, persistent mode). The
-// counts, by language and by area, end the log.
+// gcx explore's default run (seed 1, explore.DefaultTime, persistent
+// mode). With GCX_PLANTED_ALONE=1 both judges run on every bug, each
+// alone: the vectors, and explore with the vectors switched off; the
+// counts then give each judge's catch apart. The counts, by language and
+// by area, end the log.
 func TestPlantedBugs(t *testing.T) {
+	alone := os.Getenv(plantedAloneEnv) == "1"
 	deep.Skip(t, "the planted-bug study of the examples (minutes)")
 	// The vectors gcx conformance runs: the format's and the MCP binding's.
 	vectors, err := conformance.Vectors()
@@ -554,19 +558,12 @@ func TestPlantedBugs(t *testing.T) {
 			defer impl.Close()
 			start := time.Now()
 			o.vector = base.firstNewFailure(impl)
-			if o.vector == "" {
-				rep, err := explore.Run(impl, explore.Options{Seed: 1, Cases: 1000, Shrink: -1, Findings: len(base.findings) + 1})
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, f := range rep.Findings {
-					if !base.findings[f.Key] {
-						o.explore = f
-						break
-					}
-				}
-			}
 			o.elapsed = time.Since(start)
+			if o.vector == "" || alone {
+				start := time.Now()
+				o.explore, o.cases = base.exploreNew(t, impl)
+				o.exploreElapsed = time.Since(start)
+			}
 			outcomes = append(outcomes, o)
 			switch why, expected := plantedMisses[bug.name]; {
 			case o.caught() && expected:
@@ -581,7 +578,7 @@ func TestPlantedBugs(t *testing.T) {
 		})
 	}
 	if len(outcomes) > 0 {
-		t.Log("\n" + plantedSummary(outcomes))
+		t.Log("\n" + plantedSummary(outcomes, alone))
 	}
 }
 
@@ -608,7 +605,11 @@ type plantedBaseline struct {
 	argv     []string // the interpreter
 	failing  map[string]bool
 	findings map[explore.Key]bool
-	bySize   []*conformance.Vector // the vectors, the smallest input first
+	// committed runs the committed copy, to tell a planted run's finding
+	// from one the committed example has too (explore's default run is
+	// bounded by time, so the baseline's findings may miss one).
+	committed conformance.Implementation
+	bySize    []*conformance.Vector // the vectors, the smallest input first
 }
 
 func newPlantedBaseline(top, t *testing.T, lang string, vectors []conformance.Vector, witnessOnly bool) *plantedBaseline {
@@ -636,13 +637,14 @@ func newPlantedBaseline(top, t *testing.T, lang string, vectors []conformance.Ve
 		return b
 	}
 	impl := b.implementation(t, b.dir)
-	defer impl.Close()
+	b.committed = impl
+	top.Cleanup(func() { impl.Close() })
 	start := time.Now()
 	r := conformance.Check(vectors, impl, conformance.Options{})
 	for _, res := range r.Failures() {
 		b.failing[res.Vector.Name()] = true
 	}
-	rep, err := explore.Run(impl, explore.Options{Seed: 1, Cases: 1000, Shrink: -1})
+	rep, err := explore.Run(impl, explore.Options{Seed: 1, Time: explore.DefaultTime, Shrink: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -752,30 +754,71 @@ func (b *plantedBaseline) firstNewFailure(impl conformance.Implementation) strin
 	return found
 }
 
+// plantedAloneEnv asks TestPlantedBugs to run explore on every bug, not
+// only on those the vectors miss: explore alone, the vectors switched off.
+const plantedAloneEnv = "GCX_PLANTED_ALONE"
+
+// exploreNew runs gcx explore's default run (seed 1, explore.DefaultTime,
+// no shrinking) on impl and returns its first finding that the committed
+// example does not share, and the cases run: a finding of the baseline's,
+// or one whose case the committed copy fails as well, is not the bug's.
+// Its bound on findings leaves room for such shared ones, which would
+// otherwise end the run before the bug's own.
+func (b *plantedBaseline) exploreNew(t *testing.T, impl conformance.Implementation) (*explore.Finding, int) {
+	t.Helper()
+	rep, err := explore.Run(impl, explore.Options{Seed: 1, Time: explore.DefaultTime, Shrink: -1, Findings: len(b.findings) + 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Findings {
+		if b.findings[f.Key] {
+			continue
+		}
+		if res := conformance.CheckVector(f.Vector(), b.committed); res.Diagnostic == conformance.Fail {
+			continue
+		}
+		return f, rep.Cases
+	}
+	return nil, rep.Cases
+}
+
 // plantedOutcome is what the judge made of one bug.
 type plantedOutcome struct {
 	bug     plantedBug
 	vector  string           // the first vector found to fail, new
-	explore *explore.Finding // the default run's first new finding, when no vector fails
-	elapsed time.Duration
+	explore *explore.Finding // the default run's first new finding, when run (no vector fails, or GCX_PLANTED_ALONE=1)
+	cases   int              // the cases that run ran
+	elapsed time.Duration    // the vectors'
+	// exploreElapsed is the explore run's time.
+	exploreElapsed time.Duration
 }
 
 func (o plantedOutcome) caught() bool { return o.vector != "" || o.explore != nil }
 
 func (o plantedOutcome) String() string {
-	switch {
-	case o.vector != "":
-		return fmt.Sprintf("caught by the vector %s (%v)", o.vector, o.elapsed.Round(time.Millisecond))
-	case o.explore != nil:
-		return fmt.Sprintf("passes every vector; explore finds %v at case %d (%v)", o.explore.Key, o.explore.Index, o.elapsed.Round(time.Millisecond))
+	var parts []string
+	if o.vector != "" {
+		parts = append(parts, fmt.Sprintf("caught by the vector %s (%v)", o.vector, o.elapsed.Round(time.Millisecond)))
+	} else {
+		parts = append(parts, fmt.Sprintf("passes every vector (%v)", o.elapsed.Round(time.Millisecond)))
 	}
-	return fmt.Sprintf("missed (%v)", o.elapsed.Round(time.Millisecond))
+	switch {
+	case o.explore != nil:
+		parts = append(parts, fmt.Sprintf("explore finds %v at case %d (%v)", o.explore.Key, o.explore.Index, o.exploreElapsed.Round(time.Millisecond)))
+	case o.cases > 0:
+		parts = append(parts, fmt.Sprintf("explore finds nothing in %d cases (%v)", o.cases, o.exploreElapsed.Round(time.Millisecond)))
+	}
+	if !o.caught() {
+		parts = append(parts, "missed")
+	}
+	return strings.Join(parts, "; ")
 }
 
 // plantedSummary counts the outcomes by language, by area and in all:
-// caught by the vectors, and by the vectors or explore.
-func plantedSummary(outcomes []plantedOutcome) string {
-	type counts struct{ bugs, vectors, either int }
+// caught by the vectors, by explore alone (when it ran on every bug), and
+// by the vectors or explore.
+func plantedSummary(outcomes []plantedOutcome, alone bool) string {
+	type counts struct{ bugs, vectors, explore, either int }
 	tally := map[string]*counts{}
 	var order []string
 	add := func(group string, o plantedOutcome) {
@@ -789,6 +832,9 @@ func plantedSummary(outcomes []plantedOutcome) string {
 		if o.vector != "" {
 			c.vectors++
 		}
+		if o.explore != nil {
+			c.explore++
+		}
 		if o.caught() {
 			c.either++
 		}
@@ -801,15 +847,31 @@ func plantedSummary(outcomes []plantedOutcome) string {
 		add(o.bug.lang+" / "+o.bug.area, o)
 	}
 	var w strings.Builder
-	fmt.Fprintf(&w, "%-40s %5s %14s %20s\n", "planted bugs", "bugs", "vectors", "vectors or explore")
 	pct := func(n, d int) string { return fmt.Sprintf("%d (%.0f%%)", n, 100*float64(n)/float64(d)) }
+	if alone {
+		fmt.Fprintf(&w, "%-40s %5s %14s %14s %20s\n", "planted bugs", "bugs", "vectors alone", "explore alone", "vectors or explore")
+	} else {
+		fmt.Fprintf(&w, "%-40s %5s %14s %20s\n", "planted bugs", "bugs", "vectors", "vectors or explore")
+	}
 	for _, g := range order {
 		c := tally[g]
-		fmt.Fprintf(&w, "%-40s %5d %14s %20s\n", g, c.bugs, pct(c.vectors, c.bugs), pct(c.either, c.bugs))
+		if alone {
+			fmt.Fprintf(&w, "%-40s %5d %14s %14s %20s\n", g, c.bugs, pct(c.vectors, c.bugs), pct(c.explore, c.bugs), pct(c.either, c.bugs))
+		} else {
+			fmt.Fprintf(&w, "%-40s %5d %14s %20s\n", g, c.bugs, pct(c.vectors, c.bugs), pct(c.either, c.bugs))
+		}
 	}
 	for _, o := range outcomes {
 		if !o.caught() {
 			fmt.Fprintf(&w, "missed: %s [%s] %s\n", o.bug.name, o.bug.rule, plantedMisses[o.bug.name])
+		}
+	}
+	for _, o := range outcomes {
+		switch {
+		case alone && o.vector != "" && o.explore == nil:
+			fmt.Fprintf(&w, "vectors only: %s [%s] (explore ran %d cases)\n", o.bug.name, o.bug.rule, o.cases)
+		case alone && o.vector == "" && o.explore != nil:
+			fmt.Fprintf(&w, "explore only: %s [%s] (%v)\n", o.bug.name, o.bug.rule, o.explore.Key)
 		}
 	}
 	return w.String()
