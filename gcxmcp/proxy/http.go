@@ -220,7 +220,8 @@ type exchange struct {
 	p          *Proxy
 	session    string
 	initialize bool
-	reserved   bool // a place for the session it opens is held
+	reserved   bool         // a place for the session it opens is held
+	scan       *passingScan // the body, passing unread, read as it passes
 }
 
 type exchangeKey struct{}
@@ -240,6 +241,11 @@ func (h *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// lifted once it has, for an answer may stream for hours.
 	rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout))
 	x := &exchange{session: r.Header.Get(sessionHeader)}
+	defer func() {
+		if x.reserved {
+			h.unreserve()
+		}
+	}()
 	if x.session != "" {
 		if s := h.lookup(x.session); s != nil {
 			x.p = s.p
@@ -272,8 +278,15 @@ func (h *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.log.busy("host")
 		}
 		// Passed on untouched, as it arrives; the deadline is lifted
-		// when it has.
-		r.Body = &liftAtEOF{Reader: io.MultiReader(bytes.NewReader(body.msg), r.Body), closer: r.Body, lift: func() { rc.SetReadDeadline(time.Time{}) }}
+		// when it has. It is read as it passes, for the session an
+		// initialize begins (scanstream.go).
+		var rest io.Reader = io.MultiReader(bytes.NewReader(body.msg), r.Body)
+		if x.p != nil {
+			x.scan = newPassingScan(rest, h.decide)
+			defer x.scan.stop()
+			rest = x.scan
+		}
+		r.Body = &liftAtEOF{Reader: rest, closer: r.Body, lift: func() { rc.SetReadDeadline(time.Time{}) }}
 	} else {
 		rc.SetReadDeadline(time.Time{})
 		out := body.msg
@@ -292,11 +305,6 @@ func (h *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 					return
 				}
 				x.initialize, x.reserved = true, true
-				defer func() {
-					if x.reserved {
-						h.unreserve()
-					}
-				}()
 			}
 		}
 		r.Body = io.NopCloser(bytes.NewReader(out))
@@ -388,6 +396,25 @@ func (h *HTTP) open(id string, x *exchange) {
 	x.reserved = false
 }
 
+// scanned follows the initialize a body that passed unread was, as if it
+// had been read whole: the answer's session is kept, in a place reserved
+// now, for none was before the body passed [PRX-8].
+func (h *HTTP) scanned(x *exchange) {
+	id, caps, ok := x.scan.initialize()
+	if !ok {
+		return
+	}
+	x.p.begin(id, caps)
+	if x.session != "" {
+		return
+	}
+	if !h.reserve() {
+		h.log.note("full", "gcx proxy: a session began whose initialize passed unread while the proxy kept %d sessions, each used in the last %v; it is not followed", h.opts.MaxSessions, h.opts.SessionIdle)
+		return
+	}
+	x.initialize, x.reserved = true, true
+}
+
 // end forgets the session id: the upstream ended it.
 func (h *HTTP) end(id string) {
 	h.mu.Lock()
@@ -443,6 +470,9 @@ func (h *HTTP) modifyResponse(resp *http.Response) error {
 		return nil
 	}
 	ok := resp.StatusCode/100 == 2
+	if x.scan != nil {
+		h.scanned(x)
+	}
 	switch {
 	case x.initialize && ok && resp.Header.Get(sessionHeader) != "":
 		h.open(resp.Header.Get(sessionHeader), x)

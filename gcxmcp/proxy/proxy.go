@@ -202,10 +202,16 @@ func (p *Proxy) fromHost(msg []byte) fromHost {
 // binding.Keep [MCP-2] [PRX-6].
 func (p *Proxy) initialize(msg []byte, h *hostMessage) {
 	id, _ := key(msg, h.id)
+	p.begin(id, h.initializeCaps)
+}
+
+// begin keeps what the host's initialize request of the id said, and
+// waits for its result.
+func (p *Proxy) begin(id string, caps binding.Said) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.initID = id
-	p.session.Host = h.initializeCaps
+	p.session.Host = caps
 }
 
 func (p *Proxy) toolsCall(msg []byte, h *hostMessage) fromHost {
