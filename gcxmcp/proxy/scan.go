@@ -28,7 +28,7 @@ type hostMessage struct {
 	id              span
 	hasID           bool
 	idToken         jsontext.Token // the id, when a scalar: what a body read as it passes keeps of it
-	params          span // the params object, when it is one
+	params          span           // the params object, when it is one
 	paramsIsObject  bool
 	name            string // params.name, when a string (shares msg)
 	nameIsString    bool
