@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -643,8 +644,13 @@ func (p *Proxy) events(dst io.Writer, src io.Reader) error {
 			held += len(chunk)
 			event = append(event, chunk...)
 			if blank {
+				// While its host leaves it unread, the event holds the
+				// budget only until an owner short of room cuts the
+				// stream (bounds.go) [PRX-9].
+				u := p.budget.writing(dst)
 				werr := p.flushEvent(write, event)
 				p.budget.give(held)
+				u.end()
 				event, held = event[:0], 0
 				if werr != nil {
 					return werr
@@ -664,6 +670,10 @@ func (p *Proxy) events(dst io.Writer, src io.Reader) error {
 		}
 	}
 }
+
+// errUnreadCut ends an event stream whose host left an event unread while
+// another session needed the room it held.
+var errUnreadCut = errors.New("gcx proxy: the host left an event unread while the proxy needed the room it held; the stream is cut (resume it with Last-Event-ID)")
 
 // flushEvent writes one event, ending with its blank line: as it came, or
 // with its data, the message, replaced by what FromUpstream returns.

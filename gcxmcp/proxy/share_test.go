@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -84,4 +85,47 @@ func holdBodies(t *testing.T, url string, n, size int) {
 		}
 	}
 	time.Sleep(500 * time.Millisecond) // the proxy reads what was sent
+}
+
+// Many peers together cannot turn GCX1 off for another: eight sessions
+// whose hosts leave large results unread on their event streams, and
+// eight connections holding back their bodies' last byte, fill the whole
+// budget; a session that begins after UnreadGrace is still followed and
+// gets GCX1, for the oldest unread stream gives way [PRX-9]. Before,
+// about four unread streams held the results' half of the budget for as
+// long as their hosts liked (issue 36).
+func TestHTTPManyPeersHoldNoBudget(t *testing.T) {
+	const message = 8 << 20
+	u := newSessionUpstream()
+	_, front, _ := startProxy(t, u, proxy.HTTPOptions{
+		Options:     proxy.Options{MaxMessageBytes: message, MaxBufferedBytes: 4 * message},
+		BodyTimeout: 60 * time.Second,
+	})
+	addr := strings.TrimPrefix(front.URL, "http://")
+	for i := range 8 {
+		peer := &host{t: t, url: front.URL + "/mcp"}
+		peer.initialize(`{}`)
+		// A host that reads nothing, with a small receive window so that
+		// the kernel's buffers hold little of what the proxy writes.
+		d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+			return c.Control(func(fd uintptr) { syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4<<10) })
+		}}
+		conn, err := d.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { conn.Close() })
+		call := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"t","arguments":{"who":"x","repeat":%d}}}`, i, 5<<19)
+		fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Session-Id: %s\r\nContent-Length: %d\r\n\r\n%s", addr, peer.session, len(call), call)
+	}
+	holdBodies(t, front.URL, 8, message/4)
+	time.Sleep(proxy.UnreadGrace + time.Second)
+	victim := &host{t: t, url: front.URL + "/mcp"}
+	victim.initialize(`{}`)
+	// A result of 4 MB: more than the room the unread streams and the
+	// bodies leave.
+	_, got := victim.post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"who":"v","repeat":2097152}}}`)
+	if !strings.Contains(got[:min(len(got), 200)], "GCX1 tool=t") {
+		t.Errorf("while eight sessions left their results unread and eight bodies held back their last byte, another session got %.200s", got)
+	}
 }
