@@ -178,14 +178,19 @@ func (a *account) take(n int) bool {
 	}
 }
 
-// give returns n bytes the account holds: its own first.
+// give returns n bytes the account holds: its own first. Only a host's
+// account has bytes of its own, and only its request's goroutine uses it;
+// a session's is shared by its exchanges, so own is not touched there.
 func (a *account) give(n int) {
 	if n == 0 {
 		return
 	}
-	from := min(int64(n), a.own)
-	a.own -= from
-	rest := int64(n) - from
+	rest := int64(n)
+	if a.host {
+		from := min(rest, a.own)
+		a.own -= from
+		rest -= from
+	}
 	if rest == 0 {
 		return
 	}
