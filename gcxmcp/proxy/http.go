@@ -223,6 +223,7 @@ type exchange struct {
 	initialize bool
 	reserved   bool         // a place for the session it opens is held
 	scan       *passingScan // the body, passing unread, read as it passes
+	call       string       // the key of the call it carried, followed once read so
 }
 
 type exchangeKey struct{}
@@ -245,6 +246,9 @@ func (h *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		if x.reserved {
 			h.unreserve()
+		}
+		if x.call != "" {
+			x.p.forget(x.call) // whichever way the exchange ends [PRX-6]
 		}
 	}()
 	if x.session != "" {
@@ -401,11 +405,27 @@ func (h *HTTP) open(id string, x *exchange) {
 // had been read whole: the answer's session is kept, in a place reserved
 // now, for none was before the body passed [PRX-8].
 func (h *HTTP) scanned(x *exchange) {
-	id, caps, ok := x.scan.initialize()
+	m, n, ok := x.scan.message()
+	if !ok || !m.hasID {
+		return
+	}
+	switch m.method {
+	case "tools/call":
+		if n <= int64(h.opts.maxMessage()) {
+			// A call over the limit is not followed, read whole or
+			// not [PRX-6].
+			x.call = x.p.followPassed(m)
+		}
+		return
+	case "initialize":
+	default:
+		return
+	}
+	id, ok := m.idKey()
 	if !ok {
 		return
 	}
-	x.p.begin(id, caps)
+	x.p.begin(id, m.initializeCaps)
 	if x.session != "" {
 		return
 	}

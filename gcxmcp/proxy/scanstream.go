@@ -116,8 +116,21 @@ type passingScan struct {
 	done chan struct{}
 	once sync.Once
 
-	h  hostMessage
-	ok bool
+	h     hostMessage
+	ok    bool
+	bytes int64 // the body's length, when ok
+}
+
+// counted counts the bytes read through it.
+type counted struct {
+	r io.Reader
+	n int64
+}
+
+func (c *counted) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // errScanEnded ends a scan whose body did not end before its answer came.
@@ -129,10 +142,12 @@ func newPassingScan(src io.Reader, keep *binding.Intermediary) *passingScan {
 	s := &passingScan{src: src, pw: pw, done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
-		r := jsontext.NewReader(&clipStrings{r: pr})
+		c := &counted{r: pr}
+		r := jsontext.NewReader(&clipStrings{r: c})
 		r.MaxTokenBytes = ScanWindowBytes
 		s.h, s.ok = scanHostFrom(r, keep)
-		io.Copy(io.Discard, pr) // whatever is left passes on unread
+		io.Copy(io.Discard, c) // whatever is left passes on unread
+		s.bytes = c.n
 	}()
 	return s
 }
@@ -150,16 +165,12 @@ func (s *passingScan) Read(b []byte) (int, error) {
 	return n, err
 }
 
-// initialize returns the key of the initialize request's id and what the
-// host said of the binding, when the body was one the proxy follows. It
-// ends the scan first: a body that has not ended by now is not one.
-func (s *passingScan) initialize() (id string, caps binding.Said, ok bool) {
+// message returns what was read of the body and its length, false when
+// it was not one JSON object whole. It ends the scan first: a body that
+// has not ended by now is not read.
+func (s *passingScan) message() (*hostMessage, int64, bool) {
 	s.stop()
-	if !s.ok || s.h.method != "initialize" || !s.h.hasID {
-		return "", binding.Said{}, false
-	}
-	id, ok = s.h.idKey()
-	return id, s.h.initializeCaps, ok
+	return &s.h, s.bytes, s.ok
 }
 
 // stop ends the scan, if it is still reading, and waits for it.

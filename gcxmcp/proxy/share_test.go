@@ -84,7 +84,7 @@ func holdBodies(t *testing.T, url string, n, size int) {
 			t.Fatalf("connection %d: %v", i, err)
 		}
 	}
-	time.Sleep(500 * time.Millisecond) // the proxy reads what was sent
+	time.Sleep(time.Second) // the proxy reads what was sent
 }
 
 // Many peers together cannot turn GCX1 off for another: eight sessions
@@ -127,5 +127,41 @@ func TestHTTPManyPeersHoldNoBudget(t *testing.T) {
 	_, got := victim.post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"who":"v","repeat":2097152}}}`)
 	if !strings.Contains(got[:min(len(got), 200)], "GCX1 tool=t") {
 		t.Errorf("while eight sessions left their results unread and eight bodies held back their last byte, another session got %.200s", got)
+	}
+}
+
+// A call too long for the connection's own bytes, sent while slow bodies
+// fill the hosts' half of the budget, passes unread but is read as it
+// passes: it is followed, and its result is GCX1 [PRX-9].
+func TestHTTPLongCallWhileBusyIsFollowed(t *testing.T) {
+	const message = 1 << 20
+	_, front, log := startProxy(t, newSessionUpstream(), proxy.HTTPOptions{
+		Options:     proxy.Options{MaxMessageBytes: message, MaxBufferedBytes: 4 * message},
+		BodyTimeout: 20 * time.Second,
+	})
+	victim := &host{t: t, url: front.URL + "/mcp"}
+	victim.initialize(`{}`)
+	holdBodies(t, front.URL, 8, message)
+	_, got := victim.post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"who":"v","pad":"` + strings.Repeat("x", 300<<10) + `"}}}`)
+	if !strings.Contains(log.String(), "from the host came while the proxy already held") {
+		t.Fatalf("the call was read whole, not while the budget was short; log:\n%s", log.String())
+	}
+	if !strings.Contains(got, "GCX1 tool=t") {
+		t.Errorf("a long call sent while the budget was short got %.300s", got)
+	}
+}
+
+// A call over the message limit is not followed, though it is read as it
+// passes: its result passes untouched [PRX-6].
+func TestHTTPCallOverTheLimitNotFollowed(t *testing.T) {
+	const message = 100 << 10
+	_, front, _ := startProxy(t, newSessionUpstream(), proxy.HTTPOptions{
+		Options: proxy.Options{MaxMessageBytes: message},
+	})
+	victim := &host{t: t, url: front.URL + "/mcp"}
+	victim.initialize(`{}`)
+	_, got := victim.post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"who":"v","pad":"` + strings.Repeat("x", message) + `"}}}`)
+	if !strings.Contains(got, `"result":{"content":[{"type":"text","text":"[{\"who\":\"v\"`) {
+		t.Errorf("a call over the limit got %.300s", got)
 	}
 }
