@@ -35,8 +35,9 @@ const (
 const DefaultMaxBufferedBytes = 64 << 20
 
 // budget counts the bytes of messages held whole, across sessions and
-// directions. take never waits: a message that does not fit passes
-// untouched instead. It is spent through accounts, one per owner, so that
+// directions. take never waits for room to come (only for an unread
+// event it cuts to let go): a message that does not fit passes untouched
+// instead. It is spent through accounts, one per owner, so that
 // no peer can hold it all and turn GCX1 off for the others [PRX-9]:
 //
 //   - an owner (a session's results and events, or one request's body)
@@ -46,8 +47,9 @@ const DefaultMaxBufferedBytes = 64 << 20
 //     bodies sent slowly leave the results of every session room;
 //   - the first OwnBodyBytes of each request's body are its connection's
 //     own, outside the budget (bounded by the connection slots), so that
-//     an initialize or a call is always read, and the session it begins
-//     or the call it makes always followed, however short the budget.
+//     a call that size is always read and followed, however short the
+//     budget; a longer body is read as it passes (scanstream.go), so that
+//     the session an initialize begins is followed all the same.
 //
 // What a session's event stream holds while its host leaves it unread is
 // taken back when the budget is short: an owner that finds no room cuts
