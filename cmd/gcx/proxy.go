@@ -406,7 +406,7 @@ func proxyFlags(fs *flag.FlagSet) *proxyConfig {
 	fs.StringVar(&cfg.serverName, "server-name", "", "with --stats, name the server `NAME` in the stats lines (default: the name it gives itself when it initializes)")
 	fs.IntVar(&cfg.maxMessage, "max-message-bytes", proxy.DefaultMaxMessageBytes, "read messages of up to `N` bytes whole; a longer one passes untouched")
 	fs.IntVar(&cfg.maxCalls, "max-calls", proxy.DefaultMaxCalls, "follow up to `N` tools/call requests in flight per session; a call beyond is refused")
-	fs.Int64Var(&cfg.maxBuffer, "max-buffered-bytes", proxy.DefaultMaxBufferedBytes, "hold at most `N` bytes of messages at once to rewrite them; a message beyond passes untouched")
+	fs.Int64Var(&cfg.maxBuffer, "max-buffered-bytes", proxy.DefaultMaxBufferedBytes, "hold at most `N` bytes of messages at once to rewrite them, shared: a session's results, or one request's body, at most a quarter (or one message), the hosts' bodies together at most half, and an event left unread 5s gives way to a session short of room; a message beyond passes untouched")
 	cfg.draft = draftFlag(fs)
 	return cfg
 }

@@ -2,7 +2,9 @@ package proxy
 
 import (
 	"io"
+	"slices"
 	"sync"
+	"time"
 
 	"github.com/gcxwire/gcx/jsonmap"
 )
@@ -33,8 +35,9 @@ const (
 const DefaultMaxBufferedBytes = 64 << 20
 
 // budget counts the bytes of messages held whole, across sessions and
-// directions. take never waits: a message that does not fit passes
-// untouched instead. It is spent through accounts, one per owner, so that
+// directions. take never waits for room to come (only for an unread
+// event it cuts to let go): a message that does not fit passes untouched
+// instead. It is spent through accounts, one per owner, so that
 // no peer can hold it all and turn GCX1 off for the others [PRX-9]:
 //
 //   - an owner (a session's results and events, or one request's body)
@@ -44,14 +47,83 @@ const DefaultMaxBufferedBytes = 64 << 20
 //     bodies sent slowly leave the results of every session room;
 //   - the first OwnBodyBytes of each request's body are its connection's
 //     own, outside the budget (bounded by the connection slots), so that
-//     an initialize or a call is always read, and the session it begins
-//     or the call it makes always followed, however short the budget.
+//     a call that size is always read and followed, however short the
+//     budget; a longer body is read as it passes (scanstream.go), so that
+//     the session an initialize begins is followed all the same.
+//
+// What a session's event stream holds while its host leaves it unread is
+// taken back when the budget is short: an owner that finds no room cuts
+// the stream whose host has left an event unread the longest, if for
+// UnreadGrace at least, and takes the room it held. So no number of
+// unread streams keeps the budget from a session whose host reads.
 type budget struct {
-	mu    sync.Mutex
-	free  int64
-	hosts int64 // what the hosts' bodies hold
-	total int64
-	share int64
+	mu     sync.Mutex
+	free   int64
+	hosts  int64 // what the hosts' bodies hold
+	total  int64
+	share  int64
+	unread []*unread // events being written, the longest waiting first
+}
+
+// UnreadGrace is how long an event may wait for its host to read it
+// before an owner short of room may cut its stream.
+const UnreadGrace = 5 * time.Second
+
+// unread is an event of a stream being written to its host, with what it
+// holds of the budget until the write ends.
+type unread struct {
+	a     *account
+	since time.Time
+	cut   func() // ends the write, which then returns an error
+	done  chan struct{}
+	once  sync.Once
+}
+
+// writing notes that the account's event is being written to dst, until
+// end is called. Only a write that can be cut is noted: dst is the pipe
+// to the host's response (http.go), which the cut closes with
+// errUnreadCut.
+func (a *account) writing(dst io.Writer) *unread {
+	c, ok := dst.(interface{ CloseWithError(error) error })
+	if !ok {
+		return nil
+	}
+	u := &unread{a: a, cut: func() { c.CloseWithError(errUnreadCut) }, done: make(chan struct{})}
+	b := a.b
+	b.mu.Lock()
+	u.since = time.Now() // under the lock: b.unread stays in order
+	b.unread = append(b.unread, u)
+	b.mu.Unlock()
+	return u
+}
+
+// end notes that the write is over and what it held given back.
+func (u *unread) end() {
+	if u == nil {
+		return
+	}
+	b := u.a.b
+	b.mu.Lock()
+	if i := slices.Index(b.unread, u); i >= 0 {
+		b.unread = slices.Delete(b.unread, i, i+1)
+	}
+	b.mu.Unlock()
+	u.once.Do(func() { close(u.done) })
+}
+
+// oldestUnread removes and returns the write waiting the longest, if for
+// UnreadGrace at least and not the account's own. b.mu is held.
+func (b *budget) oldestUnread(a *account) *unread {
+	for i, u := range b.unread {
+		if time.Since(u.since) < UnreadGrace {
+			return nil // the rest are younger
+		}
+		if u.a != a {
+			b.unread = slices.Delete(b.unread, i, i+1)
+			return u
+		}
+	}
+	return nil
 }
 
 // OwnBodyBytes is how much of each request's body its connection holds
@@ -81,27 +153,46 @@ func (a *account) take(n int) bool {
 		return true
 	}
 	b := a.b
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if int64(n) > b.free || a.held+int64(n) > b.share || a.host && b.hosts+int64(n) > b.total/2 {
-		return false
+	for {
+		b.mu.Lock()
+		if a.held+int64(n) > b.share || a.host && b.hosts+int64(n) > b.total/2 {
+			b.mu.Unlock()
+			return false
+		}
+		if int64(n) <= b.free {
+			b.free -= int64(n)
+			a.held += int64(n)
+			if a.host {
+				b.hosts += int64(n)
+			}
+			b.mu.Unlock()
+			return true
+		}
+		// No room: an event its host has left unread for UnreadGrace
+		// gives way. Each turn removes one from b.unread, so this ends.
+		u := b.oldestUnread(a)
+		b.mu.Unlock()
+		if u == nil {
+			return false
+		}
+		u.cut()
+		<-u.done
 	}
-	b.free -= int64(n)
-	a.held += int64(n)
-	if a.host {
-		b.hosts += int64(n)
-	}
-	return true
 }
 
-// give returns n bytes the account holds: its own first.
+// give returns n bytes the account holds: its own first. Only a host's
+// account has bytes of its own, and only its request's goroutine uses it;
+// a session's is shared by its exchanges, so own is not touched there.
 func (a *account) give(n int) {
 	if n == 0 {
 		return
 	}
-	from := min(int64(n), a.own)
-	a.own -= from
-	rest := int64(n) - from
+	rest := int64(n)
+	if a.host {
+		from := min(rest, a.own)
+		a.own -= from
+		rest -= from
+	}
 	if rest == 0 {
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -220,7 +221,9 @@ type exchange struct {
 	p          *Proxy
 	session    string
 	initialize bool
-	reserved   bool // a place for the session it opens is held
+	reserved   bool         // a place for the session it opens is held
+	scan       *passingScan // the body, passing unread, read as it passes
+	call       string       // the key of the call it carried, followed once read so
 }
 
 type exchangeKey struct{}
@@ -240,6 +243,14 @@ func (h *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// lifted once it has, for an answer may stream for hours.
 	rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout))
 	x := &exchange{session: r.Header.Get(sessionHeader)}
+	defer func() {
+		if x.reserved {
+			h.unreserve()
+		}
+		if x.call != "" {
+			x.p.forget(x.call) // whichever way the exchange ends [PRX-6]
+		}
+	}()
 	if x.session != "" {
 		if s := h.lookup(x.session); s != nil {
 			x.p = s.p
@@ -272,8 +283,15 @@ func (h *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.log.busy("host")
 		}
 		// Passed on untouched, as it arrives; the deadline is lifted
-		// when it has.
-		r.Body = &liftAtEOF{Reader: io.MultiReader(bytes.NewReader(body.msg), r.Body), closer: r.Body, lift: func() { rc.SetReadDeadline(time.Time{}) }}
+		// when it has. It is read as it passes, for the session an
+		// initialize begins (scanstream.go).
+		var rest io.Reader = io.MultiReader(bytes.NewReader(body.msg), r.Body)
+		if x.p != nil {
+			x.scan = newPassingScan(rest, h.decide)
+			defer x.scan.stop()
+			rest = x.scan
+		}
+		r.Body = &liftAtEOF{Reader: rest, closer: r.Body, lift: func() { rc.SetReadDeadline(time.Time{}) }}
 	} else {
 		rc.SetReadDeadline(time.Time{})
 		out := body.msg
@@ -292,11 +310,6 @@ func (h *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 					return
 				}
 				x.initialize, x.reserved = true, true
-				defer func() {
-					if x.reserved {
-						h.unreserve()
-					}
-				}()
 			}
 		}
 		r.Body = io.NopCloser(bytes.NewReader(out))
@@ -388,6 +401,41 @@ func (h *HTTP) open(id string, x *exchange) {
 	x.reserved = false
 }
 
+// scanned follows the initialize a body that passed unread was, as if it
+// had been read whole: the answer's session is kept, in a place reserved
+// now, for none was before the body passed [PRX-8].
+func (h *HTTP) scanned(x *exchange) {
+	m, n, ok := x.scan.message()
+	if !ok || !m.hasID {
+		return
+	}
+	switch m.method {
+	case "tools/call":
+		if n <= int64(h.opts.maxMessage()) {
+			// A call over the limit is not followed, read whole or
+			// not [PRX-6].
+			x.call = x.p.followPassed(m)
+		}
+		return
+	case "initialize":
+	default:
+		return
+	}
+	id, ok := m.idKey()
+	if !ok {
+		return
+	}
+	x.p.begin(id, m.initializeCaps)
+	if x.session != "" {
+		return
+	}
+	if !h.reserve() {
+		h.log.note("full", "gcx proxy: a session began whose initialize passed unread while the proxy kept %d sessions, each used in the last %v; it is not followed", h.opts.MaxSessions, h.opts.SessionIdle)
+		return
+	}
+	x.initialize, x.reserved = true, true
+}
+
 // end forgets the session id: the upstream ended it.
 func (h *HTTP) end(id string) {
 	h.mu.Lock()
@@ -443,6 +491,9 @@ func (h *HTTP) modifyResponse(resp *http.Response) error {
 		return nil
 	}
 	ok := resp.StatusCode/100 == 2
+	if x.scan != nil {
+		h.scanned(x)
+	}
 	switch {
 	case x.initialize && ok && resp.Header.Get(sessionHeader) != "":
 		h.open(resp.Header.Get(sessionHeader), x)
@@ -613,8 +664,13 @@ func (p *Proxy) events(dst io.Writer, src io.Reader) error {
 			held += len(chunk)
 			event = append(event, chunk...)
 			if blank {
+				// While its host leaves it unread, the event holds the
+				// budget only until an owner short of room cuts the
+				// stream (bounds.go) [PRX-9].
+				u := p.budget.writing(dst)
 				werr := p.flushEvent(write, event)
 				p.budget.give(held)
+				u.end()
 				event, held = event[:0], 0
 				if werr != nil {
 					return werr
@@ -634,6 +690,10 @@ func (p *Proxy) events(dst io.Writer, src io.Reader) error {
 		}
 	}
 }
+
+// errUnreadCut ends an event stream whose host left an event unread while
+// another session needed the room it held.
+var errUnreadCut = errors.New("gcx proxy: the host left an event unread while the proxy needed the room it held; the stream is cut (resume it with Last-Event-ID)")
 
 // flushEvent writes one event, ending with its blank line: as it came, or
 // with its data, the message, replaced by what FromUpstream returns.

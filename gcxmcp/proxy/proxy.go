@@ -202,10 +202,16 @@ func (p *Proxy) fromHost(msg []byte) fromHost {
 // binding.Keep [MCP-2] [PRX-6].
 func (p *Proxy) initialize(msg []byte, h *hostMessage) {
 	id, _ := key(msg, h.id)
+	p.begin(id, h.initializeCaps)
+}
+
+// begin keeps what the host's initialize request of the id said, and
+// waits for its result.
+func (p *Proxy) begin(id string, caps binding.Said) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.initID = id
-	p.session.Host = h.initializeCaps
+	p.session.Host = caps
 }
 
 func (p *Proxy) toolsCall(msg []byte, h *hostMessage) fromHost {
@@ -235,6 +241,30 @@ func (p *Proxy) toolsCall(msg []byte, h *hostMessage) fromHost {
 	}
 	pass.out = h.ask(msg, call.Ask)
 	return pass
+}
+
+// followPassed follows a tools/call that passed on unread, read as it
+// passed (scanstream.go), and returns its key; "" when it is not followed.
+// Its result is answered as any call's when the binding asks the upstream
+// for nothing: a tag cannot be put into a body already sent, so a call
+// that would ask is not followed, and its result passes untouched. Nor is
+// one beyond --max-calls: it can no longer be refused.
+func (p *Proxy) followPassed(h *hostMessage) string {
+	k, ok := h.idKey()
+	if !ok || !h.paramsIsObject || !h.nameIsString || len(h.name) > MaxToolNameBytes {
+		return ""
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, again := p.pending[k]; again || len(p.pending) >= p.maxCalls {
+		return ""
+	}
+	call := p.decide.Call(p.session, strings.Clone(h.name), h.perCall, h.perRequest)
+	if call.Ask != nil {
+		return ""
+	}
+	p.pending[k] = call
+	return k
 }
 
 // RefusalCode is the JSON-RPC error code of the proxy's own refusals: one

@@ -27,7 +27,8 @@ type hostMessage struct {
 	methodSeen      bool
 	id              span
 	hasID           bool
-	params          span // the params object, when it is one
+	idToken         jsontext.Token // the id, when a scalar: what a body read as it passes keeps of it
+	params          span           // the params object, when it is one
 	paramsIsObject  bool
 	name            string // params.name, when a string (shares msg)
 	nameIsString    bool
@@ -48,7 +49,12 @@ type hostMessage struct {
 // scanHost reads msg, which must be one JSON object and nothing else: ok
 // is false when it is not.
 func scanHost(msg []byte, keep *binding.Intermediary) (h hostMessage, ok bool) {
-	r := jsontext.NewStringReader(unsafe.String(unsafe.SliceData(msg), len(msg)))
+	return scanHostFrom(jsontext.NewStringReader(unsafe.String(unsafe.SliceData(msg), len(msg))), keep)
+}
+
+// scanHostFrom reads one message of the host from r, held whole or read
+// as it passes (scanstream.go); the spans are offsets into the text read.
+func scanHostFrom(r *jsontext.Reader, keep *binding.Intermediary) (h hostMessage, ok bool) {
 	h.keep = keep
 	if err := h.top(r); err != nil {
 		return hostMessage{}, false
@@ -149,8 +155,14 @@ func (h *hostMessage) top(r *jsontext.Reader) error {
 			}
 			return nil
 		case "id":
-			s, _, err := value(r)
-			h.id, h.hasID = s, true
+			h.hasID = true
+			k, err := r.Peek()
+			if err != nil || k == jsontext.ObjectStart || k == jsontext.ArrayStart {
+				h.id, _, err = value(r)
+				return err
+			}
+			tok, err := r.NextToken()
+			h.id, h.idToken = span{int(tok.Pos.Offset), int(r.InputOffset())}, tok
 			return err
 		case "params":
 			k, err := r.Peek()

@@ -50,7 +50,8 @@ func (u *sessionUpstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		Method string          `json:"method"`
 		Params struct {
 			Arguments struct {
-				Who string `json:"who"`
+				Who    string `json:"who"`
+				Repeat int    `json:"repeat"` // who, this many times
 			} `json:"arguments"`
 		} `json:"params"`
 	}
@@ -89,7 +90,8 @@ func (u *sessionUpstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
-	text, _ := json.Marshal(fmt.Sprintf(`[{"who":%q,"n":1},{"who":%q,"n":2}]`, msg.Params.Arguments.Who, msg.Params.Arguments.Who))
+	who := strings.Repeat(msg.Params.Arguments.Who, max(1, msg.Params.Arguments.Repeat))
+	text, _ := json.Marshal(fmt.Sprintf(`[{"who":%q,"n":1},{"who":%q,"n":2}]`, who, who))
 	fmt.Fprintf(w, "id: 1\ndata: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"content\":[{\"type\":\"text\",\"text\":%s}]}}\n\n", msg.ID, text)
 }
 
