@@ -148,7 +148,11 @@ func TestExploreDraftProgram(t *testing.T) {
 		t.Skip("python3 is not on PATH: the example draft cannot run")
 	}
 	t.Setenv("GCX", gcxBinary(t))
-	draft := filepath.Join("..", "..", "examples", "draft-python", "ditto.py")
+	// Absolute: the scorecard below runs from the repository's root.
+	draft, err := filepath.Abs(filepath.Join("..", "..", "examples", "draft-python", "ditto.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	code, stdout, stderr := gcx(t, "", "explore", "--tag", "GCX2-example.1", "--cases", "8", "--", py, draft)
 	if code != exitOK || !strings.Contains(stdout, "every law held on all 8 values") {
 		t.Fatalf("gcx explore --tag GCX2-example.1: exit %d\n%s%s", code, stdout, stderr)
