@@ -602,7 +602,6 @@ def _from_tree(text, root, refuse):
             raise refuse(f'unknown key {json.dumps(name)}; a view has only "sections"', offset)
         for number, s in enumerate(elements(value, "sections")):
             sections.append(section(s, number))
-            _check(sections[-1], f"section {number + 1}")  # its model, met as its } is read [WIRE-3]
 
     if "sections" not in members(root, top):
         raise refuse('missing key "sections"', root[0])
