@@ -474,8 +474,7 @@ def from_wire(data):
     try:
         json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as e:  # also data after the view
-        # An unterminated string is met at the end of the input, not at its quote.
-        at = len(text) if e.msg.startswith("Unterminated string") else e.pos
+        at = _json_fault(text, e)
         if fault is None or at < stop:
             stop, fault = at, f"not one JSON text ({e.msg})"
     except (ValueError, RecursionError) as e:
@@ -647,6 +646,61 @@ def _lone_escape(text, i):
             pending = j
         j = m.end()
     return pending if pending is not None else i
+
+
+def _json_fault(text, e):
+    """The offset of the first byte where JSON allows none [WIRE-3], for a JSONDecodeError
+    e of text: Python's json places some faults at the start of the token that holds them."""
+    i = e.pos
+    if e.msg.startswith("Unterminated string"):  # met at the end of the input, not its quote
+        return len(text)
+    if e.msg.startswith("Invalid \\escape"):  # the character after the backslash
+        return i + 1
+    if e.msg.startswith("Invalid \\uXXXX"):  # at the u: the first of the four that is no hex digit
+        j = i + 1
+        while j < min(i + 5, len(text)) and text[j] in "0123456789abcdefABCDEF":
+            j += 1
+        return j
+    if i < len(text) and e.msg == "Expecting value":
+        for literal in ("true", "false", "null"):
+            if text[i] == literal[0]:  # the first byte that differs from the word
+                k = 0
+                while k < len(literal) and i + k < len(text) and text[i + k] == literal[k]:
+                    k += 1
+                return i + k
+    if i < len(text) and text[i] in "-.eE":  # a number broken at this byte or after it
+        start = i
+        while start > 0 and text[start - 1] in "0123456789-":
+            start -= 1
+        if start < i or text[i] == "-":
+            return _number_fault(text, start, i)
+    return i
+
+
+def _number_fault(text, i, at):
+    """Where the number token at i stops being JSON, as a reader scans it, or at."""
+    n = len(text)
+    digits = lambda j: j + len(re.match(r"[0-9]*", text[j:]).group())  # noqa: E731
+    if i < n and text[i] == "-":
+        i += 1
+    if i < n and text[i] == "0":
+        i += 1
+    elif i < n and "1" <= text[i] <= "9":
+        i = digits(i)
+    else:
+        return i
+    if i < n and text[i] == ".":
+        j = digits(i + 1)
+        if j == i + 1:
+            return j
+        i = j
+    if i < n and text[i] in "eE":
+        i += 1
+        if i < n and text[i] in "+-":
+            i += 1
+        if digits(i) == i:
+            return i
+    return at
 
 
 class _Unread(Exception):
