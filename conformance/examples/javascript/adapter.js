@@ -475,6 +475,11 @@ function readJsonText(b, start, end, maxDepth = MAX_JSON_DEPTH, partial = false)
         inner = { kind: 'array', items: o.items, offset: o.offset, unfinished: true };
       } else {
         if (o.name !== null) o.members.push([o.name, inner, o.nameOffset]);
+        else if (o.nameStart != null) {
+          // A name cut short is kept once more of it is read than the longest key a view has ("comments").
+          const read = b.toString('utf8', o.nameStart + 1, e.offset).split('\\')[0];
+          if (Buffer.byteLength(read) > 'comments'.length) o.members.push([read, null, o.nameStart]);
+        }
         inner = { kind: 'object', members: o.members, offset: o.offset, unfinished: true };
       }
     }
@@ -564,7 +569,9 @@ function readJsonText(b, start, end, maxDepth = MAX_JSON_DEPTH, partial = false)
   function readMemberName(object) {
     if (p >= end || b[p] !== 0x22) throw new JsonError(p, 'member name expected');
     const nameStart = p;
+    object.nameStart = nameStart; // while the name is read
     const name = readString();
+    object.nameStart = null;
     if (object.names.has(name)) throw new JsonError(nameStart, 'repeated member name');
     object.names.add(name);
     object.name = name;
