@@ -243,6 +243,45 @@ func TestEncodeRefusalPositions(t *testing.T) {
 	}
 }
 
+// A view with several faults is refused for the first one a reader meets
+// reading it once, in order [WIRE-3]: a value of the wrong type once its
+// token is read, before the view is found cut short or broken later; a
+// missing key or a short pair once its object or pair closes; text that
+// is not JSON where it stands, before any fault after it.
+func TestEncodeReportsTheFirstFaultMet(t *testing.T) {
+	cases := []struct {
+		name, view string
+		rule       string
+		col        int
+		msg        string
+	}{
+		{"'[' alone", `[`, "WIRE-2", 1, "expected '{'"},
+		{"'[' then bytes not UTF-8", "[\xff", "WIRE-2", 1, "expected '{'"},
+		{"a number for the tool, cut short", `{"sections":[{"tool":5`, "WIRE-2", 22, "expected a string"},
+		{"a number for a value, cut short", `{"sections":[{"tool":"t","fields":["a"],"rows":[[1`, "WIRE-2", 50, "found a number"},
+		{"a number for sections, then not JSON", `{"sections":5x`, "WIRE-2", 13, "found a number"},
+		{"a section without a tool, closed, then cut", `{"sections":[{"fields":["a"]}`, "WIRE-2", 14, `"tool" and "fields" are required`},
+		{"a section without a tool, not closed", `{"sections":[{"fields":["a"]`, "WIRE-2", 29, "end of input"},
+		{"a short pair, closed, then cut", `{"sections":[{"tool":"t","fields":["a"],"meta":[["k"]`, "WIRE-2", 49, "too short"},
+		{"a long pair, cut", `{"sections":[{"tool":"t","fields":["a"],"meta":[["k","v","x"`, "WIRE-2", 58, "']' closing the pair"},
+		{"an unknown key, cut", `{"x"`, "WIRE-2", 2, `unknown key "x"`},
+		{"a name longer than any key, cut", `{"commentsxyz`, "WIRE-2", 2, "unknown key of more than 8 bytes"},
+		{"a comment's fraction once its pair closes", `{"sections":[{"tool":"t","fields":["a"],"comments":[[1.5`, "WIRE-2", 57, "end of input"},
+		// Not JSON first: a string, number or literal is read whole before its type is known.
+		{"not JSON before a wrong type", `{"sections":[{"tool":"t" "fields":5}]}`, "WIRE-2", 26, "expected ',' or '}'"},
+		{"a broken literal where a string belongs", `{"sections":[{"tool":tru`, "WIRE-2", 25, `expected "true"`},
+		{"a broken number where an array belongs", `{"sections":1.}`, "WIRE-2", 15, "decimal point"},
+		{"a lone surrogate where an array belongs", `{"sections":"\ud800"}`, "WIRE-2", 14, "surrogate"},
+	}
+	for _, c := range cases {
+		err := wire.Encode(new(bytes.Buffer), strings.NewReader(c.view), spec.DefaultLimits)
+		var e *spec.Error
+		if !errors.As(err, &e) || e.Rule != c.rule || e.Line != 1 || e.Column != c.col || !strings.Contains(e.Msg, c.msg) {
+			t.Errorf("%s: %q: got %v, want [%s] at 1:%d saying %q", c.name, c.view, err, c.rule, c.col, c.msg)
+		}
+	}
+}
+
 // A view cut short anywhere is refused as a WIRE-2 error at the end of
 // the input, where the view is missing, and nothing is written; only the
 // whole view encodes.

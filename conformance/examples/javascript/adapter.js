@@ -457,9 +457,37 @@ class JsonError extends Error {
 const MAX_JSON_DEPTH = 10000; // the nesting bound of [MAP-4]
 
 // Reads the JSON text b[start, end) as [MAP-1] admits it, refusing at the first offending byte.
-function readJsonText(b, start, end, maxDepth = MAX_JSON_DEPTH) {
+function readJsonText(b, start, end, maxDepth = MAX_JSON_DEPTH, partial = false) {
   let p = start;
   const open = []; // the arrays and objects being read, outermost first
+  if (!partial) return read();
+  // With partial, an error carries in e.partial what was read before it: the open arrays and objects, marked
+  // unfinished, each in the one around it, and a member whose name was read with null for a value it lacks.
+  try {
+    return read();
+  } catch (e) {
+    if (!(e instanceof JsonError)) throw e;
+    let inner = null;
+    for (let i = open.length - 1; i >= 0; i--) {
+      const o = open[i];
+      if (o.kind === 'array') {
+        if (inner) o.items.push(inner);
+        inner = { kind: 'array', items: o.items, offset: o.offset, unfinished: true };
+      } else {
+        if (o.name !== null) o.members.push([o.name, inner, o.nameOffset]);
+        else if (o.nameStart != null) {
+          // A name cut short is kept once more of it is read than the longest key a view has ("comments").
+          const read = b.toString('utf8', o.nameStart + 1, e.offset).split('\\')[0];
+          if (Buffer.byteLength(read) > 'comments'.length) o.members.push([read, null, o.nameStart]);
+        }
+        inner = { kind: 'object', members: o.members, offset: o.offset, unfinished: true };
+      }
+    }
+    e.partial = inner;
+    throw e;
+  }
+
+  function read() {
   skipWhitespace();
   for (;;) {
     let value = readScalarOrOpen();
@@ -473,7 +501,10 @@ function readJsonText(b, start, end, maxDepth = MAX_JSON_DEPTH) {
       }
       const top = open[open.length - 1];
       if (top.kind === 'array') top.items.push(value);
-      else top.members.push([top.name, value, top.nameOffset]); // a member: its name, its value, where its name begins
+      else {
+        top.members.push([top.name, value, top.nameOffset]); // a member: its name, its value, where its name begins
+        top.name = null;
+      }
       skipWhitespace();
       if (p >= end) throw new JsonError(p, 'unexpected end of JSON text');
       const c = b[p];
@@ -490,6 +521,7 @@ function readJsonText(b, start, end, maxDepth = MAX_JSON_DEPTH) {
         ? { kind: 'array', items: top.items, offset: top.offset }
         : { kind: 'object', members: top.members, offset: top.offset };
     }
+  }
   }
 
   // Reads a value at p: returns it if it is complete, or null after opening a non-empty array or object.
@@ -537,7 +569,9 @@ function readJsonText(b, start, end, maxDepth = MAX_JSON_DEPTH) {
   function readMemberName(object) {
     if (p >= end || b[p] !== 0x22) throw new JsonError(p, 'member name expected');
     const nameStart = p;
+    object.nameStart = nameStart; // while the name is read
     const name = readString();
+    object.nameStart = null;
     if (object.names.has(name)) throw new JsonError(nameStart, 'repeated member name');
     object.names.add(name);
     object.name = name;
@@ -836,94 +870,57 @@ function encodeWireView(b) {
     const [line, col] = lineAndColumn(b, offset);
     return new GcxError('model', 'WIRE-2', message, line, col);
   };
+  // The faults are reported in reading order [WIRE-3]: when the view is not JSON, what was read before that byte is
+  // checked first, and the byte is reported only when the checks reach it (cut): at a value missing, or at the end
+  // of an array, object or pair left unfinished.
   let view;
+  let jsonError = null;
   try {
-    view = readJsonText(b, 0, b.length, Infinity);
+    view = readJsonText(b, 0, b.length, Infinity, true);
   } catch (e) {
-    throw refuse('not a wire view: ' + e.message, e.offset);
+    if (!(e instanceof JsonError)) throw e;
+    jsonError = e;
+    view = e.partial;
   }
-  if (view.kind !== 'object') throw refuse('a wire view is an object', view.offset);
+  const cut = () => refuse('not a wire view: ' + jsonError.message, jsonError.offset);
+  const present = (x) => {
+    if (!x) throw cut();
+    return x;
+  };
+  const done = (x) => {
+    if (x.unfinished) throw cut();
+  };
+  if (present(view).kind !== 'object') throw refuse('a wire view is an object', view.offset);
   let sectionsValue = null;
-  // [WIRE-3]: an unknown key is placed at its name, a missing one at the object that lacks it.
-  for (const [key, value, keyOffset] of view.members) {
-    if (key !== 'sections') throw refuse('unknown key in the wire view', keyOffset);
-    sectionsValue = value;
-  }
-  if (!sectionsValue) throw refuse('wire view without sections', view.offset);
   const array = (x) => {
-    if (x.kind !== 'array') throw refuse('array expected', x.offset);
+    if (present(x).kind !== 'array') throw refuse('array expected', x.offset);
     return x.items;
   };
   const string = (x) => {
-    if (x.kind !== 'string') throw refuse('string expected', x.offset);
+    if (present(x).kind !== 'string') throw refuse('string expected', x.offset);
     return x.text;
+  };
+  // The elements of an array, each read by each, then cut if the array is unfinished.
+  const elements = (x, each) => {
+    const out = array(x).map(each);
+    done(x);
+    return out;
   };
   // The two elements of a pair, each checked in turn by its check [WIRE-3]: a pair that ends before an element is
   // placed at its '[', one too long at its first element beyond the two, as a row too narrow or too wide is [ROW-2].
   const pairOf = (pair, what, checks) => {
     const items = array(pair);
     checks.forEach((check, i) => {
-      if (i >= items.length) throw refuse(what, pair.offset);
+      if (i >= items.length) throw pair.unfinished ? cut() : refuse(what, pair.offset);
       check(items[i]);
     });
     if (items.length > checks.length) throw refuse(what, items[checks.length].offset);
+    done(pair);
     return items;
   };
   const sections = [];
   const offsets = []; // per section, the offsets of its JSON values
-  for (const sectionValue of array(sectionsValue)) {
-    if (sectionValue.kind !== 'object') throw refuse('a section is an object', sectionValue.offset);
-    const s = { tool: undefined, fields: undefined, meta: [], rows: [], comments: [] };
-    const at = { fieldNames: [], metaKeys: [], metaValues: [], rows: [], values: [], commentPlaces: [], commentTexts: [] };
-    for (const [key, value, keyOffset] of sectionValue.members) {
-      switch (key) {
-        case 'tool':
-          at.tool = value.offset;
-          s.tool = string(value);
-          break;
-        case 'fields':
-          at.fields = value.offset;
-          s.fields = array(value).map((f) => {
-            at.fieldNames.push(f.offset);
-            return string(f);
-          });
-          break;
-        case 'meta':
-          s.meta = array(value).map((pair) => {
-            const items = pairOf(pair, 'a meta pair is two strings', [string, string]);
-            at.metaKeys.push(items[0].offset);
-            at.metaValues.push(items[1].offset);
-            return [string(items[0]), string(items[1])];
-          });
-          break;
-        case 'rows':
-          s.rows = array(value).map((row) => {
-            at.rows.push(row.offset);
-            const values = array(row);
-            at.values.push(values.map((v) => v.offset));
-            return values.map(string);
-          });
-          break;
-        case 'comments':
-          s.comments = array(value).map((comment) => {
-            const [place, text] = pairOf(comment, 'a comment is [row, text]', [(place) => {
-              if (place.kind !== 'number' || !/^-?(0|[1-9][0-9]*)$/.test(place.text)) throw refuse('a comment row is an integer', place.offset);
-            }, string]);
-            at.commentPlaces.push(place.offset);
-            at.commentTexts.push(text.offset);
-            return [Number(place.text) + 0, string(text)];
-          });
-          break;
-        default:
-          throw refuse('unknown key in a section', keyOffset);
-      }
-    }
-    if (s.tool === undefined) throw refuse('section without tool', sectionValue.offset);
-    if (s.fields === undefined) throw refuse('section without fields', sectionValue.offset);
-    sections.push(s);
-    offsets.push(at);
-  }
-  checkModel(sections, (what, si, i, j) => {
+  const positionOf = (what, si, i, j) => {
     const at = offsets[si];
     const offset = {
       sections: () => sectionsValue.offset,
@@ -938,8 +935,72 @@ function encodeWireView(b) {
       commentText: () => at.commentTexts[i],
     }[what]();
     return offset === undefined ? null : lineAndColumn(b, offset);
-  });
+  };
+  // [WIRE-3]: an unknown key is placed at its name, a missing one at the object that lacks it, once it closes.
+  for (const [key, value, keyOffset] of view.members) {
+    if (key !== 'sections') throw refuse('unknown key in the wire view', keyOffset);
+    sectionsValue = value;
+    elements(value, readSection);
+  }
+  done(view);
+  if (!sectionsValue) throw refuse('wire view without sections', view.offset);
+  checkModel(sections, positionOf);
   return writeCanonical(sections);
+
+  function readSection(sectionValue) {
+    if (present(sectionValue).kind !== 'object') throw refuse('a section is an object', sectionValue.offset);
+    const s = { tool: undefined, fields: undefined, meta: [], rows: [], comments: [] };
+    const at = { fieldNames: [], metaKeys: [], metaValues: [], rows: [], values: [], commentPlaces: [], commentTexts: [] };
+    for (const [key, value, keyOffset] of sectionValue.members) {
+      switch (key) {
+        case 'tool':
+          s.tool = string(value);
+          at.tool = value.offset;
+          break;
+        case 'fields':
+          at.fields = present(value).offset;
+          s.fields = elements(value, (f) => {
+            at.fieldNames.push(f.offset);
+            return string(f);
+          });
+          break;
+        case 'meta':
+          s.meta = elements(value, (pair) => {
+            const items = pairOf(pair, 'a meta pair is two strings', [string, string]);
+            at.metaKeys.push(items[0].offset);
+            at.metaValues.push(items[1].offset);
+            return [string(items[0]), string(items[1])];
+          });
+          break;
+        case 'rows':
+          s.rows = elements(value, (row) => {
+            at.rows.push(row.offset);
+            at.values.push(array(row).map((v) => v.offset));
+            return elements(row, string);
+          });
+          break;
+        case 'comments':
+          s.comments = elements(value, (comment) => {
+            const [place, text] = pairOf(comment, 'a comment is [row, text]', [(place) => {
+              if (place.kind !== 'number') throw refuse('a comment row is an integer', place.offset);
+            }, string]);
+            // a fraction or exponent once the pair is read, as a reader meets it
+            if (!/^-?(0|[1-9][0-9]*)$/.test(place.text)) throw refuse('a comment row is an integer', place.offset);
+            at.commentPlaces.push(place.offset);
+            at.commentTexts.push(text.offset);
+            return [Number(place.text) + 0, string(text)];
+          });
+          break;
+        default:
+          throw refuse('unknown key in a section', keyOffset);
+      }
+    }
+    done(sectionValue);
+    if (s.tool === undefined) throw refuse('section without tool', sectionValue.offset);
+    if (s.fields === undefined) throw refuse('section without fields', sectionValue.offset);
+    sections.push(s);
+    offsets.push(at);
+  }
 }
 
 // ================================================================ declared tools and layouts [LAY-1] [LAY-6]

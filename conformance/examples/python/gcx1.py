@@ -457,16 +457,28 @@ _COMMENT_ROW = re.compile(r"-?(?:0|[1-9][0-9]*)")  # [WIRE-2]: no fraction, no e
 
 def from_wire(data):
     """Read a wire view strictly [WIRE-2] into a list of Sections, refusing at the JSON value
-    at fault [WIRE-3]: a value of the wrong kind at itself, an unknown or repeated key at its
-    name, a missing key at the object that lacks it, a pair that ends early at its [, one too
-    long at its first element beyond the two. Python's json module is lenient, so repeated
-    keys, NaN and lone surrogates are checked here."""
+    at fault [WIRE-3]. Its faults are reported in reading order, as a streaming reader meets
+    them: a value of the wrong kind once its token is read, an unknown or repeated key at its
+    name, a missing key at the object that lacks it once it closes, a pair that ends early at
+    its [ once it closes, one too long at its first element beyond the two; text that is not
+    JSON at the first byte where JSON allows none. So the view is read as a tree up to its
+    first byte that is not JSON, the checks run over that tree in order, and the byte is
+    reported only if they find nothing before it. Python's json module is lenient, so
+    repeated keys, NaN and lone surrogates are checked here."""
+    text = data.decode("utf-8", "surrogateescape")
+    stop, fault = len(text), None  # the first byte that is not JSON, and what it breaks
     try:
-        text = data.decode("utf-8")
+        data.decode("utf-8")
     except UnicodeDecodeError as e:
-        line_start = data.rfind(b"\n", 0, e.start) + 1
-        raise GCXError("model", "WIRE-2", data.count(b"\n", 0, e.start) + 1, e.start - line_start + 1,
-                       "wire view: not valid UTF-8") from None
+        stop, fault = len(data[:e.start].decode("utf-8")), "not valid UTF-8"
+    try:
+        json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as e:  # also data after the view
+        at = _json_fault(text, e)
+        if fault is None or at < stop:
+            stop, fault = at, f"not one JSON text ({e.msg})"
+    except (ValueError, RecursionError) as e:
+        stop, fault = min(stop, len(text)), f"not one JSON text ({e})"
 
     def refuse(message, offset=None):
         line = column = None
@@ -475,38 +487,62 @@ def from_wire(data):
         return GCXError("model", "WIRE-2", line, column, "wire view: " + message)
 
     try:
-        json.loads(text, parse_constant=_no_constant)
-    except json.JSONDecodeError as e:  # also data after the view
-        raise refuse(f"not one JSON text ({e.msg})", e.pos) from None
-    except (ValueError, RecursionError) as e:
-        raise refuse(f"not one JSON text ({e})") from None
-    root = _tree(text)
+        root = _tree(text, stop)
+    except _LoneSurrogate as e:  # met while reading the string, before the string's kind
+        stop, fault = e.offset, "a string holds a lone surrogate escape"
+        root = _tree(text, stop)
+    try:
+        sections = _from_tree(text, root, refuse)
+    except _Unread:  # the checks reached the first byte that is not JSON
+        sections = None
+    if fault is not None:  # text cut short, or data after the view
+        raise refuse(fault, stop)
+    return sections
+
+
+def _from_tree(text, root, refuse):
+    """The sections of a view read as a tree by _tree, checked in reading order; _Unread
+    when the checks reach the end of what was read."""
 
     def kind(node, k, what):
+        if node is None:  # an element or value the text does not finish
+            raise _Unread
         if node[1] != k:
             raise refuse(f"{what} must be {'an' if k[0] in 'ao' else 'a'} {k}", node[0])
         return node[2]
 
     def string(node, what):
-        s = kind(node, "string", what)
-        if LONE_SURROGATE.search(s):
-            raise refuse(f"{what} holds a lone surrogate escape", _lone_escape(text, node[0]))
-        return s
+        return kind(node, "string", what)  # lone surrogates are met as the tree is read
+
+    def elements(node, what):
+        """The elements of an array, in order, then _Unread if it is not closed."""
+        yield from kind(node, "array", what)
+        if not node[3]:
+            raise _Unread
 
     def pair(node, what, checks):
         items = kind(node, "array", what)
         out = []
         for i, check in enumerate(checks):
             if i >= len(items):
-                raise refuse(f"{what} ends early", node[0])
+                if not node[3]:
+                    raise _Unread
+                raise refuse(f"{what} ends early", node[0])  # met at its ]
             out.append(check(items[i]))
         if len(items) > len(checks):
             raise refuse(f"{what} has more than {len(checks)} elements", items[len(checks)][0])
+        if not node[3]:
+            raise _Unread
         return tuple(out)
 
     def comment_row(node):
-        if node[1] != "number" or not _COMMENT_ROW.fullmatch(node[2]):
-            raise refuse("a comment's row must be an integer", node[0])  # not true, 1.0 or 1e0
+        if node[1] != "number":
+            raise refuse("a comment's row must be an integer", node[0])  # not true or "1"
+        return node
+
+    def comment_row_value(node):  # 1.0 or 1e0, met once the pair is read
+        if not _COMMENT_ROW.fullmatch(node[2]):
+            raise refuse("a comment's row must be an integer", node[0])
         return int(node[2])
 
     def members(node, each):
@@ -516,6 +552,8 @@ def from_wire(data):
                 raise refuse(f"an object repeats the key {json.dumps(name)}", offset)
             seen.add(name)
             each(name, offset, value)
+        if not node[3]:  # its missing keys are met at its }
+            raise _Unread
         return seen
 
     def section(node, number):
@@ -526,17 +564,19 @@ def from_wire(data):
             if name == "tool":
                 got[name] = string(value, "tool")
             elif name == "fields":
-                got[name] = [string(f, "a field name") for f in kind(value, "array", "fields")]
+                got[name] = [string(f, "a field name") for f in elements(value, "fields")]
             elif name == "meta":
                 got[name] = [pair(m, "a meta pair [key, value]", (lambda n: string(n, "a meta key"),
                                                                    lambda n: string(n, "a meta value")))
-                             for m in kind(value, "array", "meta")]
+                             for m in elements(value, "meta")]
             elif name == "rows":
-                got[name] = [[string(v, "a value") for v in kind(r, "array", "a row")]
-                             for r in kind(value, "array", "rows")]
+                got[name] = [[string(v, "a value") for v in elements(r, "a row")]
+                             for r in elements(value, "rows")]
             elif name == "comments":
-                got[name] = [pair(c, "a comment [row, text]", (comment_row, lambda n: string(n, "a comment")))
-                             for c in kind(value, "array", "comments")]
+                got[name] = [(comment_row_value(row), comment)
+                             for row, comment in (pair(c, "a comment [row, text]",
+                                                       (comment_row, lambda n: string(n, "a comment")))
+                                                  for c in elements(value, "comments"))]
             else:
                 raise refuse(f"unknown key {json.dumps(name)} in a section", offset)
 
@@ -559,7 +599,7 @@ def from_wire(data):
     def top(name, offset, value):
         if name != "sections":
             raise refuse(f'unknown key {json.dumps(name)}; a view has only "sections"', offset)
-        for number, s in enumerate(kind(value, "array", "sections")):
+        for number, s in enumerate(elements(value, "sections")):
             sections.append(section(s, number))
 
     if "sections" not in members(root, top):
@@ -608,49 +648,160 @@ def _lone_escape(text, i):
     return pending if pending is not None else i
 
 
-def _tree(text):
-    """A JSON text already read as valid, as a tree of nodes (offset, kind, content): kind
-    object (content: (name, offset of the name, node) in order, repeats kept), array (nodes),
-    string (the string), number (its literal) or literal (true, false, null). Offsets are of
-    the value's first character, the [ or { of an array or object [WIRE-3]."""
+def _json_fault(text, e):
+    """The offset of the first byte where JSON allows none [WIRE-3], for a JSONDecodeError
+    e of text: Python's json places some faults at the start of the token that holds them."""
+    i = e.pos
+    if e.msg.startswith("Unterminated string"):  # met at the end of the input, not its quote
+        return len(text)
+    if e.msg.startswith("Invalid \\escape"):  # the character after the backslash
+        return i + 1
+    if e.msg.startswith("Invalid \\uXXXX"):  # at the u: the first of the four that is no hex digit
+        j = i + 1
+        while j < min(i + 5, len(text)) and text[j] in "0123456789abcdefABCDEF":
+            j += 1
+        return j
+    if i < len(text) and e.msg == "Expecting value":
+        for literal in ("true", "false", "null"):
+            if text[i] == literal[0]:  # the first byte that differs from the word
+                k = 0
+                while k < len(literal) and i + k < len(text) and text[i + k] == literal[k]:
+                    k += 1
+                return i + k
+    if i < len(text) and text[i] in "-.eE":  # a number broken at this byte or after it
+        start = i
+        while start > 0 and text[start - 1] in "0123456789-":
+            start -= 1
+        if start < i or text[i] == "-":
+            return _number_fault(text, start, i)
+    return i
+
+
+def _number_fault(text, i, at):
+    """Where the number token at i stops being JSON, as a reader scans it, or at."""
+    n = len(text)
+    digits = lambda j: j + len(re.match(r"[0-9]*", text[j:]).group())  # noqa: E731
+    if i < n and text[i] == "-":
+        i += 1
+    if i < n and text[i] == "0":
+        i += 1
+    elif i < n and "1" <= text[i] <= "9":
+        i = digits(i)
+    else:
+        return i
+    if i < n and text[i] == ".":
+        j = digits(i + 1)
+        if j == i + 1:
+            return j
+        i = j
+    if i < n and text[i] in "eE":
+        i += 1
+        if i < n and text[i] in "+-":
+            i += 1
+        if digits(i) == i:
+            return i
+    return at
+
+
+class _Unread(Exception):
+    """The checks of a view reached the end of what was read of it."""
+
+
+class _LoneSurrogate(Exception):
+    """A string of a view holds a lone surrogate escape, at offset."""
+
+    def __init__(self, offset):
+        super().__init__(offset)
+        self.offset = offset
+
+
+class _Cut(Exception):
+    """The view's text stops being JSON before the next token ends."""
+
+
+# A number's token as a reader takes it in: whatever follows its parts greedily; a
+# token that is not then a whole _NUMBER ("-", "1.", "1e") is no number.
+_NUMBER_TOKEN = re.compile(r"-?(?:0|[1-9][0-9]*)?(?:\.[0-9]*)?(?:[eE][-+]?[0-9]*)?")
+_LONGEST_KEY = len("comments")  # a longer name is unknown once that much is read [WIRE-3]
+
+
+def _tree(text, stop):
+    """What a reader reads of a JSON text before its offset stop, the first character that
+    is not JSON, as a tree of nodes: an array [offset, "array", nodes, closed], an object
+    [offset, "object", members, closed] whose members are [name, offset of the name, node]
+    in order, repeats kept, and (offset, kind, content) for a string (the string), number
+    (its literal) or literal (true, false, null). Only tokens that end before stop are in the
+    tree; a member whose value does not has None for it, and a name cut by stop is kept once
+    more of it is read than any key of a view holds. Offsets are of the value's first
+    character, the [ or { of an array or object [WIRE-3]. None when nothing is read.
+    _LoneSurrogate when a string read holds one."""
     ws = re.compile(r"[ \t\n\r]*")
 
-    def value(i):  # -> (node, end)
-        i = ws.match(text, i).end()
-        c = text[i]
-        if c == "[":
-            items, j = [], ws.match(text, i + 1).end()
-            if text[j] == "]":
-                return (i, "array", items), j + 1
-            while True:
-                item, j = value(j)
-                items.append(item)
-                j = ws.match(text, j).end()
-                if text[j] == "]":
-                    return (i, "array", items), j + 1
-                j += 1  # the comma
-        if c == "{":
-            members, j = [], ws.match(text, i + 1).end()
-            if text[j] == "}":
-                return (i, "object", members), j + 1
-            while True:
-                j = ws.match(text, j).end()
-                at = j
-                name, j = json.decoder.scanstring(text, j + 1)
-                j = ws.match(text, j).end() + 1  # the colon
-                node, j = value(j)
-                members.append((name, at, node))
-                j = ws.match(text, j).end()
-                if text[j] == "}":
-                    return (i, "object", members), j + 1
-                j += 1
-        if c == '"':
-            string, j = json.decoder.scanstring(text, i + 1)
-            return (i, "string", string), j
-        for literal in ("true", "false", "null"):
-            if text.startswith(literal, i):
-                return (i, "literal", literal), i + len(literal)
-        j = _NUMBER.match(text, i).end()
-        return (i, "number", text[i:j]), j
+    def skip(i):
+        j = ws.match(text, i).end()
+        if j >= stop:
+            raise _Cut
+        return j
 
-    return value(0)[0]
+    def string(i):  # -> (the string, end)
+        try:
+            got, j = json.decoder.scanstring(text, i + 1)
+        except json.JSONDecodeError:
+            raise _Cut from None
+        if j > stop:
+            raise _Cut
+        if LONE_SURROGATE.search(got):
+            raise _LoneSurrogate(_lone_escape(text, i))
+        return got, j
+
+    def value(i, put):  # -> the end of the value, put given its node once it begins
+        i = skip(i)
+        c = text[i]
+        if c in "[{":
+            node = [i, "array" if c == "[" else "object", [], False]
+            put(node)
+            close = "]" if c == "[" else "}"
+            j = skip(i + 1)
+            while True:
+                if text[j] == close:
+                    node[3] = True
+                    return j + 1
+                if c == "[":
+                    j = value(j, node[2].append)
+                else:
+                    member = [None, j, None]
+                    try:
+                        member[0], j = string(j)
+                    except _Cut:
+                        read = text[member[1] + 1:stop].split("\\")[0]
+                        if len(read.encode("utf-8", "surrogatepass")) > _LONGEST_KEY:
+                            member[0] = read
+                            node[2].append(member)
+                        raise
+                    node[2].append(member)
+                    j = value(skip(j) + 1, lambda v: member.__setitem__(2, v))  # past the colon
+                j = skip(j)
+                if text[j] == ",":
+                    j = skip(j + 1)
+        if c == '"':
+            got, j = string(i)
+            put((i, "string", got))
+            return j
+        for literal in ("true", "false", "null"):
+            if c == literal[0]:
+                if not text.startswith(literal, i) or i + len(literal) > stop:
+                    raise _Cut
+                put((i, "literal", literal))
+                return i + len(literal)
+        j = _NUMBER_TOKEN.match(text, i).end()
+        if not _NUMBER.fullmatch(text, i, j) or j > stop:
+            raise _Cut
+        put((i, "number", text[i:j]))
+        return j
+
+    root = []
+    try:
+        value(0, root.append)
+    except _Cut:
+        pass
+    return root[0] if root else None
