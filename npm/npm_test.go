@@ -717,10 +717,10 @@ func TestReadmeStdioConfigs(t *testing.T) {
 			direct := runSession(t, in, script{Stdio: &stdioServer{Command: server[0], Args: server[1:]}, Calls: calls})
 			through := runSession(t, in, script{Stdio: &stdioServer{Command: c.command[0], Args: c.command[1:]}, Calls: calls})
 			exempt := flagValue(c.command[:sep], "--exempt")
-			gcx := compare(t, in, direct, through)
+			form := compare(t, in, direct, through)
 			for _, tool := range []string{"read_graph", "search_nodes"} {
-				if want := tool != exempt; gcx[tool] != want {
-					t.Errorf("%s: answered in GCX1: %v, want %v (exempt: %q)", tool, gcx[tool], want, exempt)
+				if rewritten, want := form[tool] != "", tool != exempt; rewritten != want {
+					t.Errorf("%s: the model read %q (GCX1 or compact JSON: rewritten %v), want rewritten %v (exempt: %q)", tool, form[tool], rewritten, want, exempt)
 				}
 			}
 		})
@@ -801,8 +801,8 @@ func TestReadmeHTTPConfigs(t *testing.T) {
 			}
 			url := strings.Replace(c.url, ":"+port+"/", fmt.Sprintf(":%d/", proxyPort), 1)
 			through := runSession(t, in, script{HTTP: url, Calls: calls})
-			if gcx := compare(t, in, direct, through); !gcx["get-env"] {
-				t.Error("get-env: the model did not read GCX1 through the proxy")
+			if form := compare(t, in, direct, through); form["get-env"] == "" {
+				t.Error("get-env: the model read the server's text as sent through the proxy, neither GCX1 nor compact JSON")
 			}
 		})
 	}
@@ -877,11 +877,13 @@ func (in *installed) envFor(s script) []string {
 }
 
 // compare checks a session through the proxy against the same session
-// made directly, and returns the tools whose results came in GCX1: the
-// server, its capabilities and tools are the same; a result in GCX1 differs
-// in one text block, which the installed gcx decodes to the JSON the
-// server wrote there; every other result is the server's.
-func compare(t *testing.T, in *installed, direct, through *report) map[string]bool {
+// made directly, and returns the form each tool's result came in ("GCX1",
+// "compact", or "" for the server's own): the server, its capabilities and
+// tools are the same; a result in GCX1 differs in one text block, which the
+// installed gcx decodes to the JSON the server wrote there; a compact one
+// in one text block, the server's text minified; every other result is
+// the server's.
+func compare(t *testing.T, in *installed, direct, through *report) map[string]string {
 	t.Helper()
 	for _, f := range []struct {
 		what string
@@ -894,7 +896,7 @@ func compare(t *testing.T, in *installed, direct, through *report) map[string]bo
 	if len(direct.Calls) != len(through.Calls) {
 		t.Fatalf("%d calls directly, %d through the proxy", len(direct.Calls), len(through.Calls))
 	}
-	gcx := map[string]bool{}
+	form := map[string]string{}
 	for i, d := range direct.Calls {
 		p := through.Calls[i]
 		if d.Error != nil || p.Error != nil {
@@ -908,12 +910,39 @@ func compare(t *testing.T, in *installed, direct, through *report) map[string]bo
 		mustUnmarshal(t, d.Result, &dr)
 		mustUnmarshal(t, p.Result, &pr)
 		if pr.Meta[binding.MetaFormat] != "GCX1" {
+			if pr.Meta[binding.MetaCompact] == true {
+				// Auto mode handed the model the compact JSON, which
+				// cost fewer tokens than the text and GCX1: the one
+				// block changed is the server's text minified, byte
+				// for byte, and nothing else differs [MCP-6].
+				form[d.Name] = "compact"
+				compared := 0
+				for j := range dr.Content {
+					if j >= len(pr.Content) || reflect.DeepEqual(dr.Content[j], pr.Content[j]) {
+						continue
+					}
+					compared++
+					original, _ := dr.Content[j]["text"].(string)
+					want, err := jsonmap.Compact([]byte(original))
+					if err != nil {
+						t.Fatalf("call %s: the server's text is not JSON: %v", d.Name, err)
+					}
+					if text, _ := pr.Content[j]["text"].(string); text != string(want) {
+						t.Errorf("call %s: the compact block is\n%s\nthe server's text minified is\n%s", d.Name, text, want)
+					}
+					dr.Content[j]["text"] = string(want)
+				}
+				if compared != 1 || len(dr.Content) != len(pr.Content) {
+					t.Errorf("call %s: %d content blocks changed (%d directly, %d through the proxy), want one", d.Name, compared, len(dr.Content), len(pr.Content))
+				}
+				continue
+			}
 			if !sameJSON(d.Result, withoutFormat(t, p.Result)) {
 				t.Errorf("call %s: result differs:\n%s\n%s", d.Name, d.Result, p.Result)
 			}
 			continue
 		}
-		gcx[d.Name] = true
+		form[d.Name] = "GCX1"
 		if len(dr.Content) != len(pr.Content) {
 			t.Fatalf("call %s: %d content blocks directly, %d through the proxy", d.Name, len(dr.Content), len(pr.Content))
 		}
@@ -943,7 +972,7 @@ func compare(t *testing.T, in *installed, direct, through *report) map[string]bo
 			t.Errorf("call %s: %d content blocks changed, want one", d.Name, changed)
 		}
 	}
-	return gcx
+	return form
 }
 
 // withoutFormat drops the _meta format key, which the proxy adds when auto
