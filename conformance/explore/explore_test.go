@@ -167,6 +167,29 @@ func TestRunIsDeterministic(t *testing.T) {
 	}
 }
 
+// TestLaneCasesFloorTime checks that a run bounded by time goes on past it
+// until every lane has had its floor of cases (Options.LaneCases), as a
+// loaded machine must, and that Cases still bounds it.
+func TestLaneCasesFloorTime(t *testing.T) {
+	categories := []string{"decode", "mcp"} // four lanes: decode and the binding's three ops
+	rep, err := explore.Run(conformance.Streaming(), explore.Options{Seed: 2, Time: time.Nanosecond, LaneCases: 5, Categories: categories})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Cases != 20 {
+		t.Errorf("%d cases past a time already spent, want the floor of 5 a lane in 4 lanes, 20", rep.Cases)
+	}
+	for _, op := range []conformance.Op{conformance.OpMCPServer, conformance.OpMCPClient, conformance.OpMCPProxy} {
+		if rep.ByOp[op] != 5 {
+			t.Errorf("%s: %d cases, want 5: %v", op, rep.ByOp[op], rep.ByOp)
+		}
+	}
+	rep, err = explore.Run(conformance.Streaming(), explore.Options{Seed: 2, Time: time.Nanosecond, Cases: 6, LaneCases: 5, Categories: categories})
+	if err != nil || rep.Cases != 6 {
+		t.Errorf("bounded by 6 cases under a floor of 20: %d cases, %v", rep.Cases, err)
+	}
+}
+
 func TestRunNeedsABound(t *testing.T) {
 	if _, err := explore.Run(conformance.Streaming(), explore.Options{}); err == nil || !strings.Contains(err.Error(), "bound") {
 		t.Errorf("unbounded run: %v", err)
