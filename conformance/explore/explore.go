@@ -171,12 +171,12 @@ func generate(seed uint64, i int, categories []string, ref Reference, declined, 
 	if lanes := lanesOf(categories, declined); len(lanes) > 0 {
 		l := lanes[i%len(lanes)]
 		for try := range 1000 {
-			c := g.laneCase(l, ref, seed, i/len(lanes), try)
-			if c.Op == "" || declined[c.Op] || (l.op != "" && c.Op != l.op) || (declinedAuto[c.Op] && inAutoMode(c)) {
+			c, category, mutated := g.laneCase(l, lanes, ref, seed, i, try, declined)
+			if c.Op == "" || declined[c.Op] || (!mutated && l.op != "" && c.Op != l.op) || (declinedAuto[c.Op] && inAutoMode(c)) {
 				continue
 			}
 			if f, err := ref.Expect(c); err == nil {
-				return c, f, l.category, nil
+				return c, f, category, nil
 			}
 		}
 	}
