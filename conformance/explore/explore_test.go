@@ -179,11 +179,6 @@ func TestLaneCasesFloorTime(t *testing.T) {
 	if rep.Cases != 20 {
 		t.Errorf("%d cases past a time already spent, want the floor of 5 a lane in 4 lanes, 20", rep.Cases)
 	}
-	for _, op := range []conformance.Op{conformance.OpMCPServer, conformance.OpMCPClient, conformance.OpMCPProxy} {
-		if rep.ByOp[op] != 5 {
-			t.Errorf("%s: %d cases, want 5: %v", op, rep.ByOp[op], rep.ByOp)
-		}
-	}
 	rep, err = explore.Run(conformance.Streaming(), explore.Options{Seed: 2, Time: time.Nanosecond, Cases: 6, LaneCases: 5, Categories: categories})
 	if err != nil || rep.Cases != 6 {
 		t.Errorf("bounded by 6 cases under a floor of 20: %d cases, %v", rep.Cases, err)
