@@ -47,11 +47,12 @@ func lanesOf(categories []string, declined map[conformance.Op]bool) []lane {
 	return out
 }
 
-// laneCase draws case k of the lane (its try-th draw): every other case
-// a committed vector with one mutation (mutateCase), the other cases new
-// ones from the category's generator. The mutated vectors are not the
-// lane's but a sweep over every lane's (sweepOf) — case k of lane j of
-// L lanes mutates vector (k/2)·L + j of it, from one the seed picks —
+// laneCase draws case i, case k = i/L of lane j = i mod L of L lanes (its
+// try-th draw): two cases in three a committed vector with one mutation
+// (mutateCase), the third a new one from the category's generator. The
+// mutated vectors are not the lane's but a sweep over every lane's
+// (sweepOf) — mutated case k of lane j mutates vector sweepSlot(k)·L + j
+// of it, from one the seed picks —
 // so that each committed vector gets the same share of mutations,
 // however many vectors its lane holds, and a run reaches as many of them
 // as its budget allows before it repeats one; the new cases keep the
@@ -60,9 +61,8 @@ func lanesOf(categories []string, declined map[conformance.Op]bool) []lane {
 // It returns the case, the category it was drawn in (the lane's, or for
 // a mutated vector the vector's) and whether it is a mutated vector.
 func (g *gen) laneCase(l lane, lanes []lane, ref Reference, seed uint64, i, try int, declined map[conformance.Op]bool) (c Case, category string, mutated bool) {
-	k := i / len(lanes)
-	if k%2 == 0 {
-		if c, category, ok := g.mutateCase(sweepOf(ref.Tag, lanes, declined), ref, seed, (k/2)*len(lanes)+i%len(lanes), try); ok {
+	if slot, ok := sweepSlot(i / len(lanes)); ok {
+		if c, category, ok := g.mutateCase(sweepOf(ref.Tag, lanes, declined), ref, seed, slot*len(lanes)+i%len(lanes), try); ok {
 			return c, category, true
 		}
 	}
@@ -75,6 +75,17 @@ func (g *gen) laneCase(l lane, lanes []lane, ref Reference, seed uint64, i, try 
 		return g.proxyCase(), l.category, false
 	}
 	return generators[l.category](g, ref), l.category, false
+}
+
+// sweepSlot says whether case k of a lane mutates a committed vector (two
+// in three do: the vectors, changed, are where a program meets every
+// alternative of what the spec names, and the third is drawn new), and
+// which of the lane's mutated cases it is.
+func sweepSlot(k int) (int, bool) {
+	if k%3 == 2 {
+		return 0, false
+	}
+	return k/3*2 + k%3, true
 }
 
 // sweepOf returns the committed vectors of the lanes, lane by lane, but
@@ -170,7 +181,11 @@ func (g *gen) mutateFormat(c *Case, ref Reference) {
 		g.mutateJSONInput(c, ref, takesLimits)
 		return
 	}
-	switch k := g.n(12); {
+	k := g.n(12)
+	if c.Op == conformance.OpJSONDecode && g.one(3) {
+		k = g.between(7, 9) // the mapping reads fields, headers and rows together
+	}
+	switch {
 	case k == 0 && takesLimits:
 		g.boundLimits(c, ref)
 	case k <= 2:
@@ -220,7 +235,7 @@ func (g *gen) mutateJSONInput(c *Case, ref Reference, takesLimits bool) {
 		c.Input = g.multiByte(c.Input)
 	case k == 5:
 		c.Input = g.blockEdge(c.Input)
-	case k == 6:
+	case k <= 7:
 		// the same value spelled another way: the vector's own case,
 		// whatever the reader makes of whitespace and escapes
 		c.Input = g.respellJSON(c.Input)
@@ -421,6 +436,10 @@ func (g *gen) blockEdge(b []byte) []byte {
 	want := edge + g.between(-2, 2)
 	if want <= len(b) {
 		return b
+	}
+	if len(b) > 0 && (b[0] == '{' || b[0] == '[') {
+		// a JSON text: whitespace after it, the same value [MAP-1]
+		return slices.Concat(b, []byte(strings.Repeat(pick(g, []string{" ", "\n", "\t", "\r\n"}), want-len(b))[:want-len(b)]))
 	}
 	pad := []byte(strings.Repeat(pick(g, []string{"x", "é", "\\\\", "\\t", " "}), want-len(b)))[:want-len(b)]
 	// into the first value of a line after the first (a row), or the end

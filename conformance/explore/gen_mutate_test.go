@@ -13,7 +13,7 @@ import (
 
 // TestLanesShareCases checks that a run over every category gives each op
 // of the MCP binding the share of a category of the format in the new
-// cases it draws: case i is of lane i mod 8, every other case of a lane is
+// cases it draws: case i is of lane i mod 8, one case in three of a lane is
 // drawn new, and the lanes of the binding are one op each. (The other
 // cases mutate committed vectors of every lane in turn,
 // TestSweepGivesEveryVectorItsShare.)
@@ -24,10 +24,10 @@ func TestLanesShareCases(t *testing.T) {
 	}
 	ref := GCX1()
 	byOp := map[conformance.Op]int{}
-	const n = 320
+	const n = 480
 	for i := range n {
-		if (i/len(lanes))%2 == 0 {
-			continue // a mutated vector
+		if _, mutated := sweepSlot(i / len(lanes)); mutated {
+			continue
 		}
 		c, _, err := Generate(7, i, conformance.Categories, ref)
 		if err != nil {
@@ -39,8 +39,8 @@ func TestLanesShareCases(t *testing.T) {
 		}
 	}
 	for _, op := range []conformance.Op{conformance.OpMCPServer, conformance.OpMCPClient, conformance.OpMCPProxy} {
-		if want := n / len(lanes) / 2; byOp[op] != want {
-			t.Errorf("%s: %d of %d new cases, want %d (a lane's share): %v", op, byOp[op], n/2, want, byOp)
+		if want := n / len(lanes) / 3; byOp[op] != want {
+			t.Errorf("%s: %d of %d new cases, want %d (a lane's share): %v", op, byOp[op], n/3, want, byOp)
 		}
 	}
 	// declined ops give their share to the others
@@ -66,8 +66,12 @@ func TestSweepGivesEveryVectorItsShare(t *testing.T) {
 	}
 	got := map[string]int{}
 	for m := range len(sweep) {
-		// mutated case m is case k (even) of lane j
-		k, j := 2*(m/len(lanes)), m%len(lanes)
+		// mutated case m is mutated case slot of lane j: case k of it
+		slot, j := m/len(lanes), m%len(lanes)
+		k := slot/2*3 + slot%2
+		if got, ok := sweepSlot(k); !ok || got != slot {
+			t.Fatalf("case %d of a lane: slot %d, %v; want %d", k, got, ok, slot)
+		}
 		i := k*len(lanes) + j
 		g := &gen{r: rand.New(rand.NewPCG(4, uint64(i))), tag: ref.Tag}
 		_, category, mutated := g.laneCase(lanes[i%len(lanes)], lanes, ref, 4, i, 0, nil)
