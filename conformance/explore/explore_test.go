@@ -124,7 +124,7 @@ func TestFindsPlantedBugs(t *testing.T) {
 	for _, bug := range planted {
 		t.Run(bug.name, func(t *testing.T) {
 			buggy := bug.make(conformance.Streaming())
-			rep, err := explore.Run(buggy, explore.Options{Seed: 1, Cases: 2000, Parallel: 1})
+			rep, err := explore.Run(buggy, explore.Options{Seed: 1, Cases: 4000, Parallel: 1})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -245,7 +245,11 @@ func (g *gen) mutateJSONInput(c *Case, ref Reference, takesLimits bool) {
 			c.Input = g.jsonNearMiss(c.Input)
 			return
 		}
-		g.mutateMember(&in)
+		if k == 8 {
+			g.mutateValue(&in, 0) // a node anywhere: a number respelled, a string, an element
+		} else {
+			g.mutateMember(&in)
+		}
 		c.Input = in.AppendCompact(nil)
 	default:
 		c.Input = g.jsonNearMiss(c.Input)
