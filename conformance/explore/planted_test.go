@@ -763,10 +763,12 @@ const plantedAloneEnv = "GCX_PLANTED_ALONE"
 // example does not share, and the cases run: a finding of the baseline's,
 // or one whose case the committed copy fails as well, is not the bug's.
 // Its bound on findings leaves room for such shared ones, which would
-// otherwise end the run before the bug's own.
+// otherwise end the run before the bug's own, and ends a run soon after
+// the bug's own: a bug found costs the cases up to it, a bug missed the
+// whole run.
 func (b *plantedBaseline) exploreNew(t *testing.T, impl conformance.Implementation) (*explore.Finding, int) {
 	t.Helper()
-	rep, err := explore.Run(impl, explore.Options{Seed: 1, Time: explore.DefaultTime, LaneCases: explore.DefaultLaneCases, Shrink: -1, Findings: len(b.findings) + 10})
+	rep, err := explore.Run(impl, explore.Options{Seed: 1, Time: explore.DefaultTime, LaneCases: explore.DefaultLaneCases, Shrink: -1, Findings: len(b.findings) + 3})
 	if err != nil {
 		t.Fatal(err)
 	}
