@@ -17,11 +17,12 @@
 //
 // -resume takes the log of an earlier run: the progress lines this command
 // prints on its standard error, one per mutant. A drawn mutant the log
-// shows killed, timed out or stillborn, with the same id and the same
-// change, keeps that outcome and is not run again; the others, the log's
-// survivors among them, run. So an interrupted run goes on where it
-// stopped, and after tests are added only the survivors run again. The
-// report says how many outcomes came from the log.
+// shows killed or stillborn, with the same id and the same change, keeps
+// that outcome and is not run again; the others run: the log's survivors,
+// and its timeouts, since on a loaded machine a survivor's two steps can
+// pass the time limit without any hang. So an interrupted run goes on
+// where it stopped, and after tests are added only the survivors run
+// again. The report says how many outcomes came from the log.
 //
 // Each mutant runs its package's tests first (go test -short -failfast),
 // then, if it survived, the conformance vectors, which exercise every
@@ -85,7 +86,7 @@ func main() {
 	out := flag.String("out", "docs/mutation.md", "report file (\"\" for none)")
 	list := flag.Bool("list", false, "list the drawn mutants and exit")
 	only := flag.String("only", "", "comma-separated mutant ids to run (overrides -sample)")
-	resume := flag.String("resume", "", "log of an earlier run (its standard error): mutants it shows killed, timed out or stillborn are not run again")
+	resume := flag.String("resume", "", "log of an earlier run (its standard error): mutants it shows killed or stillborn are not run again")
 	equivalentFile := flag.String("equivalent", "tools/mutate/equivalent.txt", "mutants judged equivalent, one id and the reason per line")
 	flag.Parse()
 
@@ -166,7 +167,7 @@ func main() {
 	reused := 0
 	var torun []int
 	for i, m := range drawn {
-		if oc, ok := earlierOutcome(earlier, m); ok && oc != survived {
+		if oc, ok := keptOutcome(earlier, m); ok {
 			results[i] = result{site: m.site, pkg: m.pkg, outcome: oc}
 			reused++
 			fmt.Fprintf(os.Stderr, "[from log] %-9s %s %s\n", oc, m.id(), m.desc)
@@ -495,8 +496,8 @@ func markdown(s summary, cmd string, sample int, seed uint64, took time.Duration
 	}
 	fmt.Fprintf(&b, "The run took %s.\n", took.Round(time.Second))
 	if s.reused > 0 {
-		fmt.Fprintf(&b, "Of the %d mutants, %d kept the outcome (killed, timed out or stillborn) an earlier run's log shows (`-resume %s`);\n", s.total.drawn, s.reused, s.resumed)
-		fmt.Fprintf(&b, "the other %d, that run's survivors among them, were run again for this report, and the time above is theirs.\n", s.total.drawn-s.reused)
+		fmt.Fprintf(&b, "Of the %d mutants, %d kept the outcome (killed or stillborn) an earlier run's log shows (`-resume %s`);\n", s.total.drawn, s.reused, s.resumed)
+		fmt.Fprintf(&b, "the other %d, that run's survivors and timeouts among them, were run again for this report, and the time above is theirs.\n", s.total.drawn-s.reused)
 	}
 	fmt.Fprintf(&b, "\n")
 	fmt.Fprintf(&b, "Kill rate = (killed + timed out) / (killed + timed out + survived); a mutant that does not compile is stillborn and not scored.\n")
@@ -568,14 +569,15 @@ func parseLog(log string) map[string]logLine {
 	return out
 }
 
-// earlierOutcome is the outcome a log shows for m, if it shows m with the
-// same change: the same id on a changed source may be another mutant.
-func earlierOutcome(log map[string]logLine, m drawnMutant) (outcome, bool) {
+// keptOutcome is the outcome a log shows for m if m need not run again:
+// the log shows it killed or stillborn, with the same change (the same id
+// on a changed source may be another mutant).
+func keptOutcome(log map[string]logLine, m drawnMutant) (outcome, bool) {
 	l, ok := log[m.id()]
 	if !ok || (l.rest != m.desc && !strings.HasPrefix(l.rest, m.desc+" ")) {
 		return "", false
 	}
-	return l.outcome, true
+	return l.outcome, l.outcome == killed || l.outcome == stillborn
 }
 
 func fail(format string, args ...any) {
