@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/gcxwire/gcx/tokens/internal/ranktable"
 )
 
 // A pieceCache remembers the token counts of pieces recently seen. Tool
@@ -158,8 +160,8 @@ func (c *counter) pieceTokens(p []byte) int {
 	if len(p) > maxPacked {
 		return c.longPieceTokens(p)
 	}
-	lo, hi := pack(p)
-	h := hashKey(lo, hi, len(p))
+	lo, hi := ranktable.Pack(p)
+	h := ranktable.HashKey(lo, hi, len(p))
 	set := c.cache.short[h>>(64-shortBits)&^1:][:2]
 	if s := &set[0]; s.n == uint32(len(p)) && s.lo == lo && s.hi == hi {
 		return int(s.count)
@@ -169,7 +171,7 @@ func (c *counter) pieceTokens(p []byte) int {
 		return int(s.count)
 	}
 	n := 1
-	if c.tab.rankPacked(lo, hi, len(p), h) == noRank {
+	if c.tab.RankPacked(lo, hi, len(p), h) == noRank {
 		n = c.merge(p)
 	}
 	set[1] = set[0]
@@ -180,12 +182,12 @@ func (c *counter) pieceTokens(p []byte) int {
 // longPieceTokens is pieceTokens for a piece longer than maxPacked.
 func (c *counter) longPieceTokens(p []byte) int {
 	if len(p) > maxLongCached {
-		if c.tab.rank(p) != noRank {
+		if c.tab.Rank(p) != noRank {
 			return 1
 		}
 		return c.merge(p)
 	}
-	set := c.cache.long[longHash(p)>>(64-longBits)&^(longWays-1):][:longWays]
+	set := c.cache.long[ranktable.LongHash(p)>>(64-longBits)&^(longWays-1):][:longWays]
 	for k := range set {
 		if s := &set[k]; s.n == uint32(len(p)) && string(s.piece[:len(p)]) == string(p) {
 			n := int(s.count)
@@ -198,7 +200,7 @@ func (c *counter) longPieceTokens(p []byte) int {
 		}
 	}
 	n := 1
-	if c.tab.rank(p) == noRank {
+	if c.tab.Rank(p) == noRank {
 		n = c.merge(p)
 	}
 	copy(set[1:], set[:len(set)-1])

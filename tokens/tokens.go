@@ -4,9 +4,10 @@
 // The counts are tiktoken's, exactly (the tests hold them against
 // tiktoken-go on generated text and on the scorecard corpus), in time
 // O(n log n) in the text however it is cut into pieces, and without
-// building the token list. The BPE tables come from
-// github.com/pkoukk/tiktoken-go-loader, compiled into the binary: counting
-// never touches the network. Only encoders and the benchmark import this
+// building the token list. The BPE tables are tiktoken's rank files (from
+// github.com/pkoukk/tiktoken-go-loader), laid out by go generate as hash
+// tables that are embedded in the binary and read where they lie: loading
+// one parses nothing, and counting never touches the network. Only encoders and the benchmark import this
 // package; no decoder does, so a GCX1 client does not carry the tables.
 package tokens
 
@@ -44,7 +45,7 @@ func Get(name string) (*Encoding, error) {
 	for _, e := range encodings {
 		if e.name == name {
 			e.load.Do(func() {
-				if e.tab, e.err = loadTable(name + ".tiktoken"); e.err != nil {
+				if e.tab, e.err = loadTable(name); e.err != nil {
 					e.err = fmt.Errorf("tokens: loading %s: %w", name, e.err)
 				}
 			})
