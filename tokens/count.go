@@ -65,7 +65,6 @@ const maxLongCached = 56
 type cacheSet struct {
 	init   sync.Once
 	slots  []cacheSlotLock
-	cursor atomic.Uint32
 	spares sync.Pool // of *pieceCache
 }
 
@@ -83,9 +82,12 @@ func (s *cacheSet) acquire() (*pieceCache, int) {
 			s.slots[i].cache = new(pieceCache)
 		}
 	})
-	start := int(s.cursor.Add(1))
-	for k := range s.slots {
-		i := (start + k) % len(s.slots)
+	// The lowest free slot: counts that follow one another, the usual
+	// case, all use the first cache, which stays in the processor's
+	// caches. Spreading them over every slot made each count read a
+	// cache the last count had not touched, of about the size of the
+	// processor's second-level cache.
+	for i := range s.slots {
 		if s.slots[i].busy.CompareAndSwap(false, true) {
 			return s.slots[i].cache, i
 		}
@@ -109,6 +111,7 @@ type counter struct {
 	tab   *table
 	piece func(text []byte, i int) int
 	cache *pieceCache
+	words bool // count with countWords: the encoding is cl100k_base
 }
 
 // count returns the tokens of text, stopping as soon as the count passes
@@ -116,6 +119,9 @@ type counter struct {
 func (c *counter) count(text []byte, limit int) int {
 	if !utf8.Valid(text) {
 		text = replaceInvalid(text)
+	}
+	if c.words {
+		return c.countWords(text, limit)
 	}
 	n := 0
 	for i := 0; i < len(text); {
