@@ -57,11 +57,12 @@ type longSlot struct {
 const maxLongCached = 56
 
 // A cacheSet lends pieceCaches to counts: each cache serves the counts that
-// follow one another, never two at once. It holds one cache per processor
-// (GOMAXPROCS when first used), kept for the life of the process, unlike
-// a sync.Pool's, which every garbage collection empties; a count that
-// finds them all lent (its goroutines were descheduled holding them)
-// borrows from a sync.Pool of spares.
+// follow one another, never two at once. It holds up to one cache per
+// processor (GOMAXPROCS when first used), each made when first lent and
+// kept for the life of the process, unlike a sync.Pool's, which every
+// garbage collection empties; a count that finds them all lent (its
+// goroutines were descheduled holding them) borrows from a sync.Pool of
+// spares.
 type cacheSet struct {
 	init   sync.Once
 	slots  []cacheSlotLock
@@ -76,20 +77,21 @@ type cacheSlotLock struct {
 
 // acquire lends a cache, and the slot to release, -1 for a spare.
 func (s *cacheSet) acquire() (*pieceCache, int) {
-	s.init.Do(func() {
-		s.slots = make([]cacheSlotLock, runtime.GOMAXPROCS(0))
-		for i := range s.slots {
-			s.slots[i].cache = new(pieceCache)
-		}
-	})
+	s.init.Do(func() { s.slots = make([]cacheSlotLock, runtime.GOMAXPROCS(0)) })
 	// The lowest free slot: counts that follow one another, the usual
 	// case, all use the first cache, which stays in the processor's
 	// caches. Spreading them over every slot made each count read a
 	// cache the last count had not touched, of about the size of the
 	// processor's second-level cache.
 	for i := range s.slots {
-		if s.slots[i].busy.CompareAndSwap(false, true) {
-			return s.slots[i].cache, i
+		if slot := &s.slots[i]; slot.busy.CompareAndSwap(false, true) {
+			// A slot's cache is made by its first borrower: a process
+			// that counts one small text, as gcx encode does, clears one
+			// cache's memory, not one per processor.
+			if slot.cache == nil {
+				slot.cache = new(pieceCache)
+			}
+			return slot.cache, i
 		}
 	}
 	if spare, _ := s.spares.Get().(*pieceCache); spare != nil {
