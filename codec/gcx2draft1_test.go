@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -236,5 +237,27 @@ func TestDraft1AffixSplitsNoWord(t *testing.T) {
 	header, _, _ := bytes.Cut(payload, []byte("\n"))
 	if bytes.Contains(header, []byte(" c=")) {
 		t.Errorf("the header is %q; want no template for c, whose cells share only a part of a word", header)
+	}
+}
+
+// Every ablatable draft knows its ideas by their names exactly: each name
+// switches off alone, and the same name in capitals, or a name the draft
+// lacks, is refused rather than taken for an idea.
+func TestEncodeWithoutNamesIdeasExactly(t *testing.T) {
+	v, err := jsonmap.Parse([]byte(`[{"a":1,"b":"x"},{"a":2,"b":"x"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []codec.Ablatable{codec.Draft1{}, codec.Draft2{}, codec.Draft3{}} {
+		for _, idea := range d.Ideas() {
+			if _, err := d.EncodeWithout("t", v, []string{idea.Name}); err != nil {
+				t.Errorf("%s: EncodeWithout(%q): %v", d.Tag(), idea.Name, err)
+			}
+			for _, name := range []string{strings.ToUpper(idea.Name), idea.Name + "s"} {
+				if payload, err := d.EncodeWithout("t", v, []string{name}); err == nil {
+					t.Errorf("%s: EncodeWithout(%q) = %q; want an error, idea names being case-sensitive", d.Tag(), name, payload)
+				}
+			}
+		}
 	}
 }

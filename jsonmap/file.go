@@ -106,7 +106,7 @@ func (p *FilePlan) reader() *jsontext.Reader {
 }
 
 func (p *FilePlan) rangeReader(from, to int64) *jsontext.Reader {
-	r := jsontext.NewReader(bufio.NewReaderSize(io.NewSectionReader(p.src, from, to-from), 64<<10))
+	r := jsontext.NewReaderSize(io.NewSectionReader(p.src, from, to-from), 64<<10)
 	r.MaxDepth = MaxDepth
 	r.RejectDuplicateNames = true
 	return r

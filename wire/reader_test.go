@@ -272,6 +272,12 @@ func TestEncodeReportsTheFirstFaultMet(t *testing.T) {
 		{"a broken literal where a string belongs", `{"sections":[{"tool":tru`, "WIRE-2", 25, `expected "true"`},
 		{"a broken number where an array belongs", `{"sections":1.}`, "WIRE-2", 15, "decimal point"},
 		{"a lone surrogate where an array belongs", `{"sections":"\ud800"}`, "WIRE-2", 14, "surrogate"},
+		// The view's faults before the model's: a broken view describes no
+		// model, wherever the model's fault stands.
+		{"a bad tool name, then the view cut short", `{"sections":[{"tool":"a b","fields":["a"]}`, "WIRE-2", 43, "end of input"},
+		{"a repeated field, then data after the view", `{"sections":[{"tool":"t","fields":["a","a"]}]} x`, "WIRE-2", 48, "after"},
+		{"a row too narrow, then an unknown key in the next section", `{"sections":[{"tool":"t","fields":["a"],"rows":[[]]},{"tool":"u","fields":["b"],"x":1}]}`, "WIRE-2", 81, `unknown key "x"`},
+		{"a bad tool name in a view without faults of its own", `{"sections":[{"tool":"a b","fields":["a"]}]}`, "HDR-3", 22, "tool name"},
 	}
 	for _, c := range cases {
 		err := wire.Encode(new(bytes.Buffer), strings.NewReader(c.view), spec.DefaultLimits)
