@@ -463,6 +463,11 @@ func buildRows(corpus map[string]scorecard.Case) ([]row, error) {
 					return json.Unmarshal(msg, &v)
 				}}})
 	}
+	parts, err := proxyParts([]scorecard.Case{small, large}) // proxy.go
+	if err != nil {
+		return nil, err
+	}
+	rows = append(rows, parts...)
 	return rows, nil
 }
 
