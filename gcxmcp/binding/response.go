@@ -41,10 +41,14 @@ type Response struct {
 	// place, in compact form.
 	structured span
 	recompact  bool
-	resultEnd  int  // the offset of the result's closing '}'
-	meta       span // the _meta object, from -1 when there is none
-	metaKeys   int  // how many members _meta has
-	marks      [3]span
+	// The strings of structuredContent, when it holds the JSON block's
+	// value, that are in another form than the compact one: the answer
+	// writes them anew.
+	fixes     []stringAt
+	resultEnd int  // the offset of the result's closing '}'
+	meta      span // the _meta object, from -1 when there is none
+	metaKeys  int  // how many members _meta has
+	marks     [3]span
 }
 
 // answerMarks are the _meta keys an answer writes, in EachMeta's order.
@@ -306,14 +310,16 @@ func (x *responseReader) readContent() bool {
 	if !mayBeJSON(text) || len(text) >= streamAbove {
 		return true
 	}
-	v, err := jsonmap.Parse(bytesOf(text))
+	// The text is a string, never written: its value may share it rather
+	// than copy it, as the mapping of a text does.
+	v, _, err := jsonmap.ParseShared(bytesOf(text))
 	if err != nil {
 		return true
 	}
 	x.block = &block{at: only, json: bytesOf(text), value: v, parsed: true}
 	if x.structured.from >= 0 {
 		// structuredContent came first and was read token by token.
-		n, _, _, ok := matchCompact(x.msg[x.structured.from:x.structured.to], &v)
+		n, _, _, ok := matchCompact(x.msg[x.structured.from:x.structured.to], 0, &v)
 		x.settle(ok && n == x.structured.to-x.structured.from)
 		return true
 	}
@@ -327,13 +333,12 @@ func (x *responseReader) readContent() bool {
 // comparing it with the compact form of the JSON block's value: when it
 // is that form, the reader passes over it; otherwise it reads it.
 func (x *responseReader) compare(from int) bool {
-	n, depth, exact, same := matchCompact(x.msg[from:], &x.block.value)
+	n, depth, fixes, same := matchCompact(x.msg[from:], from, &x.block.value)
 	if same && x.r.Depth()+depth <= x.r.MaxDepth && x.r.PassValue(n) == nil {
 		x.structured = span{from, from + n}
-		if !exact {
-			// The answer writes it in compact form, as AppendCompact does.
-			x.resp.structured, x.resp.recompact = x.structured, true
-		}
+		// The answer writes these strings in compact form, as
+		// AppendCompact does.
+		x.resp.fixes = fixes
 		x.settle(true)
 		return true
 	}
@@ -466,6 +471,9 @@ func (resp *Response) Apply(a Answer) []byte {
 			edits = append(edits, edit{from: resp.texts[i].from, to: resp.texts[i].to, text: resp.Result.Content[i].Text})
 		}
 	}
+	for _, f := range resp.fixes {
+		edits = append(edits, edit{from: f.from, to: f.to, text: f.s})
+	}
 	if resp.recompact {
 		edits = append(edits, edit{from: resp.structured.from, to: resp.structured.to, raw: resp.Result.known.value.AppendCompact(nil)})
 	}
@@ -524,15 +532,16 @@ func (resp *Response) Apply(a Answer) []byte {
 
 // matchCompact reports whether b begins with a JSON text of v's value
 // in the compact form [MAP-3] but for the escapes of its strings, and
-// then its length, the depth of v's nesting, and whether the text is the
-// compact form exactly. It reads each byte of b once and holds nothing
-// but the escaped form of a string that has escapes.
-func matchCompact(b []byte, v *jsonmap.Value) (n, depth int, exact, ok bool) {
-	m := compactMatcher{b: b}
+// then its length, the depth of v's nesting, and the strings in another
+// form than the compact one, at offsets from base. It reads each byte of
+// b once and holds nothing but the escaped form of a string that has
+// escapes, and where each string in another form lies.
+func matchCompact(b []byte, base int, v *jsonmap.Value) (n, depth int, fixes []stringAt, ok bool) {
+	m := compactMatcher{b: b, base: base}
 	if !m.value(v, 0) {
-		return 0, 0, false, false
+		return 0, 0, nil, false
 	}
-	return m.i, m.depth, !m.loose, true
+	return m.i, m.depth, m.fixes, true
 }
 
 type compactMatcher struct {
@@ -540,7 +549,16 @@ type compactMatcher struct {
 	i       int
 	depth   int
 	escaped []byte
-	loose   bool // a string was matched in another form than the compact one
+	// The strings matched in another form than the compact one, at
+	// offsets from base.
+	fixes []stringAt
+	base  int
+}
+
+// stringAt is a string literal, text[from:to], and its string.
+type stringAt struct {
+	from, to int
+	s        string
 }
 
 func (m *compactMatcher) lit(s string) bool {
@@ -589,7 +607,8 @@ func (m *compactMatcher) strOther(s string) bool {
 			if j != len(s) {
 				return false
 			}
-			m.i, m.loose = i+1, true
+			m.fixes = append(m.fixes, stringAt{m.base + m.i, m.base + i + 1, s})
+			m.i = i + 1
 			return true
 		case c == '\\':
 			r, next, ok := jsontext.DecodeEscape(b, i)
