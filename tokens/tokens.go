@@ -28,6 +28,7 @@ type Encoding struct {
 	name       string
 	piece      func(text []byte, i int) int
 	lowerBound func(text []byte, limit int) int
+	words      bool // count with countWords
 
 	load   sync.Once
 	tab    *table
@@ -36,7 +37,7 @@ type Encoding struct {
 }
 
 var encodings = []*Encoding{
-	{name: CL100K, piece: cl100kPiece, lowerBound: cl100kLowerBound},
+	{name: CL100K, piece: cl100kPiece, lowerBound: cl100kLowerBound, words: true},
 	{name: O200K, piece: o200kPiece},
 }
 
@@ -88,7 +89,7 @@ func (e *Encoding) CountUpTo(text []byte, limit int) (int, bool) {
 
 func (e *Encoding) count(text []byte, limit int) int {
 	cache, slot := e.caches.acquire()
-	c := counter{tab: e.tab, piece: e.piece, cache: cache}
+	c := counter{tab: e.tab, piece: e.piece, cache: cache, words: e.words}
 	n := c.count(text, limit)
 	e.caches.release(cache, slot)
 	return n
