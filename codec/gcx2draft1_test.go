@@ -3,6 +3,7 @@ package codec_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -259,5 +260,53 @@ func TestEncodeWithoutNamesIdeasExactly(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// An abbreviation keeps a tail of minAbbrevTail (5) to maxAbbrevTail (64)
+// bytes, separator included, and leaves out at least minAbbrevDrop (12)
+// [D1-ABB-1]: each text below stands at one of those bounds, inside or
+// just outside, and comes back whole when decoded.
+func TestDraft1AbbrevBounds(t *testing.T) {
+	texts := []string{
+		"/srv/projects/alpha.json",                   // tail of 5: "….json"
+		"/srv/projects/gamma.txt",                    // ".txt" is 4, too short: the next separator's
+		"abcdefghijkl.yaml",                          // 12 bytes left out
+		"abcdefghijk.toml",                           // 11: not abbreviated
+		"/srv/projects/x/" + strings.Repeat("a", 63), // tail of 64
+		"/srv/projects/y/" + strings.Repeat("b", 64), // 65: not abbreviated
+	}
+	want := []string{
+		"….json", "…/gamma.txt", "….yaml", "abcdefghijk.toml", "…/" + strings.Repeat("a", 63), texts[5],
+	}
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range 2 * len(texts) {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"p":%q,"n":%d}`, texts[i%len(texts)], i)
+	}
+	b.WriteString("]")
+	v, err := jsonmap.Parse([]byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload, err := codec.Draft1{}.EncodeWithout("t", v, []string{"default", "derive", "affix", "key", "ditto"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(payload), "\n"), "\n")
+	if len(lines) != 1+2*len(texts) {
+		t.Fatalf("payload of %d lines:\n%s", len(lines), payload)
+	}
+	for i, w := range want {
+		if cell, _, _ := strings.Cut(lines[1+len(texts)+i], "\t"); cell != w {
+			t.Errorf("the second %q is written %q, want %q", texts[i], cell, w)
+		}
+	}
+	back, err := codec.Draft1{}.Decode(payload)
+	if err != nil || !jsonmap.Equal(back, v) {
+		t.Errorf("Decode(%q) = %s, %v; want the value encoded", payload, back.AppendCompact(nil), err)
 	}
 }

@@ -401,3 +401,30 @@ func TestCommentRowMinusZero(t *testing.T) {
 		t.Fatalf("-0 gives %q, 0 gives %q", minusZero.String(), zero.String())
 	}
 }
+
+// A line too long is refused where its string is read, in reading order
+// with the view's own faults, while the model's faults wait for the whole
+// view [WIRE-3]: a bad tool name in the first section does not come before
+// a field name of the second that passes the line limit, nor the field
+// name before a fault of the view that stands before it.
+func TestEncodeLineLimitBeforeTheModel(t *testing.T) {
+	limits := spec.DefaultLimits
+	limits.MaxLineBytes = 24
+	long := strings.Repeat("x", 30)
+	cases := []struct {
+		name, view string
+		rule       string
+		col        int
+	}{
+		{"a bad tool name, then a line too long", `{"sections":[{"tool":"a b","fields":["a"]},{"tool":"t","fields":["` + long + `"]}]}`, "LIM-4", 66},
+		{"a line too long, then the view cut short", `{"sections":[{"tool":"t","fields":["` + long + `"]}`, "LIM-4", 36},
+		{"an unknown key, then a line too long", `{"sections":[{"x":1,"fields":["` + long + `"]}]}`, "WIRE-2", 15},
+	}
+	for _, c := range cases {
+		err := wire.Encode(new(bytes.Buffer), strings.NewReader(c.view), limits)
+		var e *spec.Error
+		if !errors.As(err, &e) || e.Rule != c.rule || e.Line != 1 || e.Column != c.col {
+			t.Errorf("%s: %q: got %v, want [%s] at 1:%d", c.name, c.view, err, c.rule, c.col)
+		}
+	}
+}

@@ -475,7 +475,12 @@ func buildRows(corpus map[string]scorecard.Case) ([]row, error) {
 					return json.Unmarshal(msg, &v)
 				}}})
 	}
-	cliRows, err := cliRows(corpus)
+	parts, err := proxyParts([]scorecard.Case{small, large}) // proxy.go
+	if err != nil {
+		return nil, err
+	}
+	rows = append(rows, parts...)
+	cliRows, err := cliRows(corpus) // cli.go
 	if err != nil {
 		return nil, err
 	}

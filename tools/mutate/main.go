@@ -24,6 +24,14 @@
 // where it stopped, and after tests are added only the survivors run
 // again. The report says how many outcomes came from the log.
 //
+// -logged (with -resume) runs nothing: the report is made from the log
+// alone, a later line for a mutant overriding an earlier one, so that the
+// logs of runs split over several processes, and a rerun of some of their
+// mutants after tests were added, can be joined (cat) into one report.
+// A mutant the log does not show is left out as not run; one it shows
+// timed out counts as a survivor, the reading that claims least: on a
+// loaded machine a survivor's two steps can pass the time limit.
+//
 // Each mutant runs its package's tests first (go test -short -failfast),
 // then, if it survived, the conformance vectors, which exercise every
 // package here through the built-in implementation. A mutant that does
@@ -68,6 +76,7 @@ const (
 	survived  outcome = "survived"
 	stillborn outcome = "stillborn"
 	timedOut  outcome = "timeout"
+	notRun    outcome = "not run" // -logged: the log lacks it
 )
 
 type result struct {
@@ -87,6 +96,7 @@ func main() {
 	list := flag.Bool("list", false, "list the drawn mutants and exit")
 	only := flag.String("only", "", "comma-separated mutant ids to run (overrides -sample)")
 	resume := flag.String("resume", "", "log of an earlier run (its standard error): mutants it shows killed or stillborn are not run again")
+	logged := flag.Bool("logged", false, "with -resume: run nothing, report the outcomes the log shows (its timeouts as survivors, mutants it lacks left out as not run)")
 	equivalentFile := flag.String("equivalent", "tools/mutate/equivalent.txt", "mutants judged equivalent, one id and the reason per line")
 	flag.Parse()
 
@@ -167,6 +177,14 @@ func main() {
 	reused := 0
 	var torun []int
 	for i, m := range drawn {
+		if *logged {
+			oc := loggedOutcome(earlier, m)
+			results[i] = result{site: m.site, pkg: m.pkg, outcome: oc}
+			if oc != notRun {
+				reused++
+			}
+			continue
+		}
 		if oc, ok := keptOutcome(earlier, m); ok {
 			results[i] = result{site: m.site, pkg: m.pkg, outcome: oc}
 			reused++
@@ -208,7 +226,7 @@ func main() {
 	report := summarize(results, pkgList, totals, equivalent)
 	if *out != "" {
 		cmd := "go run ./tools/mutate " + strings.Join(os.Args[1:], " ")
-		report.reused, report.resumed = reused, *resume
+		report.reused, report.resumed, report.logged = reused, *resume, *logged
 		if err := os.WriteFile(*out, []byte(markdown(report, cmd, *sample, *seed, time.Since(start))), 0o644); err != nil {
 			fail("%v", err)
 		}
@@ -389,7 +407,7 @@ func firstFailure(out string) string {
 
 // A tally counts outcomes; equivalent counts the survivors that are
 // listed as equivalent, and is part of survived.
-type tally struct{ drawn, killed, survived, stillborn, timedOut, equivalent int }
+type tally struct{ drawn, killed, survived, stillborn, timedOut, equivalent, notRun int }
 
 func (t tally) scored() int { return t.killed + t.timedOut + t.survived }
 
@@ -444,6 +462,9 @@ func (t *tally) add(o outcome) {
 		t.stillborn++
 	case timedOut:
 		t.timedOut++
+	case notRun:
+		t.drawn--
+		t.notRun++
 	}
 }
 
@@ -457,6 +478,7 @@ type summary struct {
 	equivalent map[string]string
 	reused     int    // outcomes taken from the log of an earlier run
 	resumed    string // that log
+	logged     bool   // nothing was run: every outcome is the log's
 }
 
 func summarize(results []result, pkgs []string, totals map[string]int, equivalent map[string]string) summary {
@@ -494,8 +516,14 @@ func markdown(s summary, cmd string, sample int, seed uint64, took time.Duration
 	} else {
 		fmt.Fprintf(&b, "Every mutant of the packages below was run.\n")
 	}
-	fmt.Fprintf(&b, "The run took %s.\n", took.Round(time.Second))
-	if s.reused > 0 {
+	switch {
+	case s.logged:
+		fmt.Fprintf(&b, "Made from the log of earlier runs, running nothing (`-resume %s -logged`): %d mutants have the outcome the log shows,\n", s.resumed, s.reused)
+		fmt.Fprintf(&b, "a timeout counted as a survivor (on a loaded machine a survivor's tests can pass the time limit); %d drawn mutants the log lacks are left out as not run.\n", s.total.notRun)
+	default:
+		fmt.Fprintf(&b, "The run took %s.\n", took.Round(time.Second))
+	}
+	if s.reused > 0 && !s.logged {
 		fmt.Fprintf(&b, "Of the %d mutants, %d kept the outcome (killed or stillborn) an earlier run's log shows (`-resume %s`);\n", s.total.drawn, s.reused, s.resumed)
 		fmt.Fprintf(&b, "the other %d, that run's survivors and timeouts among them, were run again for this report, and the time above is theirs.\n", s.total.drawn-s.reused)
 	}
@@ -567,6 +595,20 @@ func parseLog(log string) map[string]logLine {
 		out[id] = logLine{oc, rest}
 	}
 	return out
+}
+
+// loggedOutcome is m's outcome for a report made from the log alone: as
+// the log shows it with the same change, a timeout counted as a survivor;
+// a mutant the log lacks is not run.
+func loggedOutcome(log map[string]logLine, m drawnMutant) outcome {
+	l, ok := log[m.id()]
+	switch {
+	case !ok || (l.rest != m.desc && !strings.HasPrefix(l.rest, m.desc+" ")):
+		return notRun
+	case l.outcome == timedOut:
+		return survived
+	}
+	return l.outcome
 }
 
 // keptOutcome is the outcome a log shows for m if m need not run again:

@@ -68,3 +68,47 @@ func TestReportSaysWhatCameFromTheLog(t *testing.T) {
 		}
 	}
 }
+
+// A report made from logs alone takes a later line over an earlier one
+// (a rerun after tests were added), counts a timeout as a survivor, and
+// leaves out as not run a mutant no line shows.
+func TestLoggedReportJoinsLogs(t *testing.T) {
+	log := parseLog(runLog + "\n[1/1 1m0s] killed    spec/check.go:197:112:const 1 → 2 TestCheck\n")
+	for _, c := range []struct {
+		file      string
+		line, col int
+		op, desc  string
+		want      outcome
+	}{
+		{"spec/check.go", 197, 112, "const", "1 → 2", killed},
+		{"streaming/decoder.go", 359, 5, "logic", "&& → ||", killed},
+		{"jsonmap/auto/auto.go", 115, 5, "droperr", "return …, err → return …, nil", stillborn},
+		{"tokens/split.go", 133, 6, "cmp", "< → <=", survived},
+		{"streaming/decoder.go", 1, 1, "logic", "&& → ||", notRun},
+		{"streaming/decoder.go", 359, 5, "logic", "|| → &&", notRun},
+	} {
+		m := drawnMutant{site: site{file: c.file, line: c.line, col: c.col, op: c.op, desc: c.desc}}
+		if got := loggedOutcome(log, m); got != c.want {
+			t.Errorf("%s %q: %q, want %q", m.id(), c.desc, got, c.want)
+		}
+	}
+	results := []result{
+		{site: site{file: "a.go", op: "cmp"}, pkg: "a", outcome: killed},
+		{site: site{file: "a.go", op: "cmp"}, pkg: "a", outcome: notRun},
+		{site: site{file: "a.go", op: "cmp"}, pkg: "a", outcome: survived},
+	}
+	s := summarize(results, []string{"a"}, map[string]int{"a": 9}, nil)
+	if s.total.drawn != 2 || s.total.notRun != 1 || s.total.rate() != "50.0%" {
+		t.Errorf("tally %+v, rate %s; want 2 run, 1 not run, 50.0%%", s.total, s.total.rate())
+	}
+	s.reused, s.resumed, s.logged = 2, "all.log", true
+	text := markdown(s, "go run ./tools/mutate -resume all.log -logged", 3, 1, 0)
+	for _, want := range []string{"running nothing (`-resume all.log -logged`): 2 mutants", "a timeout counted as a survivor", "1 drawn mutants the log lacks are left out as not run", "| **all** | | 2 | 1 | 0 | 1 |"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("report lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "The run took") {
+		t.Errorf("a report made from logs gives a run's time:\n%s", text)
+	}
+}
