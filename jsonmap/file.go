@@ -26,7 +26,9 @@ import (
 // the payload, not of the input:
 //
 //   - an element of a table or of the array form, which is one row, while
-//     it is read (both passes);
+//     it is read (both passes); in a text of readAheadFrom bytes or more,
+//     three batches of elements read ahead, each closed once it passes
+//     batchBytes or holds batchElems elements (readahead.go);
 //   - the member values of a root object that are not tables, which are
 //     one header or one row together, from the first pass to the end;
 //   - per table, one entry per distinct member name and per distinct name
