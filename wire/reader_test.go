@@ -222,6 +222,11 @@ func TestEncodeRefusalPositions(t *testing.T) {
 		// The header line past its limit, at the part that passes it, whatever
 		// order the view's keys come in.
 		{"header line at the tool", `{"sections":[{"tool":"averyveryverylongtoolname","fields":["a"]}]}`, spec.Limits{MaxLineBytes: 24}, "LIM-4", 1, 22, "tool name"},
+		// Rows before the header: the row is refused when replayed, at the
+		// value that passes the limit; only the first value takes the
+		// guard's byte, not a later one that begins with "#" [ROW-4].
+		{"row line past the limit at its last value, rows first", `{"sections":[{"rows":[["a","#bbbbbbbbbbbbbbbbbbbbb","c"]],"fields":["x","y","z"],"tool":"t"}]}`, spec.Limits{MaxLineBytes: 24}, "LIM-4", 1, 53, ""},
+		{"row line past the limit at a guarded first value, rows first", `{"sections":[{"rows":[["#aaaaaaaaaaaaaaaaaaaaaaa","b"]],"fields":["x","y"],"tool":"t"}]}`, spec.Limits{MaxLineBytes: 24}, "LIM-4", 1, 24, ""},
 		{"header line at the tool, given last", `{"sections":[{"fields":["a"],"tool":"averyveryverylongtoolname"}]}`, spec.Limits{MaxLineBytes: 24}, "LIM-4", 1, 37, "tool name"},
 		{"header line at a field, tool last", `{"sections":[{"fields":["a","bbbbbbbbbbbbbbbbbbbbbbbbbb"],"tool":"t"}]}`, spec.Limits{MaxLineBytes: 24}, "LIM-4", 1, 29, "field name"},
 		{"header line at a meta value, meta first", `{"sections":[{"meta":[["k","vvvvvvvvvvvvvvvvvvvvvvv"]],"fields":["a"],"tool":"t"}]}`, spec.Limits{MaxLineBytes: 24}, "LIM-4", 1, 28, "meta pair"},

@@ -155,3 +155,49 @@ func TestReadResultTotal(t *testing.T) {
 		}
 	}
 }
+
+// sameAsDecoded compares a value with what encoding/json decodes into an
+// any, kind by kind: each kind equal, unequal in its content, and against
+// another kind; an array or object of another length; nested values.
+func TestSameAsDecodedEveryKind(t *testing.T) {
+	for _, c := range []struct {
+		value   string
+		decoded any
+		want    bool
+	}{
+		{`null`, nil, true},
+		{`null`, false, false},
+		{`true`, true, true},
+		{`true`, false, false},
+		{`false`, false, true},
+		{`false`, nil, false},
+		{`"s"`, "s", true},
+		{`"s"`, "S", false},
+		{`"1"`, 1.0, false},
+		{`1.5`, 1.5, true},
+		{`15e-1`, 1.5, true},
+		{`1.5`, 2.5, false},
+		{`1`, "1", false},
+		{`[]`, []any{}, true},
+		{`[1,"a"]`, []any{1.0, "a"}, true},
+		{`[1,"a"]`, []any{1.0, "b"}, false},
+		{`[1,"a"]`, []any{1.0}, false},
+		{`[1]`, []any{1.0, "a"}, false},
+		{`[1]`, map[string]any{"0": 1.0}, false},
+		{`{}`, map[string]any{}, true},
+		{`{"a":[1,{"b":null}]}`, map[string]any{"a": []any{1.0, map[string]any{"b": nil}}}, true},
+		{`{"a":[1,{"b":null}]}`, map[string]any{"a": []any{1.0, map[string]any{"b": false}}}, false},
+		{`{"a":1}`, map[string]any{"A": 1.0}, false},
+		{`{"a":1}`, map[string]any{"a": 1.0, "b": 2.0}, false},
+		{`{"a":1,"b":2}`, map[string]any{"a": 1.0}, false},
+		{`{"a":1}`, []any{1.0}, false},
+	} {
+		v, err := jsonmap.Parse([]byte(c.value))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sameAsDecoded(v, c.decoded); got != c.want {
+			t.Errorf("sameAsDecoded(%s, %#v) = %v, want %v", c.value, c.decoded, got, c.want)
+		}
+	}
+}
