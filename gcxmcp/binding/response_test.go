@@ -98,7 +98,7 @@ func drawResponse(t *rapid.T) drawnResponse {
 		block = `{"text":` + quote(text) + `,"type":"text"}`
 	}
 	content := []string{block}
-	switch rapid.IntRange(0, 5).Draw(t, "blocks") {
+	switch rapid.IntRange(0, 6).Draw(t, "blocks") {
 	case 1:
 		content = append([]string{`{"type":"image","data":"AAAA","mimeType":"image/png"}`}, content...)
 	case 2:
@@ -107,6 +107,9 @@ func drawResponse(t *rapid.T) drawnResponse {
 		content = append(content, `{"type":"text","text":`+quote(text)+`}`)
 	case 4:
 		content = append(content, `"not a block"`)
+	case 5:
+		// A text that is no text block's: it stays as it is written.
+		content = append(content, `{"text":`+quote("a <b> & c")+`,"type":"note"}`)
 	}
 	typical := len(content) == 1 && !prose
 	members := []string{`"content":[` + strings.Join(content, ",") + `]`}
@@ -224,6 +227,9 @@ func TestReadResponseLeaves(t *testing.T) {
 		`{"jsonrpc":"2.0","result":{"content":[]}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"content":[]},"result":{"content":[]}}`,
 		`[{"jsonrpc":"2.0","id":1,"result":{"content":[]}}]`,
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"\u0074ext","text":"1"}]}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text": "1"}]}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"text":"\u003c","type":"note"}]}}`,
 	} {
 		if _, ok := ReadResponse([]byte(msg)); ok {
 			t.Errorf("ReadResponse read %s", msg)
