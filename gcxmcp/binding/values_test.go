@@ -117,3 +117,41 @@ func TestMayBeJSON(t *testing.T) {
 		}
 	}
 }
+
+// The total a result reports [MCP-7]: the payload's root header and _meta
+// must agree when both say it, zero included; either alone says it; with
+// neither it is -1.
+func TestReadResultTotal(t *testing.T) {
+	payload := func(pairs string) string { return "GCX1 tool=t fields=a rows=1" + pairs + "\n1\n" }
+	for _, c := range []struct {
+		name     string
+		text     string
+		meta     map[string]any
+		total    int64
+		mismatch bool
+	}{
+		{"header 0, _meta 3", payload(" total=0"), map[string]any{MetaTotal: float64(3)}, 0, true},
+		{"header 3, _meta 0", payload(" total=3"), map[string]any{MetaTotal: float64(0)}, 0, true},
+		{"header 0 alone", payload(" total=0"), nil, 0, false},
+		{"header 0, _meta 0", payload(" total=0"), map[string]any{MetaTotal: float64(0)}, 0, false},
+		{"_meta 0 alone", payload(""), map[string]any{MetaTotal: float64(0)}, 0, false},
+		{"_meta 5 alone", payload(""), map[string]any{MetaTotal: float64(5)}, 5, false},
+		{"neither", payload(""), nil, -1, false},
+	} {
+		meta := map[string]any{MetaFormat: "GCX1"}
+		for k, v := range c.meta {
+			meta[k] = v
+		}
+		r, err := ReadResult(&Result{Content: []Block{{IsText: true, Text: c.text}}, Meta: meta})
+		switch {
+		case c.mismatch:
+			if !errors.Is(err, ErrMismatch) {
+				t.Errorf("%s: %+v, %v; want ErrMismatch", c.name, r, err)
+			}
+		case err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case r.Total != c.total:
+			t.Errorf("%s: total %d, want %d", c.name, r.Total, c.total)
+		}
+	}
+}

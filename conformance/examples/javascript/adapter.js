@@ -467,6 +467,11 @@ function readJsonText(b, start, end, maxDepth = MAX_JSON_DEPTH, partial = false)
     return read();
   } catch (e) {
     if (!(e instanceof JsonError)) throw e;
+    if (e.complete) {
+      // data after a whole value: the value was read first, and is checked before the data is reached [WIRE-3]
+      e.partial = e.complete;
+      throw e;
+    }
     let inner = null;
     for (let i = open.length - 1; i >= 0; i--) {
       const o = open[i];
@@ -496,7 +501,11 @@ function readJsonText(b, start, end, maxDepth = MAX_JSON_DEPTH, partial = false)
     for (;;) {
       if (!open.length) {
         skipWhitespace();
-        if (p < end) throw new JsonError(p, 'data after the JSON text');
+        if (p < end) {
+          const e = new JsonError(p, 'data after the JSON text');
+          e.complete = value;
+          throw e;
+        }
         return value;
       }
       const top = open[open.length - 1];
@@ -944,6 +953,7 @@ function encodeWireView(b) {
   }
   done(view);
   if (!sectionsValue) throw refuse('wire view without sections', view.offset);
+  if (jsonError) throw cut(); // data after the view, met once the view is read
   checkModel(sections, positionOf);
   return writeCanonical(sections);
 
