@@ -258,3 +258,33 @@ func TestReadResponseOtherEscapes(t *testing.T) {
 		t.Fatalf("structuredContent not in compact form: %s", got)
 	}
 }
+
+// Whatever the bytes, a message ReadResponse reads is one the tree reads,
+// and the two decide and write alike.
+func FuzzReadResponse(f *testing.F) {
+	for _, seed := range []string{
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"[{\"a\":1},{\"a\":2}]"}],"structuredContent":[{"a":1},{"a":2}]}}`,
+		`{"jsonrpc":"2.0","id":"x","result":{"content":[{"text":"{\"r\":[\"<\"]}","type":"text"}],"structuredContent":{"r":["\u003c"]},"_meta":{"k":1}}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"a":[1]},"content":[{"type":"text","text":"{\n  \"a\": [1]\n}"}],"isError":false}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"[1]"}],"structuredContent":[1,1,1]}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	s, err := NewServer(ServerOptions{Mode: ModeGCX})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		got, gotD, _, textOK := viaText(s, msg)
+		if !textOK {
+			return
+		}
+		want, wantD, treeOK := viaTree(s, msg)
+		if !treeOK {
+			t.Fatalf("ReadResponse read what the tree refuses: %q", msg)
+		}
+		if gotD != wantD || !bytes.Equal(got, want) {
+			t.Fatalf("decision %+v, the tree's %+v; wrote\n%s\nthe tree writes\n%s", gotD, wantD, got, want)
+		}
+	})
+}
