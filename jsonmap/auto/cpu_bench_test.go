@@ -3,7 +3,6 @@
 package auto_test
 
 import (
-	"fmt"
 	"path/filepath"
 	"runtime"
 	"syscall"
@@ -59,7 +58,7 @@ func BenchmarkAutoCPU(b *testing.B) {
 				gcx, au = gcx+mid-start, au+end-mid
 			}
 			if gcx <= 0 {
-				b.Fatal(fmt.Sprintf("no processor time measured for mode gcx"))
+				b.Fatal("no processor time measured for mode gcx")
 			}
 			b.ReportMetric(float64(gcx.Nanoseconds())/float64(b.N), "gcx-cpu-ns/op")
 			b.ReportMetric(float64(au.Nanoseconds())/float64(b.N), "auto-cpu-ns/op")
