@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 
 	"github.com/gcxwire/gcx/bench/scorecard"
@@ -28,9 +29,11 @@ func proxyParts(cases []scorecard.Case) ([]row, error) {
 	var rows []row
 	for _, c := range cases {
 		msg := toolResult(c)
-		noStructured := bytes.Replace(msg, append([]byte(`,"structuredContent":`), c.Response...), nil, 1)
-		if len(noStructured) == len(msg) {
-			return nil, fmt.Errorf("%s: no structuredContent to take out of the message", c.Name)
+		noStructured, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "result": map[string]any{
+			"content": []any{map[string]any{"type": "text", "text": string(c.Pretty)}},
+		}})
+		if err != nil {
+			return nil, err
 		}
 		resp, ok := binding.ReadResponse(msg)
 		if !ok {
@@ -65,10 +68,10 @@ func proxyParts(cases []scorecard.Case) ([]row, error) {
 		}}
 		input := c.Name + ", " + fmt.Sprintf("%.1f kB", float64(len(msg))/1000) + " message"
 		part := func(name string, run func() error) row {
-			return row{path: "proxy, its parts", input: input, bytes: len(msg), subject: side{name, run}, against: mapping}
+			return row{path: "proxy, part: " + name, input: input, bytes: len(msg), subject: side{name, run}, against: mapping}
 		}
 		rows = append(rows,
-			part("read the message without structuredContent", func() error {
+			part("read the message, no structuredContent", func() error {
 				if _, ok := binding.ReadResponse(noStructured); !ok {
 					return fmt.Errorf("not read")
 				}
@@ -80,9 +83,9 @@ func proxyParts(cases []scorecard.Case) ([]row, error) {
 				}
 				return nil
 			}),
-			part("decide, mode gcx: encode the payload", func() error { _, err := decide[binding.ModeGCX](); return err }),
-			part("decide, auto mode: encode, weigh three forms", func() error { _, err := decide[binding.ModeAuto](); return err }),
-			part("write the answer: splice the payload", func() error {
+			part("decide in mode gcx: the payload", func() error { _, err := decide[binding.ModeGCX](); return err }),
+			part("decide in auto mode: payload, three forms weighed", func() error { _, err := decide[binding.ModeAuto](); return err }),
+			part("write the answer: payload spliced in", func() error {
 				if len(resp.Apply(d.Answer)) == 0 {
 					return fmt.Errorf("nothing written")
 				}

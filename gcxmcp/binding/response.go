@@ -35,7 +35,6 @@ type Response struct {
 
 	msg   []byte
 	texts []span // per content block: its text's string literal, when a text block
-	loose []int  // the text blocks whose literal is not in compact form
 	// structuredContent's value when it is not in compact form: where it
 	// lies; the answer writes the JSON block's value, the same, in its
 	// place, in compact form.
@@ -242,7 +241,7 @@ func (x *responseReader) readContent() bool {
 			continue
 		}
 		var text string
-		var isText, textIsString, textLoose bool
+		var isText, textIsString bool
 		var at span
 		if !x.object(func(name string) bool {
 			if name != "type" && name != "text" {
@@ -250,40 +249,42 @@ func (x *responseReader) readContent() bool {
 				return ok
 			}
 			from, ok := x.valueStart()
-			if !ok {
+			if !ok || from >= len(x.msg) || isSpace(x.msg[from]) {
 				return false
 			}
-			// A text may be in any form: an answer writes it anew.
+			// A text block's text may be in any form, for an answer writes
+			// it anew: the reader need not scan a long text a second time
+			// for the form of its escapes, as it does in a text still in
+			// compact form. What it does not check here is checked below.
 			before := x.r.Compact()
+			x.r.SetCompact(false)
+			k := x.peek()
 			x.r.SetCompact(true)
-			if x.peek() != jsontext.String {
+			if k != jsontext.String {
 				err := x.r.SkipValue()
 				x.r.SetCompact(before && x.r.Compact())
 				return err == nil
 			}
 			tok, err := x.r.NextToken()
+			x.r.SetCompact(before)
 			if err != nil {
 				return false
 			}
-			if name == "text" {
-				textLoose = !x.r.Compact()
-				x.r.SetCompact(before)
-			} else {
-				x.r.SetCompact(before && x.r.Compact())
-			}
+			s := span{from, int(x.r.InputOffset())}
 			if name == "type" {
 				isText = tok.Text == "text"
+				x.checkCompact(s, tok.Text)
 			} else {
 				textIsString = true
-				text, at = tok.Text, span{from, int(x.r.InputOffset())}
+				text, at = tok.Text, s
 			}
 			return true
 		}) {
 			return false
 		}
 		if !isText {
-			if textLoose {
-				x.r.SetCompact(false) // a text that stays as it is
+			if textIsString {
+				x.checkCompact(at, text) // a text that stays as it is
 			}
 			res.Content = append(res.Content, Block{})
 			x.resp.texts = append(x.resp.texts, span{-1, -1})
@@ -296,9 +297,6 @@ func (x *responseReader) readContent() bool {
 			only = len(res.Content)
 		} else {
 			only = -2
-		}
-		if textLoose {
-			x.resp.loose = append(x.resp.loose, len(res.Content))
 		}
 		res.Content = append(res.Content, Block{IsText: true, Text: text})
 		x.resp.texts = append(x.resp.texts, at)
@@ -328,6 +326,19 @@ func (x *responseReader) readContent() bool {
 	}
 	return true
 }
+
+// checkCompact notes that the message is not in compact form unless the
+// string literal at s is the compact form of str.
+func (x *responseReader) checkCompact(s span, str string) {
+	lit := x.msg[s.from:s.to]
+	if len(lit) != len(str)+2 || string(lit[1:len(lit)-1]) != str || needsEscape(str) {
+		if !bytes.Equal(lit, jsontext.AppendString(nil, str)) {
+			x.r.SetCompact(false)
+		}
+	}
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // compare reads structuredContent's value, which begins at from, by
 // comparing it with the compact form of the JSON block's value: when it
@@ -466,9 +477,11 @@ func (resp *Response) Apply(a Answer) []byte {
 	if a.Block >= 0 {
 		edits = append(edits, edit{from: resp.texts[a.Block].from, to: resp.texts[a.Block].to, text: a.Text})
 	}
-	for _, i := range resp.loose {
-		if i != a.Block {
-			edits = append(edits, edit{from: resp.texts[i].from, to: resp.texts[i].to, text: resp.Result.Content[i].Text})
+	// Every text block's text is written anew, as AppendCompact does: it
+	// was read in whatever form it came.
+	for i, t := range resp.texts {
+		if t.from >= 0 && i != a.Block {
+			edits = append(edits, edit{from: t.from, to: t.to, text: resp.Result.Content[i].Text})
 		}
 	}
 	for _, f := range resp.fixes {

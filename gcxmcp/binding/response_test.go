@@ -98,7 +98,7 @@ func drawResponse(t *rapid.T) drawnResponse {
 		block = `{"text":` + quote(text) + `,"type":"text"}`
 	}
 	content := []string{block}
-	switch rapid.IntRange(0, 5).Draw(t, "blocks") {
+	switch rapid.IntRange(0, 6).Draw(t, "blocks") {
 	case 1:
 		content = append([]string{`{"type":"image","data":"AAAA","mimeType":"image/png"}`}, content...)
 	case 2:
@@ -107,6 +107,9 @@ func drawResponse(t *rapid.T) drawnResponse {
 		content = append(content, `{"type":"text","text":`+quote(text)+`}`)
 	case 4:
 		content = append(content, `"not a block"`)
+	case 5:
+		// A text that is no text block's: it stays as it is written.
+		content = append(content, `{"text":`+quote("a <b> & c")+`,"type":"note"}`)
 	}
 	typical := len(content) == 1 && !prose
 	members := []string{`"content":[` + strings.Join(content, ",") + `]`}
@@ -224,6 +227,9 @@ func TestReadResponseLeaves(t *testing.T) {
 		`{"jsonrpc":"2.0","result":{"content":[]}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"content":[]},"result":{"content":[]}}`,
 		`[{"jsonrpc":"2.0","id":1,"result":{"content":[]}}]`,
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"\u0074ext","text":"1"}]}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text": "1"}]}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"text":"\u003c","type":"note"}]}}`,
 	} {
 		if _, ok := ReadResponse([]byte(msg)); ok {
 			t.Errorf("ReadResponse read %s", msg)
@@ -251,4 +257,34 @@ func TestReadResponseOtherEscapes(t *testing.T) {
 	if !bytes.Contains(got, []byte(`"structuredContent":[{"a":"<é>"},{"a":"x"}]`)) {
 		t.Fatalf("structuredContent not in compact form: %s", got)
 	}
+}
+
+// Whatever the bytes, a message ReadResponse reads is one the tree reads,
+// and the two decide and write alike.
+func FuzzReadResponse(f *testing.F) {
+	for _, seed := range []string{
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"[{\"a\":1},{\"a\":2}]"}],"structuredContent":[{"a":1},{"a":2}]}}`,
+		`{"jsonrpc":"2.0","id":"x","result":{"content":[{"text":"{\"r\":[\"<\"]}","type":"text"}],"structuredContent":{"r":["\u003c"]},"_meta":{"k":1}}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"a":[1]},"content":[{"type":"text","text":"{\n  \"a\": [1]\n}"}],"isError":false}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"[1]"}],"structuredContent":[1,1,1]}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	s, err := NewServer(ServerOptions{Mode: ModeGCX})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		got, gotD, _, textOK := viaText(s, msg)
+		if !textOK {
+			return
+		}
+		want, wantD, treeOK := viaTree(s, msg)
+		if !treeOK {
+			t.Fatalf("ReadResponse read what the tree refuses: %q", msg)
+		}
+		if gotD != wantD || !bytes.Equal(got, want) {
+			t.Fatalf("decision %+v, the tree's %+v; wrote\n%s\nthe tree writes\n%s", gotD, wantD, got, want)
+		}
+	})
 }

@@ -14,7 +14,7 @@ import (
 
 // BenchmarkRewrite is the proxy's answer to a tools/call result in mode
 // gcx, a table of search hits pretty-printed in the text block and
-// compact as structuredContent, at 60 rows and at 500 (about 8 times as
+// compact as structuredContent, at 5 rows, 60 and 500 (about 8 times as
 // many), beside what it cannot avoid: the mapping of the text. The two
 // sub-benchmarks of a size run one after the other, so their ns/op
 // compare as a ratio; a rewrite that grew faster than its rows would
@@ -22,7 +22,7 @@ import (
 //
 //	go test -run '^$' -bench Rewrite -benchmem ./gcxmcp/proxy
 func BenchmarkRewrite(b *testing.B) {
-	for _, name := range []string{"search_symbols-60", "search_symbols-500"} {
+	for _, name := range []string{"search_symbols-5", "search_symbols-60", "search_symbols-500"} {
 		file, err := os.ReadFile("../../bench/wire-format/cases/" + name + ".json")
 		if err != nil {
 			b.Fatal(err)

@@ -42,7 +42,8 @@ func (r *Reader) PassValue(n int) error {
 	}
 	passed := r.buf[pos : pos+n]
 	start := r.posAt(pos)
-	if k := bytes.LastIndexByte(passed, '\n'); k >= 0 {
+	if bytes.IndexByte(passed, '\n') >= 0 {
+		k := bytes.LastIndexByte(passed, '\n')
 		// Not compact after all; keep the lines right for later errors.
 		r.loose = true
 		r.line += bytes.Count(passed, []byte{'\n'})
