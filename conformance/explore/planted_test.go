@@ -762,11 +762,13 @@ const plantedAloneEnv = "GCX_PLANTED_ALONE"
 // no shrinking) on impl and returns its first finding that the committed
 // example does not share, and the cases run: a finding of the baseline's,
 // or one whose case the committed copy fails as well, is not the bug's.
-// Its bound on findings leaves room for such shared ones, which would
-// otherwise end the run before the bug's own.
+// Its bound on findings leaves room for the baseline's, and ends a run at
+// the first other: a bug found costs the cases up to it, a bug missed the
+// whole run. (A run bounded by its floor of cases runs the baseline's
+// cases, so a finding the baseline lacks is the bug's.)
 func (b *plantedBaseline) exploreNew(t *testing.T, impl conformance.Implementation) (*explore.Finding, int) {
 	t.Helper()
-	rep, err := explore.Run(impl, explore.Options{Seed: 1, Time: explore.DefaultTime, LaneCases: explore.DefaultLaneCases, Shrink: -1, Findings: len(b.findings) + 10})
+	rep, err := explore.Run(impl, explore.Options{Seed: 1, Time: explore.DefaultTime, LaneCases: explore.DefaultLaneCases, Shrink: -1, Findings: len(b.findings) + 1})
 	if err != nil {
 		t.Fatal(err)
 	}
