@@ -182,41 +182,33 @@ func (e *Encoder) WriteRow(values []string) error {
 	// count after [CAN-3].
 	b := e.buf
 	start := len(b)
-	// Room for the row as it stands, a guard, its TABs and the scanner's
-	// slack, made once: a value then needs no room of its own unless its
-	// escapes outgrow the slack.
-	need := len(values) + valueSlack
-	for _, v := range values {
-		need += len(v)
+	// Room for the row at its longest, every byte escaped, with a guard,
+	// its TABs and the scanner's slack, made once: escapeRow then writes
+	// the whole row, if it is ASCII, in one call that checks no room.
+	if cap(b)-len(b) < rowRoom(values) {
+		b = e.grow(rowRoom(values))
 	}
-	if cap(b)-len(b) < need {
-		b = e.grow(need)
+	if len(values) > 0 && spec.NeedsGuard(values[0]) {
+		b = append(b, spec.GuardByte)
 	}
-	for i, v := range values {
-		if i > 0 {
-			b = append(b, '\t')
-		} else if spec.NeedsGuard(v) {
-			b = append(b, spec.GuardByte)
+	for rest := values; len(rest) > 0; {
+		k, read, written := escapeRow(at(unsafe.SliceData(b), len(b)), unsafe.SliceData(rest), len(rest))
+		b = b[:len(b)+written]
+		if k == len(rest) {
+			break
 		}
-		if plainFirst && plainASCII(v) {
-			b = append(b, v...)
-			continue
-		}
-		if room := cap(b) - len(b); room >= len(v)+valueSlack {
-			// Most values are ASCII: the scanner copies and escapes
-			// them whole, and appendValue takes up only a value that
-			// is not, from its first byte that is not ASCII (or an
-			// escape the slack had no room for).
-			read, written := escapeASCII(at(unsafe.SliceData(b), len(b)), room, unsafe.StringData(v), len(v))
-			b = b[:len(b)+written]
-			if read == len(v) {
-				continue
-			}
-			v = v[read:]
-		}
+		// Value k holds a byte that is not ASCII: appendValue checks
+		// and copies it from there.
 		var valid bool
-		if b, valid = appendValue(b, v); !valid {
+		if b, valid = appendValue(b, rest[k][read:]); !valid {
 			return e.fail(spec.CheckRow(e.sections-1, e.rows, e.width, values))
+		}
+		rest = rest[k+1:]
+		if len(rest) > 0 {
+			b = append(b, '\t')
+			if cap(b)-len(b) < rowRoom(rest) {
+				b = slices.Grow(b, rowRoom(rest))
+			}
 		}
 	}
 	if e.declared >= 0 && int64(e.rows) == e.declared {
@@ -232,6 +224,16 @@ func (e *Encoder) WriteRow(values []string) error {
 	e.buf = append(b, '\n')
 	e.rows++
 	return e.flushIfFull()
+}
+
+// rowRoom is the room escapeRow needs for values: twice their bytes, a
+// TAB each and valueSlack (and so a guard's byte too).
+func rowRoom(values []string) int {
+	n := len(values) + valueSlack
+	for _, v := range values {
+		n += 2 * len(v)
+	}
+	return n
 }
 
 // WriteComment writes a comment line in the current section, after the rows
