@@ -19,7 +19,8 @@ import (
 
 // Default bounds of gcx explore: explore.DefaultTime, no bound on cases
 // (in persistent mode some thousands; docs/conformance.md, "Exploring",
-// measures it).
+// measures it), and explore.DefaultLaneCases a lane at least, however
+// long a loaded machine takes for them.
 const (
 	defaultExploreCases = 0
 	defaultExploreTime  = explore.DefaultTime
@@ -36,6 +37,7 @@ func runExplore(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	seed := fl.Uint64("seed", 1, "the `seed` of the generated cases: the same seed, the same cases")
 	cases := fl.Int("cases", defaultExploreCases, "run at most `N` cases (0: no bound but --time)")
 	limit := fl.Duration("time", defaultExploreTime, "stop starting cases after this `duration` (0: no bound but --cases; --cases given alone bounds the run by cases only)")
+	laneCases := fl.Int("lane-cases", explore.DefaultLaneCases, "run at least `N` cases a lane before --time stops the run (by default only when neither --time nor --cases is given)")
 	categories := fl.String("category", "", "generate only cases of these categories, a comma-separated `list` of "+strings.Join(conformance.Categories, ","))
 	levelName := fl.String("level", conformance.Diagnostic.String(), "the `level` a disagreement is judged at: core or diagnostic")
 	shrink := fl.Int("shrink", explore.DefaultShrink, "try at most `N` smaller cases when shrinking a disagreement (0: do not shrink)")
@@ -81,12 +83,15 @@ func runExplore(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	opt := explore.Options{Seed: *seed, Cases: *cases, Time: *limit, Level: level, Parallel: *parallel, Shrink: *shrink, Findings: *findings}
+	if flagSet(fl, "lane-cases") || !flagSet(fl, "time") && !flagSet(fl, "cases") {
+		opt.LaneCases = *laneCases // the default run's floor, so that a loaded machine runs as many
+	}
 	if *shrink == 0 {
 		opt.Shrink = -1
 	}
 	switch {
-	case *cases < 0, *limit < 0, *shrink < 0, *parallel < 0:
-		fmt.Fprintln(stderr, "gcx explore: --cases, --time, --shrink and --parallel take no negative value")
+	case *cases < 0, *limit < 0, *shrink < 0, *parallel < 0, *laneCases < 0:
+		fmt.Fprintln(stderr, "gcx explore: --cases, --time, --lane-cases, --shrink and --parallel take no negative value")
 		return exitUsage
 	case *findings < 1:
 		fmt.Fprintln(stderr, "gcx explore: --findings takes a count of at least 1")

@@ -124,7 +124,7 @@ func TestFindsPlantedBugs(t *testing.T) {
 	for _, bug := range planted {
 		t.Run(bug.name, func(t *testing.T) {
 			buggy := bug.make(conformance.Streaming())
-			rep, err := explore.Run(buggy, explore.Options{Seed: 1, Cases: 2000, Parallel: 1})
+			rep, err := explore.Run(buggy, explore.Options{Seed: 1, Cases: 4000, Parallel: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -164,6 +164,24 @@ func TestRunIsDeterministic(t *testing.T) {
 	}
 	if inputs[0] != inputs[1] {
 		t.Errorf("two runs of one seed shrank to %q and %q", inputs[0], inputs[1])
+	}
+}
+
+// TestLaneCasesFloorTime checks that a run bounded by time goes on past it
+// until every lane has had its floor of cases (Options.LaneCases), as a
+// loaded machine must, and that Cases still bounds it.
+func TestLaneCasesFloorTime(t *testing.T) {
+	categories := []string{"decode", "mcp"} // four lanes: decode and the binding's three ops
+	rep, err := explore.Run(conformance.Streaming(), explore.Options{Seed: 2, Time: time.Nanosecond, LaneCases: 5, Categories: categories})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Cases != 20 {
+		t.Errorf("%d cases past a time already spent, want the floor of 5 a lane in 4 lanes, 20", rep.Cases)
+	}
+	rep, err = explore.Run(conformance.Streaming(), explore.Options{Seed: 2, Time: time.Nanosecond, Cases: 6, LaneCases: 5, Categories: categories})
+	if err != nil || rep.Cases != 6 {
+		t.Errorf("bounded by 6 cases under a floor of 20: %d cases, %v", rep.Cases, err)
 	}
 }
 

@@ -642,6 +642,11 @@ func (g *gen) mutateValue(v *jsonmap.Value, depth int) {
 			v.Text = g.scalar().Text
 		}
 		return
+	case jsonmap.Number:
+		if g.one(2) {
+			v.Text = g.respellNumber(v.Text)
+			return
+		}
 	case jsonmap.True, jsonmap.False:
 		if g.one(2) {
 			*v = g.retyped(*v) // a boolean a loose reader would take: 1, "true" [MCP-7]

@@ -47,26 +47,60 @@ func lanesOf(categories []string, declined map[conformance.Op]bool) []lane {
 	return out
 }
 
-// laneCase draws case k of the lane (its try-th draw): every other case
-// a committed vector of the lane with one mutation (mutateCase), the
-// vectors taken in turn from one the seed picks, so that a run reaches
-// as many of them as its budget allows before it repeats one; the other
-// cases new ones from the category's generator.
-func (g *gen) laneCase(l lane, ref Reference, seed uint64, k, try int) Case {
-	if k%2 == 0 {
-		if c, ok := g.mutateCase(l, ref, seed, k/2, try); ok {
-			return c
+// laneCase draws case i, case k = i/L of lane j = i mod L of L lanes (its
+// try-th draw): two cases in three a committed vector with one mutation
+// (mutateCase), the third a new one from the category's generator. The
+// mutated vectors are not the lane's but a sweep over every lane's
+// (sweepOf) — mutated case k of lane j mutates vector sweepSlot(k)·L + j
+// of it, from one the seed picks —
+// so that each committed vector gets the same share of mutations,
+// however many vectors its lane holds, and a run reaches as many of them
+// as its budget allows before it repeats one; the new cases keep the
+// lanes' equal shares.
+//
+// It returns the case, the category it was drawn in (the lane's, or for
+// a mutated vector the vector's) and whether it is a mutated vector.
+func (g *gen) laneCase(l lane, lanes []lane, ref Reference, seed uint64, i, try int, declined map[conformance.Op]bool) (c Case, category string, mutated bool) {
+	if slot, ok := sweepSlot(i / len(lanes)); ok {
+		if c, category, ok := g.mutateCase(sweepOf(ref.Tag, lanes, declined), ref, seed, slot*len(lanes)+i%len(lanes), try); ok {
+			return c, category, true
 		}
 	}
 	switch l.op {
 	case conformance.OpMCPServer:
-		return g.serverCase()
+		return g.serverCase(), l.category, false
 	case conformance.OpMCPClient:
-		return g.clientCase()
+		return g.clientCase(), l.category, false
 	case conformance.OpMCPProxy:
-		return g.proxyCase()
+		return g.proxyCase(), l.category, false
 	}
-	return generators[l.category](g, ref)
+	return generators[l.category](g, ref), l.category, false
+}
+
+// sweepSlot says whether case k of a lane mutates a committed vector (two
+// in three do: the vectors, changed, are where a program meets every
+// alternative of what the spec names, and the third is drawn new), and
+// which of the lane's mutated cases it is.
+func sweepSlot(k int) (int, bool) {
+	if k%3 == 2 {
+		return 0, false
+	}
+	return k/3*2 + k%3, true
+}
+
+// sweepOf returns the committed vectors of the lanes, lane by lane, but
+// those of ops declined: what mutateCase sweeps.
+func sweepOf(tag string, lanes []lane, declined map[conformance.Op]bool) []*conformance.Vector {
+	seeds := seedsOf(tag)
+	var out []*conformance.Vector
+	for _, l := range lanes {
+		for _, v := range seeds[l] {
+			if !declined[v.Op] {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
 }
 
 // seedVectors are the committed vectors of a version by lane: what
@@ -106,15 +140,14 @@ func seedsOf(tag string) map[lane][]*conformance.Vector {
 	return m
 }
 
-// mutateCase takes a committed vector of the lane and changes one thing
-// in it — a byte, a line terminator, the case of a key, tag or name, a
-// member or a boolean of its JSON, a limit just at or past what the
-// input needs — and leaves the expected outcome to the reference. It
-// reports false when the lane has no committed vector.
-func (g *gen) mutateCase(l lane, ref Reference, seed uint64, n, try int) (Case, bool) {
-	seeds := seedsOf(ref.Tag)[l]
+// mutateCase takes vector n of the sweep (from one the seed picks) and
+// changes one thing in it — a byte, a line terminator, the case of a key,
+// tag or name, a field, a row, a member or a boolean of its JSON, a limit
+// just at or past what the input needs — and leaves the expected outcome
+// to the reference. It reports false when the sweep is empty.
+func (g *gen) mutateCase(seeds []*conformance.Vector, ref Reference, seed uint64, n, try int) (Case, string, bool) {
 	if len(seeds) == 0 {
-		return Case{}, false
+		return Case{}, "", false
 	}
 	// vector n of the sweep; after a few draws the reference could not
 	// judge, any vector of the lane
@@ -136,7 +169,7 @@ func (g *gen) mutateCase(l lane, ref Reference, seed uint64, n, try int) (Case, 
 			g.mutateFormat(&c, ref)
 		}
 	}
-	return c, true
+	return c, v.Category, true
 }
 
 // mutateFormat changes one thing in a case of the format or the mapping.
@@ -144,44 +177,82 @@ func (g *gen) mutateFormat(c *Case, ref Reference) {
 	isJSON := c.Op == conformance.OpEncode || c.Op == conformance.OpJSONEncode
 	takesLimits := c.Op == conformance.OpDecode || c.Op == conformance.OpJSONDecode ||
 		(c.Op == conformance.OpJSONEncode && c.Mode == "gcx")
-	switch k := g.n(10); {
+	if isJSON {
+		g.mutateJSONInput(c, ref, takesLimits)
+		return
+	}
+	k := g.n(12)
+	if c.Op == conformance.OpJSONDecode && g.one(3) {
+		k = g.between(7, 9) // the mapping reads fields, headers and rows together
+	}
+	switch {
 	case k == 0 && takesLimits:
 		g.boundLimits(c, ref)
-	case k == 1 && c.Op == conformance.OpJSONEncode:
-		switch g.n(3) {
+	case k <= 2:
+		c.Input = g.terminators(c.Input)
+	case k == 3:
+		c.Input = g.metaInOtherCase(c.Input)
+	case k == 4:
+		c.Input = g.caseOfWord(c.Input)
+	case k == 5:
+		c.Input = g.multiByte(c.Input)
+	case k == 6:
+		c.Input = g.blockEdge(c.Input)
+	case k == 7:
+		c.Input = g.columnEdit(c.Input)
+	case k == 8:
+		c.Input = g.headerEdit(c.Input)
+	case k == 9:
+		c.Input = g.rowEdit(c.Input)
+	default:
+		c.Input = g.nearMiss(c.Input)
+	}
+}
+
+// mutateJSONInput changes one thing in a JSON input: a wire view or a
+// value to write.
+func (g *gen) mutateJSONInput(c *Case, ref Reference, takesLimits bool) {
+	switch k := g.n(12); {
+	case k == 0 && takesLimits:
+		g.boundLimits(c, ref)
+	case k == 11 && c.Op == conformance.OpJSONEncode, k == 1 && c.Op == conformance.OpJSONEncode:
+		switch g.n(4) {
 		case 0:
 			c.Mode = pick(g, []string{"gcx", "auto"})
 		case 1:
 			c.Tool = g.respellWord(c.Tool)
+		case 2:
+			// a declared tool or one of its sections' names [LAY-4]
+			c.Tool = pick(g, layoutSections())
 		default:
-			c.Tool = pick(g, []string{"", "t", "T", "search_symbols", "a.b", "x-y", strings.Repeat("t", 64)})
+			c.Tool = pick(g, []string{"", "t", "T", "a.b", "x-y", strings.Repeat("t", 64)})
 		}
-	case k <= 3:
+	case k <= 2:
 		c.Input = g.terminators(c.Input)
-	case k == 4 && !isJSON:
-		c.Input = g.metaInOtherCase(c.Input)
-	case k <= 5:
+	case k == 3:
 		c.Input = g.caseOfWord(c.Input)
-	case k == 6:
+	case k == 4:
 		c.Input = g.multiByte(c.Input)
-	case k == 7:
+	case k == 5:
 		c.Input = g.blockEdge(c.Input)
-	case isJSON && g.one(3):
+	case k <= 7:
 		// the same value spelled another way: the vector's own case,
 		// whatever the reader makes of whitespace and escapes
 		c.Input = g.respellJSON(c.Input)
-	case isJSON && g.one(2):
+	case k <= 10:
 		in, err := jsonmap.Parse(c.Input)
 		if err != nil {
 			c.Input = g.jsonNearMiss(c.Input)
 			return
 		}
-		g.mutateMember(&in)
+		if k == 8 {
+			g.mutateValue(&in, 0) // a node anywhere: a number respelled, a string, an element
+		} else {
+			g.mutateMember(&in)
+		}
 		c.Input = in.AppendCompact(nil)
-	case isJSON:
-		c.Input = g.jsonNearMiss(c.Input)
 	default:
-		c.Input = g.nearMiss(c.Input)
+		c.Input = g.jsonNearMiss(c.Input)
 	}
 }
 
@@ -370,6 +441,10 @@ func (g *gen) blockEdge(b []byte) []byte {
 	if want <= len(b) {
 		return b
 	}
+	if len(b) > 0 && (b[0] == '{' || b[0] == '[') {
+		// a JSON text: whitespace after it, the same value [MAP-1]
+		return slices.Concat(b, []byte(strings.Repeat(pick(g, []string{" ", "\n", "\t", "\r\n"}), want-len(b))[:want-len(b)]))
+	}
 	pad := []byte(strings.Repeat(pick(g, []string{"x", "é", "\\\\", "\\t", " "}), want-len(b)))[:want-len(b)]
 	// into the first value of a line after the first (a row), or the end
 	at := len(b)
@@ -462,6 +537,12 @@ func (g *gen) mutateBinding(c *Case) {
 		}
 		s := pick(g, strs)
 		b := []byte(s.Text)
+		if v, err := jsonmap.Parse(b); err == nil && (v.Kind == jsonmap.Object || v.Kind == jsonmap.Array) && g.one(2) {
+			// a tool's value in a text block: changed as a value is
+			g.mutateMember(&v)
+			s.Text = string(v.AppendCompact(nil))
+			break
+		}
 		switch g.n(4) {
 		case 0:
 			b = g.terminators(b)
@@ -511,7 +592,24 @@ func (g *gen) mutateMember(v *jsonmap.Value) {
 		}
 	}
 	i := g.n(len(o.Members))
-	switch g.n(4) {
+	switch g.n(6) {
+	case 4:
+		// two members in the other order [LAY-2]
+		if len(o.Members) > 1 {
+			j := g.n(len(o.Members) - 1)
+			o.Members[j], o.Members[j+1] = o.Members[j+1], o.Members[j]
+			return
+		}
+		fallthrough
+	case 5:
+		// a name emptied, made dotted, or cut at its dot: where the
+		// mapping spreads or nests names [MAP-15] [MAP-17]
+		name := o.Members[i].Key
+		if before, _, ok := strings.Cut(name, "."); ok && g.one(2) {
+			o.Members[i].Key = before
+		} else {
+			o.Members[i].Key = pick(g, []string{"", name + ".a", "." + name, name + "."})
+		}
 	case 0:
 		o.Members[i].Key = g.respellWord(o.Members[i].Key)
 	case 1:

@@ -12,8 +12,11 @@ import (
 )
 
 // TestLanesShareCases checks that a run over every category gives each op
-// of the MCP binding the share of a category of the format: case i is of
-// lane i mod 8, and the lanes of the binding are one op each.
+// of the MCP binding the share of a category of the format in the new
+// cases it draws: case i is of lane i mod 8, one case in three of a lane is
+// drawn new, and the lanes of the binding are one op each. (The other
+// cases mutate committed vectors of every lane in turn,
+// TestSweepGivesEveryVectorItsShare.)
 func TestLanesShareCases(t *testing.T) {
 	lanes := lanesOf(conformance.Categories, nil)
 	if len(lanes) != len(conformance.Categories)-1+len(mcpLanes) {
@@ -21,8 +24,11 @@ func TestLanesShareCases(t *testing.T) {
 	}
 	ref := GCX1()
 	byOp := map[conformance.Op]int{}
-	const n = 160
+	const n = 480
 	for i := range n {
+		if _, mutated := sweepSlot(i / len(lanes)); mutated {
+			continue
+		}
 		c, _, err := Generate(7, i, conformance.Categories, ref)
 		if err != nil {
 			t.Fatal(err)
@@ -33,14 +39,51 @@ func TestLanesShareCases(t *testing.T) {
 		}
 	}
 	for _, op := range []conformance.Op{conformance.OpMCPServer, conformance.OpMCPClient, conformance.OpMCPProxy} {
-		if byOp[op] != n/len(lanes) {
-			t.Errorf("%s: %d of %d cases, want %d (a lane's share): %v", op, byOp[op], n, n/len(lanes), byOp)
+		if want := n / len(lanes) / 3; byOp[op] != want {
+			t.Errorf("%s: %d of %d new cases, want %d (a lane's share): %v", op, byOp[op], n/3, want, byOp)
 		}
 	}
 	// declined ops give their share to the others
 	declined := map[conformance.Op]bool{conformance.OpMCPProxy: true}
 	if got := lanesOf(conformance.Categories, declined); len(got) != len(lanes)-1 {
 		t.Errorf("with mcp-proxy declined: lanes %v", got)
+	}
+}
+
+// TestSweepGivesEveryVectorItsShare checks that the mutated cases of a
+// run sweep every committed vector of its lanes, whatever the lane: the
+// first len(sweep) mutated cases of a run mutate each vector once.
+func TestSweepGivesEveryVectorItsShare(t *testing.T) {
+	ref := GCX1()
+	lanes := lanesOf(conformance.Categories, nil)
+	sweep := sweepOf(ref.Tag, lanes, nil)
+	if len(sweep) < 1000 {
+		t.Fatalf("the sweep holds %d vectors", len(sweep))
+	}
+	byCategory := map[string]int{}
+	for _, v := range sweep {
+		byCategory[v.Category]++
+	}
+	got := map[string]int{}
+	for m := range len(sweep) {
+		// mutated case m is mutated case slot of lane j: case k of it
+		slot, j := m/len(lanes), m%len(lanes)
+		k := slot/2*3 + slot%2
+		if got, ok := sweepSlot(k); !ok || got != slot {
+			t.Fatalf("case %d of a lane: slot %d, %v; want %d", k, got, ok, slot)
+		}
+		i := k*len(lanes) + j
+		g := &gen{r: rand.New(rand.NewPCG(4, uint64(i))), tag: ref.Tag}
+		_, category, mutated := g.laneCase(lanes[i%len(lanes)], lanes, ref, 4, i, 0, nil)
+		if !mutated {
+			t.Fatalf("case %d: not a mutated vector", i)
+		}
+		got[category]++
+	}
+	for c, n := range byCategory {
+		if got[c] != n {
+			t.Errorf("category %s: %d mutated cases in one sweep, want one for each of its %d vectors", c, got[c], n)
+		}
 	}
 }
 
@@ -56,7 +99,7 @@ func TestMutationsReachAlternatives(t *testing.T) {
 	for _, l := range lanesOf(conformance.Categories, nil) {
 		for i := range 400 {
 			g := &gen{r: rand.New(rand.NewPCG(11, uint64(i))), tag: ref.Tag}
-			c, ok := g.mutateCase(l, ref, 11, i, 0)
+			c, _, ok := g.mutateCase(sweepOf(ref.Tag, []lane{l}, nil), ref, 11, i, 0)
 			if !ok {
 				t.Fatalf("lane %v: no committed vector to mutate", l)
 			}

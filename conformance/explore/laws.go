@@ -50,7 +50,8 @@ type lawCase struct {
 }
 
 // Laws checks c's laws on generated values, at most opt.Cases of them or
-// for opt.Time, and shrinks the first value that breaks one.
+// for opt.Time (and at least opt.LaneCases, the one lane's floor), and
+// shrinks the first value that breaks one.
 func Laws(c codec.Limited, opt Options) (*LawReport, error) {
 	if opt.Cases <= 0 && opt.Time <= 0 {
 		return nil, errors.New("explore: bound the run by cases or time")
@@ -76,7 +77,7 @@ func Laws(c codec.Limited, opt Options) (*LawReport, error) {
 		broken = -1
 		laws   = map[int][2]string{}
 	)
-	runIndexed(workers, opt.Cases, opt.Time, start, func(i int) (stop bool) {
+	runIndexed(workers, opt.Cases, opt.Time, opt.LaneCases, start, func(i int) (stop bool) {
 		law, detail := breaks(c, draw(i))
 		mu.Lock()
 		defer mu.Unlock()

@@ -144,6 +144,32 @@ var plantedMCP = []struct {
 	{"the upstream's offer ignored [PRX-3]", conformance.OpMCPProxy, func(in *jsonmap.Value) {
 		in.Members = slices.DeleteFunc(slices.Clone(in.Members), func(m jsonmap.Member) bool { return m.Key == "upstream" })
 	}},
+	{"a tool the user exempted still written [PRX-1]", conformance.OpMCPProxy, func(in *jsonmap.Value) {
+		edit(in, func(tools *jsonmap.Value) {
+			for i := range tools.Members {
+				edit(&tools.Members[i].Value, func(o *jsonmap.Value) {
+					o.Members = slices.DeleteFunc(slices.Clone(o.Members), func(m jsonmap.Member) bool { return m.Key == "mode" })
+				})
+			}
+		}, "settings", "tools")
+	}},
+	{"a host that opted out opted in again [PRX-2]", conformance.OpMCPProxy, func(in *jsonmap.Value) {
+		edit(in, func(meta *jsonmap.Value) {
+			meta.Members = slices.DeleteFunc(slices.Clone(meta.Members), func(m jsonmap.Member) bool {
+				return m.Key == "io.github.gcxwire/accept" && m.Value.Kind == jsonmap.Array && len(m.Value.Elems) == 0
+			})
+		}, "request", "_meta")
+	}},
+	{"a result the upstream answered answered again [PRX-3]", conformance.OpMCPProxy, func(in *jsonmap.Value) {
+		edit(in, func(meta *jsonmap.Value) {
+			meta.Members = slices.DeleteFunc(slices.Clone(meta.Members), func(m jsonmap.Member) bool { return m.Key == "io.github.gcxwire/format" })
+		}, "result", "_meta")
+	}},
+	{"the request's other _meta keys dropped when asking the upstream [PRX-3]", conformance.OpMCPProxy, func(in *jsonmap.Value) {
+		edit(in, func(meta *jsonmap.Value) {
+			meta.Members = slices.DeleteFunc(slices.Clone(meta.Members), func(m jsonmap.Member) bool { return !strings.HasPrefix(m.Key, "io.github.gcxwire/") })
+		}, "request", "_meta")
+	}},
 	{"a call repeated whatever the annotations say [MCP-9]", conformance.OpMCPClient, func(in *jsonmap.Value) {
 		setMember(in, "annotations", jsonmap.Value{Kind: jsonmap.Object, Members: []jsonmap.Member{{Key: "readOnlyHint", Value: jsonmap.Value{Kind: jsonmap.True}}}})
 	}},

@@ -644,7 +644,7 @@ func newPlantedBaseline(top, t *testing.T, lang string, vectors []conformance.Ve
 	for _, res := range r.Failures() {
 		b.failing[res.Vector.Name()] = true
 	}
-	rep, err := explore.Run(impl, explore.Options{Seed: 1, Time: explore.DefaultTime, Shrink: -1})
+	rep, err := explore.Run(impl, explore.Options{Seed: 1, Time: explore.DefaultTime, LaneCases: explore.DefaultLaneCases, Shrink: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -762,11 +762,13 @@ const plantedAloneEnv = "GCX_PLANTED_ALONE"
 // no shrinking) on impl and returns its first finding that the committed
 // example does not share, and the cases run: a finding of the baseline's,
 // or one whose case the committed copy fails as well, is not the bug's.
-// Its bound on findings leaves room for such shared ones, which would
-// otherwise end the run before the bug's own.
+// Its bound on findings leaves room for the baseline's, and ends a run at
+// the first other: a bug found costs the cases up to it, a bug missed the
+// whole run. (A run bounded by its floor of cases runs the baseline's
+// cases, so a finding the baseline lacks is the bug's.)
 func (b *plantedBaseline) exploreNew(t *testing.T, impl conformance.Implementation) (*explore.Finding, int) {
 	t.Helper()
-	rep, err := explore.Run(impl, explore.Options{Seed: 1, Time: explore.DefaultTime, Shrink: -1, Findings: len(b.findings) + 10})
+	rep, err := explore.Run(impl, explore.Options{Seed: 1, Time: explore.DefaultTime, LaneCases: explore.DefaultLaneCases, Shrink: -1, Findings: len(b.findings) + 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -860,6 +862,19 @@ func plantedSummary(outcomes []plantedOutcome, alone bool) string {
 		} else {
 			fmt.Fprintf(&w, "%-40s %5d %14s %20s\n", g, c.bugs, pct(c.vectors, c.bugs), pct(c.either, c.bugs))
 		}
+	}
+	// the cases explore ran per bug: a run bounded by time runs fewer on
+	// a loaded machine, down to its floor (explore.DefaultLaneCases)
+	var cases []int
+	for _, o := range outcomes {
+		if o.cases > 0 {
+			cases = append(cases, o.cases)
+		}
+	}
+	if len(cases) > 0 {
+		slices.Sort(cases)
+		fmt.Fprintf(&w, "explore's cases per run: %d runs, least %d, median %d, most %d\n",
+			len(cases), cases[0], cases[len(cases)/2], cases[len(cases)-1])
 	}
 	for _, o := range outcomes {
 		if !o.caught() {
