@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/gcxwire/gcx/reference"
+	"github.com/gcxwire/gcx/spec"
 )
 
 // BenchmarkHeaderOnly decodes the five-row payload's header alone, declaring
@@ -185,6 +186,52 @@ func TestFreshRowsOfSealedBuffersStay(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: the rows kept differ from the reference's", name)
+		}
+	}
+}
+
+// BenchmarkFreshAgainstReuse decodes the shapes bench/floors holds fresh
+// rows to reuse on — 500 search_symbols rows and 200 rows of a 10 KiB
+// value — with a new Decoder each time, fresh and with ReuseRecord.
+func BenchmarkFreshAgainstReuse(b *testing.B) {
+	symbols := symbolRows()
+	s := &symbols.model.Sections[0]
+	s.Rows = s.Rows[:500]
+	s.Meta = nil
+	symbolsGCX, err := reference.Encode(&spec.Payload{Sections: []spec.Section{*s}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var long strings.Builder
+	long.WriteString("GCX1 tool=read_logs fields=path,size,text\n")
+	for i := range 200 {
+		fmt.Fprintf(&long, "logs/service-%d.log\t%d\t%s\n", i, 10<<10, strings.Repeat("2026-12-05T10:00:00Z INFO request served ", 10<<10/41+1)[:10<<10])
+	}
+	for _, shape := range []struct {
+		name    string
+		payload []byte
+	}{{"symbols500", symbolsGCX}, {"value10k", []byte(long.String())}} {
+		for _, reuse := range []bool{false, true} {
+			name := shape.name + "/fresh"
+			if reuse {
+				name = shape.name + "/reuse"
+			}
+			b.Run(name, func(b *testing.B) {
+				b.SetBytes(int64(len(shape.payload)))
+				b.ReportAllocs()
+				for b.Loop() {
+					d := NewDecoder(bytes.NewReader(shape.payload))
+					d.ReuseRecord = reuse
+					for {
+						if _, err := d.Next(); err != nil {
+							if err != io.EOF {
+								b.Fatal(err)
+							}
+							break
+						}
+					}
+				}
+			})
 		}
 	}
 }
