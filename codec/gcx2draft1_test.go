@@ -3,8 +3,10 @@ package codec_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -236,5 +238,75 @@ func TestDraft1AffixSplitsNoWord(t *testing.T) {
 	header, _, _ := bytes.Cut(payload, []byte("\n"))
 	if bytes.Contains(header, []byte(" c=")) {
 		t.Errorf("the header is %q; want no template for c, whose cells share only a part of a word", header)
+	}
+}
+
+// Every ablatable draft knows its ideas by their names exactly: each name
+// switches off alone, and the same name in capitals, or a name the draft
+// lacks, is refused rather than taken for an idea.
+func TestEncodeWithoutNamesIdeasExactly(t *testing.T) {
+	v, err := jsonmap.Parse([]byte(`[{"a":1,"b":"x"},{"a":2,"b":"x"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []codec.Ablatable{codec.Draft1{}, codec.Draft2{}, codec.Draft3{}} {
+		for _, idea := range d.Ideas() {
+			if _, err := d.EncodeWithout("t", v, []string{idea.Name}); err != nil {
+				t.Errorf("%s: EncodeWithout(%q): %v", d.Tag(), idea.Name, err)
+			}
+			for _, name := range []string{strings.ToUpper(idea.Name), idea.Name + "s"} {
+				if payload, err := d.EncodeWithout("t", v, []string{name}); err == nil {
+					t.Errorf("%s: EncodeWithout(%q) = %q; want an error, idea names being case-sensitive", d.Tag(), name, payload)
+				}
+			}
+		}
+	}
+}
+
+// An abbreviation keeps a tail of minAbbrevTail (5) to maxAbbrevTail (64)
+// bytes, separator included, and leaves out at least minAbbrevDrop (12)
+// [D1-ABB-1]: each text below stands at one of those bounds, inside or
+// just outside, and comes back whole when decoded.
+func TestDraft1AbbrevBounds(t *testing.T) {
+	texts := []string{
+		"/srv/projects/alpha.json",                   // tail of 5: "….json"
+		"/srv/projects/gamma.txt",                    // ".txt" is 4, too short: the next separator's
+		"abcdefghijkl.yaml",                          // 12 bytes left out
+		"abcdefghijk.toml",                           // 11: not abbreviated
+		"/srv/projects/x/" + strings.Repeat("a", 63), // tail of 64
+		"/srv/projects/y/" + strings.Repeat("b", 64), // 65: not abbreviated
+	}
+	want := []string{
+		"….json", "…/gamma.txt", "….yaml", "abcdefghijk.toml", "…/" + strings.Repeat("a", 63), texts[5],
+	}
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range 2 * len(texts) {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"p":%q,"n":%d}`, texts[i%len(texts)], i)
+	}
+	b.WriteString("]")
+	v, err := jsonmap.Parse([]byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload, err := codec.Draft1{}.EncodeWithout("t", v, []string{"default", "derive", "affix", "key", "ditto"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(payload), "\n"), "\n")
+	if len(lines) != 1+2*len(texts) {
+		t.Fatalf("payload of %d lines:\n%s", len(lines), payload)
+	}
+	for i, w := range want {
+		if cell, _, _ := strings.Cut(lines[1+len(texts)+i], "\t"); cell != w {
+			t.Errorf("the second %q is written %q, want %q", texts[i], cell, w)
+		}
+	}
+	back, err := codec.Draft1{}.Decode(payload)
+	if err != nil || !jsonmap.Equal(back, v) {
+		t.Errorf("Decode(%q) = %s, %v; want the value encoded", payload, back.AppendCompact(nil), err)
 	}
 }

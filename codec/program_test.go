@@ -18,7 +18,8 @@ import (
 
 // programEnv makes the test binary a draft codec written as a program:
 // GCX2-draft.1's codec behind the protocol of draft codecs. Its value
-// names the way it runs: "per-call" exits 2 on --persistent; "persistent"
+// names the way it runs: "per-call" exits 2 on --persistent, and
+// "per-call-hang" does too and hangs on a value that holds "hang"; "persistent"
 // offers the mode; "persistent-crash" and "persistent-hang" offer it and
 // exit or hang on a value that holds the string "crash" or "hang".
 const programEnv = "GCX_CODEC_TEST_PROGRAM"
@@ -30,7 +31,7 @@ func init() {
 	}
 	args := os.Args[1:]
 	if len(args) == 1 && args[0] == persistent.Flag {
-		if mode == "per-call" {
+		if mode == "per-call" || mode == "per-call-hang" {
 			os.Exit(2)
 		}
 		err := persistent.Serve(os.Stdin, os.Stdout, func(args []string, stdin []byte, stdout, stderr io.Writer) int {
@@ -48,6 +49,9 @@ func init() {
 		os.Exit(0)
 	}
 	in, _ := io.ReadAll(os.Stdin)
+	if mode == "per-call-hang" && bytes.Contains(in, []byte("hang")) {
+		time.Sleep(time.Hour)
+	}
 	os.Exit(draftProgram(args, in, os.Stdout, os.Stderr))
 }
 
@@ -167,6 +171,23 @@ func TestProgramPersistentSameAsPerCall(t *testing.T) {
 	}
 	if without.persistent {
 		t.Error("a program that exits 2 on --persistent is run in persistent mode")
+	}
+}
+
+// A program run a process per call that hangs is stopped at the timeout,
+// and the call fails saying so; the next call runs as before.
+func TestProgramPerCallHangTimesOut(t *testing.T) {
+	p := programCodec(t, "per-call-hang", 2*time.Second, false)
+	v, _ := jsonmap.Parse([]byte(`"hang"`))
+	if payload, err := p.Encode("t", v); err == nil || !strings.Contains(err.Error(), "timed out after 2s") {
+		t.Errorf("Encode of a value the program hangs on: %q, %v; want an error saying it timed out after 2s", payload, err)
+	}
+	if p.persistent {
+		t.Error("a program that exits 2 on --persistent is run in persistent mode")
+	}
+	v, _ = jsonmap.Parse([]byte(programValues[0]))
+	if _, err := p.Encode("t", v); err != nil {
+		t.Errorf("the call after the hang: %v", err)
 	}
 }
 

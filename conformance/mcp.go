@@ -160,20 +160,37 @@ func runMCPClient(input []byte) ([]byte, error) {
 			return res, err
 		},
 		Annotations: func() (binding.Annotations, error) {
-			var hints struct{ ReadOnlyHint, IdempotentHint bool }
-			if in.Annotations != nil {
-				if err := json.Unmarshal(in.Annotations, &hints); err != nil {
-					inputErr = fmt.Errorf("annotations: %v", err)
-					return binding.Annotations{}, inputErr
-				}
+			a, err := readAnnotations(in.Annotations)
+			if err != nil {
+				inputErr = err
 			}
-			return binding.Annotations{ReadOnly: hints.ReadOnlyHint, Idempotent: hints.IdempotentHint}, nil
+			return a, err
 		},
 	})
 	if inputErr != nil {
 		return nil, inputErr
 	}
 	return binding.ClientOutcome(requests, r, err)
+}
+
+// readAnnotations reads a tool's annotations as tools/list gives them: a
+// hint holds when the member of exactly its name is true [MCP-9], names
+// being compared byte for byte as an MCP library reads them (E-53), so
+// readOnlyHinT says nothing. encoding/json would match it regardless of
+// case.
+func readAnnotations(raw json.RawMessage) (binding.Annotations, error) {
+	if raw == nil {
+		return binding.Annotations{}, nil
+	}
+	v, err := jsonmap.Parse(raw)
+	if err != nil || v.Kind != jsonmap.Object {
+		return binding.Annotations{}, fmt.Errorf("annotations: not a JSON object")
+	}
+	hint := func(name string) bool {
+		h, _ := v.Lookup(name)
+		return h.Kind == jsonmap.True
+	}
+	return binding.Annotations{ReadOnly: hint("readOnlyHint"), Idempotent: hint("idempotentHint")}, nil
 }
 
 // usesAuto reports whether an mcp-server or mcp-proxy vector's input puts

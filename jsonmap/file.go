@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"runtime"
 
 	"github.com/gcxwire/gcx/internal/jsontext"
 	"github.com/gcxwire/gcx/spec"
@@ -25,7 +26,9 @@ import (
 // the payload, not of the input:
 //
 //   - an element of a table or of the array form, which is one row, while
-//     it is read (both passes);
+//     it is read (both passes); in a text of readAheadFrom bytes or more,
+//     three batches of elements read ahead, each closed once it passes
+//     batchBytes or holds batchElems elements (readahead.go);
 //   - the member values of a root object that are not tables, which are
 //     one header or one row together, from the first pass to the end;
 //   - per table, one entry per distinct member name and per distinct name
@@ -106,7 +109,7 @@ func (p *FilePlan) reader() *jsontext.Reader {
 }
 
 func (p *FilePlan) rangeReader(from, to int64) *jsontext.Reader {
-	r := jsontext.NewReader(bufio.NewReaderSize(io.NewSectionReader(p.src, from, to-from), 64<<10))
+	r := jsontext.NewReaderSize(io.NewSectionReader(p.src, from, to-from), 64<<10)
 	r.MaxDepth = MaxDepth
 	r.RejectDuplicateNames = true
 	return r
@@ -139,6 +142,15 @@ type streamReader struct {
 	p     parser
 	texts []byte
 	arena valueArena
+	ahead bool // read elements ahead on another goroutine (readahead.go)
+}
+
+// stream returns a streamReader over the whole text, reading ahead when
+// the text is large.
+func (p *FilePlan) stream() *streamReader {
+	s := newStreamReader(p.reader())
+	s.ahead = p.size >= readAheadFrom && runtime.GOMAXPROCS(0) > 1
+	return s
 }
 
 func newStreamReader(r *jsontext.Reader) *streamReader {
@@ -166,6 +178,9 @@ func (s *streamReader) value(tok jsontext.Token) (Value, error) {
 // elements calls f with each element of the array whose '[' was read
 // last, in order. The element is valid only during the call.
 func (s *streamReader) elements(f func(i int, v *Value) error) (int, error) {
+	if s.ahead {
+		return s.elementsAhead(f)
+	}
 	s.r.Arena, s.p.arena = &s.texts, &s.arena
 	defer func() { s.r.Arena, s.p.arena = nil, nil }()
 	n := 0
@@ -219,7 +234,7 @@ func shallow(v Value) Value {
 // each part. An error of rule LAY-2 says the value does not fit; any
 // other is the text's.
 func (p *FilePlan) fitLayout(l Layout) ([]int, error) {
-	s := newStreamReader(p.reader())
+	s := p.stream()
 	tok, err := s.next()
 	if err != nil {
 		return nil, err
@@ -340,7 +355,7 @@ func (l Layout) fitStreamed(root Value, elemErr []error) error {
 // the root array's table, or the root object's form and tables, or holds
 // a scalar.
 func (p *FilePlan) planGeneric() error {
-	s := newStreamReader(p.reader())
+	s := p.stream()
 	tok, err := s.next()
 	if err != nil {
 		return err
@@ -482,7 +497,7 @@ func (p *FilePlan) EncodePairs(w io.Writer, limits spec.Limits, rootPairs []spec
 // writeLayout writes a declared tool's sections, one per part [LAY-2].
 func (p *FilePlan) writeLayout(e *encoder) error {
 	l := *p.layout
-	s := newStreamReader(p.reader())
+	s := p.stream()
 	tok, err := s.next()
 	if err != nil {
 		return err
@@ -528,7 +543,7 @@ func (p *FilePlan) writeLayout(e *encoder) error {
 // writeArray writes a root array: a table [MAP-8] or the array form
 // [MAP-9].
 func (p *FilePlan) writeArray(e *encoder) error {
-	s := newStreamReader(p.reader())
+	s := p.stream()
 	if _, err := s.next(); err != nil {
 		return err
 	}
@@ -616,7 +631,7 @@ func (p *FilePlan) writeObject(e *encoder) error {
 	if first < 0 {
 		return nil
 	}
-	s := newStreamReader(p.reader())
+	s := p.stream()
 	if _, err := s.next(); err != nil {
 		return err
 	}

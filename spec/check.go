@@ -23,6 +23,9 @@ func ValidCount(s string) bool {
 			return false
 		}
 	}
+	if len(s) < 19 {
+		return true // below 10^18, so within int64 without parsing
+	}
 	_, err := strconv.ParseInt(s, 10, 64)
 	return err == nil
 }

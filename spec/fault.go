@@ -122,33 +122,62 @@ type Mark struct {
 // keys [META-1] [META-3]. keys and values are the meta pairs, in order. It
 // returns nil when the header is sound.
 func HeaderFault(fields, keys, values []Mark, limits Limits) *Fault {
-	seen := make(map[string]bool, len(fields))
+	var seen map[string]bool
+	if len(fields) > pairwise {
+		seen = make(map[string]bool, len(fields))
+	}
 	for k, f := range fields {
 		if lf := limits.FieldFault(k, f.Col); lf != nil {
 			return lf
 		}
-		if seen[f.Text] {
+		if repeats(fields, k, seen) {
 			return &Fault{Col: f.Col, Class: ErrConstraint, Production: "field_name", Rule: "HDR-6",
 				Msg: fmt.Sprintf("field name %s is declared twice", QuoteShort(f.Text))}
 		}
-		seen[f.Text] = true
 	}
-	seenKeys := make(map[string]bool, len(keys))
+	var seenKeys map[string]bool
+	if len(keys) > pairwise {
+		seenKeys = make(map[string]bool, len(keys))
+	}
 	for k, key := range keys {
 		switch {
 		case key.Text == KeyTool || key.Text == KeyFields:
 			return &Fault{Col: key.Col, Class: ErrConstraint, Production: "meta", Rule: "HDR-8",
 				Msg: fmt.Sprintf("%s= may appear only once, in its fixed place", key.Text)}
-		case seenKeys[key.Text]:
+		case repeats(keys, k, seenKeys):
 			return &Fault{Col: key.Col, Class: ErrConstraint, Production: "meta", Rule: "HDR-8",
 				Msg: fmt.Sprintf("meta key %s appears twice", QuoteShort(key.Text))}
 		}
-		seenKeys[key.Text] = true
 		if rule, msg := CheckMeta(key.Text, values[k].Text); rule != "" {
 			return &Fault{Col: values[k].Col, Class: ErrConstraint, Production: "meta_value", Rule: rule, Msg: msg}
 		}
 	}
 	return nil
+}
+
+// pairwise is the longest list of names HeaderFault compares pair by pair
+// for repeats: a header of a few fields and pairs, the common case, then
+// builds no map. Longer lists go through a map, so the work stays linear.
+const pairwise = 8
+
+// repeats reports whether marks[k] has the text of an earlier mark. With
+// seen nil it compares the earlier marks one by one (at most pairwise of
+// them); otherwise seen holds the texts of marks[:k], and marks[k]'s is
+// added.
+func repeats(marks []Mark, k int, seen map[string]bool) bool {
+	if seen == nil {
+		for _, m := range marks[:k] {
+			if m.Text == marks[k].Text {
+				return true
+			}
+		}
+		return false
+	}
+	if seen[marks[k].Text] {
+		return true
+	}
+	seen[marks[k].Text] = true
+	return false
 }
 
 // LineFault applies the line limit to a line of n bytes, its LF not
@@ -200,7 +229,8 @@ func limitFault(col int, production, format string, limit int) *Fault {
 // returns the fault to report at the value, or nil when they agree
 // [META-4].
 func RowCountFault(value string, held int) *Fault {
-	if value == strconv.Itoa(held) {
+	var digits [20]byte
+	if value == string(strconv.AppendInt(digits[:0], int64(held), 10)) {
 		return nil
 	}
 	return &Fault{Class: ErrConstraint, Production: "meta", Rule: "META-4",

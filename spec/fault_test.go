@@ -211,6 +211,13 @@ func TestLimitFaults(t *testing.T) {
 	if f := l.FieldFault(2, 5); f.Col != 5 {
 		t.Errorf("field fault at %d, want 5", f.Col)
 	}
+	// A row or a header past its limit is refused at its first byte.
+	if f := l.SectionFault(3); f.Col != 0 || !strings.Contains(f.Msg, "limit of 3 sections") {
+		t.Errorf("section fault %+v, want at 0 (column 1), naming the limit of 3 sections", f)
+	}
+	if f := l.RowFault(4); f.Col != 0 || !strings.Contains(f.Msg, "limit of 4 rows") {
+		t.Errorf("row fault %+v, want at 0 (column 1), naming the limit of 4 rows", f)
+	}
 	var none spec.Limits
 	if none.LineFault(1<<40) != nil || none.RowFault(1<<40) != nil {
 		t.Error("a zero limit refused")

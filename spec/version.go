@@ -56,11 +56,10 @@ func ReadTag(line []byte) (tag string, kind TagKind, n int) {
 	if n < len(line) && line[n] != ' ' && line[n] != '\n' {
 		return "", TagMalformed, n
 	}
-	tag = string(line[:n])
-	if tag == Version {
-		return tag, TagGCX1, n
+	if string(line[:n]) == Version {
+		return Version, TagGCX1, n // no copy for the tag of every header
 	}
-	return tag, TagOther, n
+	return string(line[:n]), TagOther, n
 }
 
 // IsNameByte reports whether c may appear in a tool name or a meta key: an

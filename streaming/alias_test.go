@@ -38,8 +38,8 @@ func aliasPayload(rows int) (string, *spec.Payload) {
 }
 
 // Without ReuseRecord, every row and comment Next returns is the caller's
-// to keep: none of them may share bytes with the decoder's buffer, which
-// later lines overwrite. With ReuseRecord, ReadAll still returns a payload
+// to keep: later lines may not change them, whether they point into a read
+// buffer the decoder has left to them or into its arena. With ReuseRecord, ReadAll still returns a payload
 // whose rows and comments stay as read. The reader hands over a few bytes
 // at a time, so the buffer moves under any text that aliases it.
 func TestRecordsOutliveLaterLines(t *testing.T) {

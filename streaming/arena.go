@@ -2,18 +2,18 @@ package streaming
 
 import "strings"
 
-// An arena hands out the strings and slices of rows and comments read
-// without ReuseRecord: strings the caller may keep, made without an
-// allocation each. Text is copied into blocks and each string points into
-// its block; a block is only ever appended to, so the bytes under a string
-// never change. Rows' cells are cut from slabs of strings, each row's slice
-// capped at its width, so that an append to it moves it out of the slab
-// rather than into the next row.
+// An arena hands out the slices of rows read without ReuseRecord, and the
+// text of those whose escapes were decoded (the text of the others points
+// into the decoder's sealed buffer): strings the caller may keep, made
+// without an allocation each. Text is copied into blocks and each string
+// points into its block; a block is only ever appended to, so the bytes
+// under a string never change. Rows' cells are cut from slabs of strings,
+// each row's slice capped at its width, so that an append to it moves it
+// out of the slab rather than into the next row.
 //
 // Blocks and slabs start small and double up to textBlock bytes and
 // slabText bytes of rows, so that a decoder of a few rows, the common tool
-// result, pays for a few rows and not for a long stream; where the size of
-// the input is known (sizeFor), the first block is cut to fit it.
+// result, pays for a few rows and not for a long stream.
 //
 // The price is that a row kept alive keeps its block and its slab alive:
 // at most textBlock bytes of text (twice the row, for a longer row) and a
@@ -40,17 +40,11 @@ const (
 	// the cells of a slab.
 	slabText  = 64 << 10
 	slabCells = 1024
-	// firstBlock sizes the first block when the size of the input is not
-	// known, and firstSlabRows the first slab: a small tool result's worth.
+	// firstBlock sizes the first block, and firstSlabRows the first
+	// slab: a small tool result's worth.
 	firstBlock    = 1 << 10
 	firstSlabRows = 8
 )
-
-// sizeFor cuts the first block for an input of n bytes: its rows' text is
-// never longer than the input, so one block of n bytes holds it.
-func (a *arena) sizeFor(n int) {
-	a.nextBlock = min(max(n, 64), textBlock)
-}
 
 // text returns a string holding a copy of b.
 func (a *arena) text(b []byte) string {

@@ -118,17 +118,19 @@ type Decoder struct {
 	// as a map key that outlives the call. Headers are never shared.
 	//
 	// Without ReuseRecord the rows and comments are the caller's to keep,
-	// and cost no allocation each either. An input of under 16 KiB whose
-	// reader tells its length (a bytes.Reader, strings.Reader or
-	// bytes.Buffer) is read into a buffer of its own size that is never
-	// written over, and their strings point into it. Otherwise their text
-	// is copied into blocks that start at 1 KiB (or the input's size,
-	// where it is known) and double up to 16 KiB (twice the row, for a
-	// longer row), and their slices are cut from shared slabs, capped at
-	// the row's width. A row kept alive therefore keeps its buffer or
-	// block and its slab alive, about 64 KiB of other rows' text at most;
-	// a caller that keeps a few rows of a long stream and drops the rest
-	// should strings.Clone the few.
+	// and cost no allocation each either. The decoder then never writes
+	// over what it has read: their strings point into its read buffer,
+	// and once a buffer is full, reading goes on in a new one (64 KiB, or
+	// the input's size where its reader tells it and it is smaller, or
+	// up to twice the longest line so far where that is longer), which
+	// leaves the old one to the
+	// strings. Only a row with escapes has its decoded text copied, into
+	// blocks that start at 1 KiB and double up to 16 KiB (twice the row,
+	// for a longer row). The rows' slices are cut from shared slabs,
+	// capped at the row's width. A row kept alive therefore keeps its
+	// buffer or block and its slab alive, about 64 KiB of other rows' text
+	// each at most; a caller that keeps a few rows of a long stream and
+	// drops the rest should strings.Clone the few.
 	ReuseRecord bool
 
 	r    io.Reader
@@ -141,10 +143,10 @@ type Decoder struct {
 	base      int64 // input offset of buf[0]
 	threshold int   // bytes of an unfinished line that are enough to decide it; 0: none
 	growNext  bool  // the last read filled the buffer: grow it before the next
-	// sealed: buf holds the whole input, as its reader said it would, and
-	// is never written over, so fresh rows point into it rather than
-	// copy their text (only for inputs of up to textBlock bytes, so a kept
-	// row keeps no more alive than a text block would).
+	// sealed: without ReuseRecord, what is read into buf is never
+	// written over: fresh rows, comments and headers point into it rather
+	// than copy their text, and once it is full, reading goes on in a new
+	// buffer.
 	sealed bool
 	// clean is where the bytes known to need no closer look end: from
 	// start (or wherever clean stood before, if that is further) up to it,
@@ -162,14 +164,19 @@ type Decoder struct {
 	line int
 
 	header   *Header
-	sections int // headers read
-	rows     int // rows read in the current section
-	rowsDecl *declared
+	sections int       // headers read
+	rows     int       // rows read in the current section
+	rowsDecl *declared // nil, or &decl
+	decl     declared
 
 	// Where the current header's fields= value and meta values begin,
 	// 1-based, for FieldsColumn and MetaColumn.
 	fieldsCol int
 	metaCols  []int
+	// The decoder's own room for metaCols and marks, so that a header
+	// of a few fields and pairs costs no allocation for them.
+	metaColRoom [inlineMeta]int
+	markRoom    [64]int32
 
 	record  []string
 	kept    arena  // where rows and comments are copied without ReuseRecord
@@ -366,9 +373,8 @@ func (d *Decoder) next() (Kind, error) {
 			// first read therefore does not fill: a full read would
 			// take the input for a big one and grow the buffer.
 			size = min(n+1, fullBuffer)
-			d.kept.sizeFor(n)
-			d.sealed = n < textBlock
 		}
+		d.sealed = !d.ReuseRecord
 		d.buf = make([]byte, size+bufferSlack)
 		if limit := d.Limits.MaxLineBytes; limit > 0 {
 			d.threshold = max(limit+1, spec.MaxTagBytes+1)
@@ -439,36 +445,22 @@ func (d *Decoder) fillLine() (end int, hasLF bool, err error) {
 	}
 }
 
-// read moves the unread bytes to the front of the buffer, grows it if they
-// fill too much of it, and reads once. It returns how far the bytes moved.
+// read reads once into the buffer, making room first where there is none
+// left: it moves the unread bytes to the front of the buffer, or to a new
+// one — a bigger one if they fill too much of it, and always a new one
+// where the buffer is sealed. It returns how far the bytes moved.
 func (d *Decoder) read() (shift int) {
 	size := len(d.buf) - bufferSlack
 	if d.sealed && d.end < size {
-		// The whole input is in the buffer, and fresh rows point into
-		// it: read only to meet the end of the input, moving nothing.
+		// Strings handed out point into buf: read into the room left,
+		// moving nothing.
 		d.readOnce(size)
 		return 0
 	}
-	if d.start > 0 || d.sealed {
-		to := d.buf
-		if d.sealed {
-			// The input is longer than it said. Strings handed out
-			// point into buf, so leave it to them and go on in a new
-			// one, where fresh rows are copied as usual.
-			to = make([]byte, len(d.buf))
-			d.sealed = false
-		}
-		shift = d.start
-		copy(to, d.buf[d.start:d.end])
-		d.buf = to
-		d.end -= d.start
-		d.clean = max(d.clean-d.start, 0)
-		d.base += int64(d.start)
-		d.start = 0
-	}
+	unread := d.end - d.start
 	grown := size
 	switch {
-	case d.end > size/2:
+	case unread > size/2:
 		// The unfinished line fills much of the buffer.
 		grown = 2 * size
 	case d.growNext && size < fullBuffer:
@@ -483,13 +475,22 @@ func (d *Decoder) read() (shift int) {
 		// needs to hold much more than the line limit.
 		grown = max(size, d.threshold)
 	}
-	if grown != size {
-		size = grown
-		bigger := make([]byte, size+bufferSlack)
-		copy(bigger, d.buf[:d.end])
-		d.buf = bigger
+	if d.sealed || grown != size || d.start > 0 {
+		to := d.buf
+		if d.sealed || grown != size {
+			// Sealed, the buffer is left to the strings that point
+			// into it, and reading goes on in a new one.
+			to = make([]byte, grown+bufferSlack)
+		}
+		shift = d.start
+		copy(to, d.buf[d.start:d.end])
+		d.buf = to
+		d.end -= d.start
+		d.clean = max(d.clean-d.start, 0)
+		d.base += int64(d.start)
+		d.start = 0
 	}
-	d.readOnce(size)
+	d.readOnce(grown)
 	return shift
 }
 

@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"sync"
+	"unsafe"
 
 	"github.com/gcxwire/gcx/spec"
 )
@@ -36,9 +39,10 @@ type Encoder struct {
 	// zero field means no limit. Set it before the first call.
 	Limits spec.Limits
 
-	w   io.Writer
-	buf []byte
-	err error
+	w      io.Writer
+	buf    []byte
+	pooled *[]byte // what buf came from buffers in, if it did
+	err    error
 
 	sections int    // headers written
 	width    int    // fields of the current section
@@ -51,6 +55,39 @@ type Encoder struct {
 // flushAt is the size at which the buffer is handed to the writer.
 const flushAt = 64 << 10
 
+// buffers holds the buffers of closed Encoders, as *[]byte, for the next
+// ones: an Encoder per payload, as a server makes per call, then grows no
+// buffer of its own. Only buffers of up to maxPooled bytes go back, so a
+// buffer grown for a very long line is left to the collector.
+var buffers sync.Pool
+
+const maxPooled = 4 * flushAt
+
+// grow returns e.buf with room for n more bytes, taking a pooled buffer
+// first if e has none yet.
+func (e *Encoder) grow(n int) []byte {
+	if cap(e.buf) == 0 {
+		if p, ok := buffers.Get().(*[]byte); ok {
+			e.pooled, e.buf = p, (*p)[:0]
+		}
+	}
+	return slices.Grow(e.buf, n)
+}
+
+// release hands e's buffer back to buffers once e is done with it.
+func (e *Encoder) release() {
+	if cap(e.buf) == 0 || cap(e.buf) > maxPooled {
+		return
+	}
+	p := e.pooled
+	if p == nil {
+		p = new([]byte)
+	}
+	*p = e.buf[:0]
+	buffers.Put(p)
+	e.buf, e.pooled = nil, nil
+}
+
 var errClosed = errors.New("streaming: Encoder used after Close")
 
 // NewEncoder returns an Encoder that writes to w with spec.DefaultLimits.
@@ -62,7 +99,7 @@ func NewEncoder(w io.Writer) *Encoder {
 // write a new payload to w, keeping its buffer and its Limits, so that one
 // Encoder can serve many payloads without allocating again.
 func (e *Encoder) Reset(w io.Writer) {
-	*e = Encoder{Limits: e.Limits, w: w, buf: e.buf[:0], declared: -1}
+	*e = Encoder{Limits: e.Limits, w: w, buf: e.buf[:0], pooled: e.pooled, declared: -1}
 }
 
 // WriteHeader ends the current section, if any, and begins a new one with
@@ -95,7 +132,7 @@ func (e *Encoder) WriteHeader(h *Header) error {
 	e.rows = 0
 
 	start := len(e.buf)
-	b := AppendHeader(e.buf, h)
+	b := AppendHeader(e.grow(0), h)
 	if f := e.Limits.LineFault(len(b) - start); f != nil {
 		e.buf = b[:start]
 		return e.fail(limitErr(fmt.Sprintf("section %d, header of %d bytes", e.sections, len(b)-start), f))
@@ -145,19 +182,33 @@ func (e *Encoder) WriteRow(values []string) error {
 	// count after [CAN-3].
 	b := e.buf
 	start := len(b)
-	for i, v := range values {
-		if i > 0 {
-			b = append(b, '\t')
-		} else if spec.NeedsGuard(v) {
-			b = append(b, spec.GuardByte)
+	// Room for the row at its longest, every byte escaped, with a guard,
+	// its TABs and the scanner's slack, made once: escapeRow then writes
+	// the whole row, if it is ASCII, in one call that checks no room.
+	if cap(b)-len(b) < rowRoom(values) {
+		b = e.grow(rowRoom(values))
+	}
+	if len(values) > 0 && spec.NeedsGuard(values[0]) {
+		b = append(b, spec.GuardByte)
+	}
+	for rest := values; len(rest) > 0; {
+		k, read, written := escapeRow(at(unsafe.SliceData(b), len(b)), unsafe.SliceData(rest), len(rest))
+		b = b[:len(b)+written]
+		if k == len(rest) {
+			break
 		}
-		if plainFirst && plainASCII(v) {
-			b = append(b, v...)
-			continue
-		}
+		// Value k holds a byte that is not ASCII: appendValue checks
+		// and copies it from there.
 		var valid bool
-		if b, valid = appendValue(b, v); !valid {
+		if b, valid = appendValue(b, rest[k][read:]); !valid {
 			return e.fail(spec.CheckRow(e.sections-1, e.rows, e.width, values))
+		}
+		rest = rest[k+1:]
+		if len(rest) > 0 {
+			b = append(b, '\t')
+			if cap(b)-len(b) < rowRoom(rest) {
+				b = slices.Grow(b, rowRoom(rest))
+			}
 		}
 	}
 	if e.declared >= 0 && int64(e.rows) == e.declared {
@@ -173,6 +224,16 @@ func (e *Encoder) WriteRow(values []string) error {
 	e.buf = append(b, '\n')
 	e.rows++
 	return e.flushIfFull()
+}
+
+// rowRoom is the room escapeRow needs for values: twice their bytes, a
+// TAB each and valueSlack (and so a guard's byte too).
+func rowRoom(values []string) int {
+	n := len(values) + valueSlack
+	for _, v := range values {
+		n += 2 * len(v)
+	}
+	return n
 }
 
 // WriteComment writes a comment line in the current section, after the rows
@@ -228,6 +289,7 @@ func (e *Encoder) Close() error {
 	}
 	err := e.Flush()
 	e.closed = true
+	e.release()
 	return err
 }
 

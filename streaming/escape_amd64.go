@@ -21,3 +21,18 @@ const plainFirst = false
 //
 //go:noescape
 func escapeASCII(dst *byte, room int, src *byte, n int) (read, written int)
+
+// escapeRow writes the n values at vals to dst spelled as a row's values,
+// TAB between them and TAB, LF, CR and backslash escaped [VAL-1], until it
+// meets a byte that is not ASCII. It returns how many values it wrote
+// whole (k), how many bytes of value k it read before that byte (read;
+// 0 when k is n), and how many bytes it wrote, value k's start included.
+// dst must have room for twice the values' bytes, n TABs and valueSlack:
+// it checks no room.
+//
+// It is escapeASCII's SSE2 scan, value after value, so that a row costs
+// one call and not one per value; its loads past a value's end stay in
+// the value's page as escapeASCII's do.
+//
+//go:noescape
+func escapeRow(dst *byte, vals *string, n int) (k, read, written int)

@@ -1,7 +1,6 @@
 package streaming
 
 import (
-	"bytes"
 	"fmt"
 	"strconv"
 	"unicode/utf8"
@@ -23,9 +22,13 @@ func (p *headerParser) unexpected(production, rule, expected string) error {
 	return p.d.unexpected(p.line, p.hasLF, p.i, production, rule, expected)
 }
 
-// literal matches tok byte by byte, so a mismatch is reported at the first
-// byte that differs.
+// literal matches tok, and on a mismatch goes byte by byte, so that it is
+// reported at the first byte that differs.
 func (p *headerParser) literal(tok, production, rule string) error {
+	if len(p.line)-p.i >= len(tok) && string(p.line[p.i:p.i+len(tok)]) == tok {
+		p.i += len(tok)
+		return nil
+	}
 	for k := 0; k < len(tok); k++ {
 		if p.i == len(p.line) || p.line[p.i] != tok[k] {
 			return p.unexpected(production, rule, strconv.Quote(tok))
@@ -42,9 +45,11 @@ func (p *headerParser) literal(tok, production, rule string) error {
 // stands breaks the header's shape [HDR-1].
 func (p *headerParser) name(follow byte) (string, error) {
 	from := p.i
-	for p.i < len(p.line) && spec.IsNameByte(p.line[p.i]) {
-		p.i++
+	line, i := p.line, p.i // locals, which the loop keeps in registers
+	for i < len(line) && nameByte[line[i]] {
+		i++
 	}
+	p.i = i
 	// What stands after the name; the LF counts, the end of the input not.
 	separator := p.i < len(p.line) && (p.line[p.i] == ' ' || p.line[p.i] == '\t') ||
 		p.i == len(p.line) && p.hasLF
@@ -65,18 +70,63 @@ func (p *headerParser) name(follow byte) (string, error) {
 // CR, SP, backslash and (for a field name) ',', or an escape of its
 // alphabet [HDR-5] [HDR-7]. It stops at the first byte that can do neither
 // and leaves it to the caller.
+//
+// Most names and values are plain ASCII: a tight loop passes over those
+// bytes, and only a backslash or a byte that is not ASCII sends it to the
+// careful loop, which decodes escapes and checks UTF-8.
 func (p *headerParser) escapedText(escapes *spec.Escapes) (string, error) {
-	field := escapes == spec.FieldEscapes
+	stops := &metaStops
+	if escapes == spec.FieldEscapes {
+		stops = &fieldStops
+	}
 	from := p.i
+	line, i := p.line, p.i // locals, which the loop keeps in registers
+	for i < len(line) && stops[line[i]] == 0 {
+		i++
+	}
+	p.i = i
+	if i < len(line) && stops[line[i]] == slowText {
+		return p.escapedRest(escapes, stops, from)
+	}
+	return p.text[from:p.i], nil
+}
+
+// What a byte does to a field name or meta value, as escapedText tells
+// from a table: nothing (goes on), ends it (the byte after the text), or
+// needs escapedRest (a backslash, or the start of a character that is not
+// ASCII).
+const (
+	endsText = 1
+	slowText = 2
+)
+
+var (
+	fieldStops, metaStops [256]byte
+	// nameByte is spec.IsNameByte as a table [HDR-3].
+	nameByte [256]bool
+)
+
+func init() {
+	for c := range 256 {
+		b := byte(c)
+		nameByte[c] = spec.IsNameByte(b)
+		switch {
+		case b == '\\' || b >= utf8.RuneSelf:
+			fieldStops[c], metaStops[c] = slowText, slowText
+		case b == '\t' || b == '\r' || b == ' ':
+			fieldStops[c], metaStops[c] = endsText, endsText
+		case b == ',':
+			fieldStops[c] = endsText
+		}
+	}
+}
+
+// escapedRest goes on with escapedText from the first backslash or byte
+// that is not ASCII of a name or value that began at from.
+func (p *headerParser) escapedRest(escapes *spec.Escapes, stops *[256]byte, from int) (string, error) {
 	// b holds the decoded text once an escape has turned up; until then
 	// the text is line[from:p.i] as it stands.
 	var b []byte
-	decoded := func() string {
-		if b == nil {
-			return p.text[from:p.i]
-		}
-		return string(b)
-	}
 	for p.i < len(p.line) {
 		c := p.line[p.i]
 		switch {
@@ -93,8 +143,8 @@ func (p *headerParser) escapedText(escapes *spec.Escapes) (string, error) {
 			}
 			p.i++
 			return "", p.unexpected(escapes.Production, escapes.Rule, escapes.Expected)
-		case c == '\t' || c == '\r' || c == ' ' || field && c == ',':
-			return decoded(), nil
+		case stops[c] == endsText:
+			return p.decoded(b, from), nil
 		case c < utf8.RuneSelf:
 			if b != nil {
 				b = append(b, c)
@@ -103,7 +153,7 @@ func (p *headerParser) escapedText(escapes *spec.Escapes) (string, error) {
 		default:
 			r, size := utf8.DecodeRune(p.line[p.i:])
 			if r == utf8.RuneError && size == 1 {
-				return decoded(), nil
+				return p.decoded(b, from), nil
 			}
 			if b != nil {
 				b = append(b, p.line[p.i:p.i+size]...)
@@ -111,13 +161,46 @@ func (p *headerParser) escapedText(escapes *spec.Escapes) (string, error) {
 			p.i += size
 		}
 	}
-	return decoded(), nil
+	return p.decoded(b, from), nil
+}
+
+// decoded returns the text escapedRest read from from: b where an escape
+// made it copy, else the line's own bytes.
+func (p *headerParser) decoded(b []byte, from int) string {
+	if b == nil {
+		return p.text[from:p.i]
+	}
+	return string(b)
+}
+
+// A section's header is handed out in one allocation with room for the
+// fields and meta pairs of a typical tool result; a header with more gets
+// slices of its own for them.
+const (
+	inlineFields = 8
+	inlineMeta   = 4
+	// markRoom is how many field names, and how many meta pairs, the
+	// header parser marks on the stack before it allocates.
+	markRoom = 16
+)
+
+// headerBlock is a Header and the arrays its slices usually point into.
+type headerBlock struct {
+	h      Header
+	fields [inlineFields]string
+	meta   [inlineMeta]spec.Meta
 }
 
 // readHeader reads a header line [HDR-1]. Before the grammar it applies the
 // section limit, classifies the version tag [VER-1] [VER-2] and applies the
 // line limit; after it, the rules the grammar cannot express, in column
 // order [ERR-3].
+//
+// A call of a small tool result reads one header and a few rows, so the
+// header's cost is most of the call's: the parser's marks stand on the
+// stack, the header, its fields and its meta pairs take one allocation, and
+// their strings are cut from one copy of the line (from the line itself
+// where the buffer is never written over).
 func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 	if f := d.Limits.SectionFault(d.sections); f != nil {
 		return d.fault(f)
@@ -129,11 +212,13 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 		return err
 	}
 
-	// One copy of the line backs the header's strings, where a copy each
-	// would cost a small call's decoder an allocation per field.
-	p := &headerParser{d: d, line: line, text: string(line), hasLF: hasLF, i: len(spec.Version)}
-	var h Header
-	var err error
+	var text string
+	if d.sealed {
+		text = sharedString(line)
+	} else {
+		text = string(line)
+	}
+	p := headerParser{d: d, line: line, text: text, hasLF: hasLF, i: len(spec.Version)}
 	if err := p.literal(" tool=", "header", "HDR-2"); err != nil {
 		if p.i == len(spec.Version) {
 			// The SP itself is missing [HDR-1].
@@ -141,7 +226,8 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 		}
 		return err
 	}
-	if h.Tool, err = p.name(' '); err != nil {
+	tool, err := p.name(' ')
+	if err != nil {
 		return err
 	}
 	if p.i == len(line) || line[p.i] != ' ' {
@@ -151,7 +237,8 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 	if err := p.literal("fields=", "header", "HDR-2"); err != nil {
 		return err
 	}
-	fields := make([]spec.Mark, 0, bytes.Count(line[p.i:], []byte{','})+1)
+	var fieldRoom, keyRoom, valueRoom [markRoom]spec.Mark
+	fields, keys, values := fieldRoom[:0], keyRoom[:0], valueRoom[:0]
 	for {
 		at := p.i
 		name, err := p.escapedText(spec.FieldEscapes)
@@ -164,8 +251,6 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 		}
 		p.i++
 	}
-	pairs := bytes.Count(line[p.i:], []byte{' '})
-	keys, values := make([]spec.Mark, 0, pairs), make([]spec.Mark, 0, pairs)
 	for p.i < len(line) && line[p.i] == ' ' {
 		p.i++
 		keyAt := p.i
@@ -195,22 +280,38 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 	if f := spec.HeaderFault(fields, keys, values, d.Limits); f != nil {
 		return d.fault(f)
 	}
-	h.Fields = make([]string, len(fields))
+	block := new(headerBlock)
+	h := &block.h
+	h.Tool = tool
+	if len(fields) <= inlineFields {
+		h.Fields = block.fields[:len(fields):len(fields)]
+	} else {
+		h.Fields = make([]string, len(fields))
+	}
 	for k, f := range fields {
 		h.Fields[k] = f.Text
 	}
-	var decl *declared
-	if len(keys) > 0 {
-		h.Meta = make([]spec.Meta, 0, len(keys)) // nil without pairs, as the reference has it
+	switch {
+	case len(keys) == 0:
+		// nil without pairs, as the reference has it
+	case len(keys) <= inlineMeta:
+		h.Meta = block.meta[:len(keys):len(keys)]
+	default:
+		h.Meta = make([]spec.Meta, len(keys))
 	}
+	var decl *declared
 	for k, key := range keys {
 		if key.Text == spec.KeyRows {
-			decl = &declared{value: values[k].Text, line: d.line, lineOffset: d.base + int64(d.start), col: values[k].Col}
+			d.decl = declared{value: values[k].Text, line: d.line, lineOffset: d.base + int64(d.start), col: values[k].Col}
+			decl = &d.decl
 		}
-		h.Meta = append(h.Meta, spec.Meta{Key: key.Text, Value: values[k].Text})
+		h.Meta[k] = spec.Meta{Key: key.Text, Value: values[k].Text}
 	}
 
 	d.fieldsCol = fields[0].Col + 1
+	if d.metaCols == nil {
+		d.metaCols = d.metaColRoom[:0]
+	}
 	d.metaCols = d.metaCols[:0]
 	for _, v := range values {
 		d.metaCols = append(d.metaCols, v.Col+1)
@@ -218,10 +319,15 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 	if haveRowScanner && len(d.marks) < len(h.Fields) {
 		// Room for the row scanner to mark a row's TABs and a few
 		// backslashes; a row with more grows it. A section of a few
-		// columns never pays for maxMarks.
-		d.marks = make([]int32, min(max(2*len(h.Fields), 64), maxMarks))
+		// columns never pays for maxMarks, nor, with the decoder's
+		// own room, for an allocation.
+		if n := min(max(2*len(h.Fields), len(d.markRoom)), maxMarks); n == len(d.markRoom) {
+			d.marks = d.markRoom[:]
+		} else {
+			d.marks = make([]int32, n)
+		}
 	}
-	d.header = &h
+	d.header = h
 	d.sections++
 	d.rows = 0
 	d.rowsDecl = decl

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/gcxwire/gcx/tokens/internal/ranktable"
 )
 
 // A pieceCache remembers the token counts of pieces recently seen. Tool
@@ -55,15 +57,15 @@ type longSlot struct {
 const maxLongCached = 56
 
 // A cacheSet lends pieceCaches to counts: each cache serves the counts that
-// follow one another, never two at once. It holds one cache per processor
-// (GOMAXPROCS when first used), kept for the life of the process, unlike
-// a sync.Pool's, which every garbage collection empties; a count that
-// finds them all lent (its goroutines were descheduled holding them)
-// borrows from a sync.Pool of spares.
+// follow one another, never two at once. It holds up to one cache per
+// processor (GOMAXPROCS when first used), each made when first lent and
+// kept for the life of the process, unlike a sync.Pool's, which every
+// garbage collection empties; a count that finds them all lent (its
+// goroutines were descheduled holding them) borrows from a sync.Pool of
+// spares.
 type cacheSet struct {
 	init   sync.Once
 	slots  []cacheSlotLock
-	cursor atomic.Uint32
 	spares sync.Pool // of *pieceCache
 }
 
@@ -75,17 +77,21 @@ type cacheSlotLock struct {
 
 // acquire lends a cache, and the slot to release, -1 for a spare.
 func (s *cacheSet) acquire() (*pieceCache, int) {
-	s.init.Do(func() {
-		s.slots = make([]cacheSlotLock, runtime.GOMAXPROCS(0))
-		for i := range s.slots {
-			s.slots[i].cache = new(pieceCache)
-		}
-	})
-	start := int(s.cursor.Add(1))
-	for k := range s.slots {
-		i := (start + k) % len(s.slots)
-		if s.slots[i].busy.CompareAndSwap(false, true) {
-			return s.slots[i].cache, i
+	s.init.Do(func() { s.slots = make([]cacheSlotLock, runtime.GOMAXPROCS(0)) })
+	// The lowest free slot: counts that follow one another, the usual
+	// case, all use the first cache, which stays in the processor's
+	// caches. Spreading them over every slot made each count read a
+	// cache the last count had not touched, of about the size of the
+	// processor's second-level cache.
+	for i := range s.slots {
+		if slot := &s.slots[i]; slot.busy.CompareAndSwap(false, true) {
+			// A slot's cache is made by its first borrower: a process
+			// that counts one small text, as gcx encode does, clears one
+			// cache's memory, not one per processor.
+			if slot.cache == nil {
+				slot.cache = new(pieceCache)
+			}
+			return slot.cache, i
 		}
 	}
 	if spare, _ := s.spares.Get().(*pieceCache); spare != nil {
@@ -107,6 +113,7 @@ type counter struct {
 	tab   *table
 	piece func(text []byte, i int) int
 	cache *pieceCache
+	words bool // count with countWords: the encoding is cl100k_base
 }
 
 // count returns the tokens of text, stopping as soon as the count passes
@@ -114,6 +121,9 @@ type counter struct {
 func (c *counter) count(text []byte, limit int) int {
 	if !utf8.Valid(text) {
 		text = replaceInvalid(text)
+	}
+	if c.words {
+		return c.countWords(text, limit)
 	}
 	n := 0
 	for i := 0; i < len(text); {
@@ -158,8 +168,8 @@ func (c *counter) pieceTokens(p []byte) int {
 	if len(p) > maxPacked {
 		return c.longPieceTokens(p)
 	}
-	lo, hi := pack(p)
-	h := hashKey(lo, hi, len(p))
+	lo, hi := ranktable.Pack(p)
+	h := ranktable.HashKey(lo, hi, len(p))
 	set := c.cache.short[h>>(64-shortBits)&^1:][:2]
 	if s := &set[0]; s.n == uint32(len(p)) && s.lo == lo && s.hi == hi {
 		return int(s.count)
@@ -169,7 +179,7 @@ func (c *counter) pieceTokens(p []byte) int {
 		return int(s.count)
 	}
 	n := 1
-	if c.tab.rankPacked(lo, hi, len(p), h) == noRank {
+	if c.tab.RankPacked(lo, hi, len(p), h) == noRank {
 		n = c.merge(p)
 	}
 	set[1] = set[0]
@@ -180,12 +190,12 @@ func (c *counter) pieceTokens(p []byte) int {
 // longPieceTokens is pieceTokens for a piece longer than maxPacked.
 func (c *counter) longPieceTokens(p []byte) int {
 	if len(p) > maxLongCached {
-		if c.tab.rank(p) != noRank {
+		if c.tab.Rank(p) != noRank {
 			return 1
 		}
 		return c.merge(p)
 	}
-	set := c.cache.long[longHash(p)>>(64-longBits)&^(longWays-1):][:longWays]
+	set := c.cache.long[ranktable.LongHash(p)>>(64-longBits)&^(longWays-1):][:longWays]
 	for k := range set {
 		if s := &set[k]; s.n == uint32(len(p)) && string(s.piece[:len(p)]) == string(p) {
 			n := int(s.count)
@@ -198,7 +208,7 @@ func (c *counter) longPieceTokens(p []byte) int {
 		}
 	}
 	n := 1
-	if c.tab.rank(p) == noRank {
+	if c.tab.Rank(p) == noRank {
 		n = c.merge(p)
 	}
 	copy(set[1:], set[:len(set)-1])

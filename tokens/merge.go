@@ -25,7 +25,7 @@ func (t *table) mergeSmall(p []byte) int {
 	}
 	start[n] = int32(n)
 	for k := 0; k+1 < n; k++ {
-		rank[k] = t.pair[int(p[k])<<8|int(p[k+1])]
+		rank[k] = t.Pair[int(p[k])<<8|int(p[k+1])]
 	}
 	parts := n
 	for parts > 1 {
@@ -43,12 +43,12 @@ func (t *table) mergeSmall(p []byte) int {
 		copy(rank[at+1:parts-1], rank[at+2:parts])
 		parts--
 		if at+2 <= parts {
-			rank[at] = t.rank(p[start[at]:start[at+2]])
+			rank[at] = t.Rank(p[start[at]:start[at+2]])
 		} else {
 			rank[at] = noRank
 		}
 		if at > 0 {
-			rank[at-1] = t.rank(p[start[at-1]:start[at+1]])
+			rank[at-1] = t.Rank(p[start[at-1]:start[at+1]])
 		}
 	}
 	return parts
@@ -94,7 +94,7 @@ func (t *table) mergeLarge(p []byte, m *merger) int {
 	for k := range nodes {
 		nodes[k].next, nodes[k].prev, nodes[k].rank = int32(k+1), int32(k-1), noRank
 		if k+1 < n {
-			nodes[k].rank = t.pair[int(p[k])<<8|int(p[k+1])]
+			nodes[k].rank = t.Pair[int(p[k])<<8|int(p[k+1])]
 			q.push(nodes[k].rank, int32(k))
 		}
 	}
@@ -122,12 +122,12 @@ func (t *table) mergeLarge(p []byte, m *merger) int {
 		joined.rank = noRank
 		part.rank = noRank
 		if int(after) < n {
-			part.rank = t.rank(p[k:nodes[after].next])
+			part.rank = t.Rank(p[k:nodes[after].next])
 			q.push(part.rank, k)
 		}
 		if b := part.prev; b >= 0 {
 			q.remove(nodes[b].rank, b)
-			nodes[b].rank = t.rank(p[b:after])
+			nodes[b].rank = t.Rank(p[b:after])
 			q.push(nodes[b].rank, b)
 		}
 	}

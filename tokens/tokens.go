@@ -4,9 +4,10 @@
 // The counts are tiktoken's, exactly (the tests hold them against
 // tiktoken-go on generated text and on the scorecard corpus), in time
 // O(n log n) in the text however it is cut into pieces, and without
-// building the token list. The BPE tables come from
-// github.com/pkoukk/tiktoken-go-loader, compiled into the binary: counting
-// never touches the network. Only encoders and the benchmark import this
+// building the token list. The BPE tables are tiktoken's rank files (from
+// github.com/pkoukk/tiktoken-go-loader), laid out by go generate as hash
+// tables that are embedded in the binary and read where they lie: loading
+// one parses nothing, and counting never touches the network. Only encoders and the benchmark import this
 // package; no decoder does, so a GCX1 client does not carry the tables.
 package tokens
 
@@ -27,6 +28,7 @@ type Encoding struct {
 	name       string
 	piece      func(text []byte, i int) int
 	lowerBound func(text []byte, limit int) int
+	words      bool // count with countWords
 
 	load   sync.Once
 	tab    *table
@@ -35,7 +37,7 @@ type Encoding struct {
 }
 
 var encodings = []*Encoding{
-	{name: CL100K, piece: cl100kPiece, lowerBound: cl100kLowerBound},
+	{name: CL100K, piece: cl100kPiece, lowerBound: cl100kLowerBound, words: true},
 	{name: O200K, piece: o200kPiece},
 }
 
@@ -44,7 +46,7 @@ func Get(name string) (*Encoding, error) {
 	for _, e := range encodings {
 		if e.name == name {
 			e.load.Do(func() {
-				if e.tab, e.err = loadTable(name + ".tiktoken"); e.err != nil {
+				if e.tab, e.err = loadTable(name); e.err != nil {
 					e.err = fmt.Errorf("tokens: loading %s: %w", name, e.err)
 				}
 			})
@@ -87,7 +89,7 @@ func (e *Encoding) CountUpTo(text []byte, limit int) (int, bool) {
 
 func (e *Encoding) count(text []byte, limit int) int {
 	cache, slot := e.caches.acquire()
-	c := counter{tab: e.tab, piece: e.piece, cache: cache}
+	c := counter{tab: e.tab, piece: e.piece, cache: cache, words: e.words}
 	n := c.count(text, limit)
 	e.caches.release(cache, slot)
 	return n

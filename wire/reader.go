@@ -840,16 +840,48 @@ func (m *model) end(jsontext.Pos) error { return nil }
 // streaming.Encode refuses them [CMT-3]. Every refusal gives the line,
 // column and offset in the view of the JSON value at fault [WIRE-3]. A
 // string that would make its line longer than the line limit by itself is
-// refused as soon as that much of it has been read [LIM-4]. Memory stays
-// bounded by a line and 1 MiB of each section's rows and comments; the
-// rest waits in a temporary file. On error w may hold the start of the
-// payload, which the caller must discard [ERR-4].
+// refused as soon as that much of it has been read [LIM-4]. The model is
+// judged only once the whole view is read: a view that is no wire view
+// describes no model, so its own fault [WIRE-2] is the refusal wherever a
+// fault of the model stands [WIRE-3]. Memory stays bounded by a line and
+// 1 MiB of each section's rows and comments; the rest waits in a temporary
+// file. On error w may hold the start of the payload, which the caller
+// must discard [ERR-4].
 func Encode(w io.Writer, r io.Reader, limits spec.Limits) error {
 	enc := streaming.NewEncoder(w)
 	enc.Limits = limits
 	v := newViewReader(r)
 	v.lineLimit = limits.MaxLineBytes
-	return v.read(&encoding{enc: enc, limits: limits})
+	return v.read(&viewFirst{encoding: &encoding{enc: enc, limits: limits}})
+}
+
+// viewFirst holds the Encoder's first refusal of the model [CAN-3] [LIM-4]
+// until the view is read to its end, and hands nothing more on after it,
+// so that a fault of the view met later is reported instead [WIRE-3]. The
+// reader's own refusals, a string past the line limit among them, and
+// failures to read or write pass at once.
+type viewFirst struct {
+	*encoding
+	refused error
+}
+
+func (f *viewFirst) section(tool string, fields []string, meta []spec.Meta, at *sectionPos, rows, comments *records) error {
+	if f.refused != nil {
+		return nil
+	}
+	err := f.encoding.section(tool, fields, meta, at, rows, comments)
+	if se := (*spec.Error)(nil); errors.As(err, &se) {
+		f.refused = err
+		return nil
+	}
+	return err
+}
+
+func (f *viewFirst) end(sections jsontext.Pos) error {
+	if f.refused != nil {
+		return f.refused
+	}
+	return f.encoding.end(sections)
 }
 
 // encoding hands a view's items to a streaming.Encoder, and places each

@@ -222,6 +222,11 @@ func TestEncodeRefusalPositions(t *testing.T) {
 		// The header line past its limit, at the part that passes it, whatever
 		// order the view's keys come in.
 		{"header line at the tool", `{"sections":[{"tool":"averyveryverylongtoolname","fields":["a"]}]}`, spec.Limits{MaxLineBytes: 24}, "LIM-4", 1, 22, "tool name"},
+		// Rows before the header: the row is refused when replayed, at the
+		// value that passes the limit; only the first value takes the
+		// guard's byte, not a later one that begins with "#" [ROW-4].
+		{"row line past the limit at its last value, rows first", `{"sections":[{"rows":[["a","#bbbbbbbbbbbbbbbbbbbbb","c"]],"fields":["x","y","z"],"tool":"t"}]}`, spec.Limits{MaxLineBytes: 24}, "LIM-4", 1, 53, ""},
+		{"row line past the limit at a guarded first value, rows first", `{"sections":[{"rows":[["#aaaaaaaaaaaaaaaaaaaaaaa","b"]],"fields":["x","y"],"tool":"t"}]}`, spec.Limits{MaxLineBytes: 24}, "LIM-4", 1, 24, ""},
 		{"header line at the tool, given last", `{"sections":[{"fields":["a"],"tool":"averyveryverylongtoolname"}]}`, spec.Limits{MaxLineBytes: 24}, "LIM-4", 1, 37, "tool name"},
 		{"header line at a field, tool last", `{"sections":[{"fields":["a","bbbbbbbbbbbbbbbbbbbbbbbbbb"],"tool":"t"}]}`, spec.Limits{MaxLineBytes: 24}, "LIM-4", 1, 29, "field name"},
 		{"header line at a meta value, meta first", `{"sections":[{"meta":[["k","vvvvvvvvvvvvvvvvvvvvvvv"]],"fields":["a"],"tool":"t"}]}`, spec.Limits{MaxLineBytes: 24}, "LIM-4", 1, 28, "meta pair"},
@@ -272,6 +277,12 @@ func TestEncodeReportsTheFirstFaultMet(t *testing.T) {
 		{"a broken literal where a string belongs", `{"sections":[{"tool":tru`, "WIRE-2", 25, `expected "true"`},
 		{"a broken number where an array belongs", `{"sections":1.}`, "WIRE-2", 15, "decimal point"},
 		{"a lone surrogate where an array belongs", `{"sections":"\ud800"}`, "WIRE-2", 14, "surrogate"},
+		// The view's faults before the model's: a broken view describes no
+		// model, wherever the model's fault stands.
+		{"a bad tool name, then the view cut short", `{"sections":[{"tool":"a b","fields":["a"]}`, "WIRE-2", 43, "end of input"},
+		{"a repeated field, then data after the view", `{"sections":[{"tool":"t","fields":["a","a"]}]} x`, "WIRE-2", 48, "after"},
+		{"a row too narrow, then an unknown key in the next section", `{"sections":[{"tool":"t","fields":["a"],"rows":[[]]},{"tool":"u","fields":["b"],"x":1}]}`, "WIRE-2", 81, `unknown key "x"`},
+		{"a bad tool name in a view without faults of its own", `{"sections":[{"tool":"a b","fields":["a"]}]}`, "HDR-3", 22, "tool name"},
 	}
 	for _, c := range cases {
 		err := wire.Encode(new(bytes.Buffer), strings.NewReader(c.view), spec.DefaultLimits)
@@ -393,5 +404,32 @@ func TestCommentRowMinusZero(t *testing.T) {
 	}
 	if zero.String() != minusZero.String() || zero.String() != "GCX1 tool=t fields=a\n#c\nx\n" {
 		t.Fatalf("-0 gives %q, 0 gives %q", minusZero.String(), zero.String())
+	}
+}
+
+// A line too long is refused where its string is read, in reading order
+// with the view's own faults, while the model's faults wait for the whole
+// view [WIRE-3]: a bad tool name in the first section does not come before
+// a field name of the second that passes the line limit, nor the field
+// name before a fault of the view that stands before it.
+func TestEncodeLineLimitBeforeTheModel(t *testing.T) {
+	limits := spec.DefaultLimits
+	limits.MaxLineBytes = 24
+	long := strings.Repeat("x", 30)
+	cases := []struct {
+		name, view string
+		rule       string
+		col        int
+	}{
+		{"a bad tool name, then a line too long", `{"sections":[{"tool":"a b","fields":["a"]},{"tool":"t","fields":["` + long + `"]}]}`, "LIM-4", 66},
+		{"a line too long, then the view cut short", `{"sections":[{"tool":"t","fields":["` + long + `"]}`, "LIM-4", 36},
+		{"an unknown key, then a line too long", `{"sections":[{"x":1,"fields":["` + long + `"]}]}`, "WIRE-2", 15},
+	}
+	for _, c := range cases {
+		err := wire.Encode(new(bytes.Buffer), strings.NewReader(c.view), limits)
+		var e *spec.Error
+		if !errors.As(err, &e) || e.Rule != c.rule || e.Line != 1 || e.Column != c.col {
+			t.Errorf("%s: %q: got %v, want [%s] at 1:%d", c.name, c.view, err, c.rule, c.col)
+		}
 	}
 }

@@ -206,7 +206,8 @@ func TestWriterErrorsAreSticky(t *testing.T) {
 	if err == nil || err.Error() != "disk full" {
 		t.Fatalf("err = %v", err)
 	}
-	if w.Close() != err || w.WriteRow([]string{"x"}) != err {
-		t.Fatal("error not sticky")
+	if w.WriteRow([]string{"x"}) != err || w.WriteComment(spec.Comment{Row: 1, Text: "c"}) != err ||
+		w.WriteHeader("u", []string{"b"}, nil) != err || w.Close() != err {
+		t.Fatal("error not sticky: WriteRow, WriteComment, WriteHeader and Close must each return it")
 	}
 }

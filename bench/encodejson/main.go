@@ -32,6 +32,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gcxwire/gcx/bench/internal/bigtable"
 )
 
 func main() {
@@ -242,47 +244,12 @@ func makeTable(path string) error {
 		return fmt.Errorf("%w (run from the repository's root)", err)
 	}
 	var c struct {
-		Response []map[string]any `json:"response"`
+		Response json.RawMessage `json:"response"`
 	}
 	if err := json.Unmarshal(data, &c); err != nil {
 		return err
 	}
-	keys := []string{"id", "kind", "name", "file_path", "start_line", "signature"}
-	return writeFile(path, func(w *bufio.Writer) error {
-		w.WriteByte('[')
-		first := true
-		for copyNo := 0; copyNo < 197; copyNo++ {
-			for _, row := range c.Response {
-				if !first {
-					w.WriteByte(',')
-				}
-				first = false
-				w.WriteByte('{')
-				for k, key := range keys {
-					val, ok := row[key]
-					if !ok {
-						continue
-					}
-					switch key {
-					case "id":
-						val = fmt.Sprintf("%s#%d", val, copyNo)
-					case "start_line":
-						val = val.(float64) + float64(copyNo)
-					}
-					if k > 0 {
-						w.WriteByte(',')
-					}
-					kb, _ := json.Marshal(key)
-					vb, _ := json.Marshal(val)
-					w.Write(kb)
-					w.WriteByte(':')
-					w.Write(vb)
-				}
-				w.WriteByte('}')
-			}
-		}
-		return w.WriteByte(']')
-	})
+	return writeFile(path, func(w *bufio.Writer) error { return bigtable.Write(w, c.Response) })
 }
 
 func writeFile(path string, fill func(*bufio.Writer) error) error {

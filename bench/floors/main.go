@@ -90,6 +90,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	defer cli.cleanup()
 	if *only != "" {
 		rows = slices.DeleteFunc(rows, func(r row) bool { return !strings.Contains(r.path, *only) })
 	}
@@ -226,6 +227,17 @@ func readSamples(path string, rows []row) ([][]sample, string, error) {
 // measure runs one side as a benchmark; a failure stops the program, since
 // a path that fails measures nothing.
 func measure(s side) testing.BenchmarkResult {
+	if timed, ok := timedSides[s.name]; ok {
+		budget, err := time.ParseDuration(flag.Lookup("test.benchtime").Value.String())
+		if err != nil {
+			log.Fatal(err)
+		}
+		res, err := timed(budget)
+		if err != nil {
+			log.Fatalf("%s: %v", s.name, err)
+		}
+		return res
+	}
 	var failed error
 	res := testing.Benchmark(func(b *testing.B) {
 		b.ReportAllocs()
@@ -463,7 +475,16 @@ func buildRows(corpus map[string]scorecard.Case) ([]row, error) {
 					return json.Unmarshal(msg, &v)
 				}}})
 	}
-	return rows, nil
+	parts, err := proxyParts([]scorecard.Case{small, large}) // proxy.go
+	if err != nil {
+		return nil, err
+	}
+	rows = append(rows, parts...)
+	cliRows, err := cliRows(corpus) // cli.go
+	if err != nil {
+		return nil, err
+	}
+	return append(rows, cliRows...), nil
 }
 
 // readCount is the floor of decoding: the payload read from an io.Reader

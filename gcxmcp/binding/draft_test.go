@@ -23,8 +23,17 @@ func TestDraftOfferedAndRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	value := `{"symbols":[{"id":"a.go::F","kind":"function","name":"F","file_path":"a.go","start_line":3}],"total":41,"truncated":true}`
+	// The text (and structuredContent) as the tool wrote it: as is, and
+	// long enough to be planned rather than parsed (streamAbove), which a
+	// draft's codec, taking a parsed value, must still get.
+	for _, text := range []string{value, value + strings.Repeat(" ", streamAbove)} {
+		checkDraftOfferedAndRead(t, s, value, text)
+	}
+}
+
+func checkDraftOfferedAndRead(t *testing.T, s *Server, value, text string) {
 	result := func() *Result {
-		return &Result{Content: []Block{{IsText: true, Text: value}}, Structured: json.RawMessage(value),
+		return &Result{Content: []Block{{IsText: true, Text: text}}, Structured: json.RawMessage(text),
 			Meta: map[string]any{MetaTotal: float64(41), MetaTruncated: true}}
 	}
 	for _, c := range []struct {
@@ -38,13 +47,13 @@ func TestDraftOfferedAndRead(t *testing.T) {
 		r := result()
 		a, ok := s.Answer("search_symbols", c.accept, r)
 		if !ok || a.Format != c.format || !strings.HasPrefix(a.Text, c.header) {
-			t.Fatalf("accepting %v: format %q, payload %q", c.accept, a.Format, a.Text)
+			t.Fatalf("accepting %v, a text of %d bytes: format %q, payload %q", c.accept, len(text), a.Format, a.Text)
 		}
 		r.Content[a.Block].Text = a.Text
 		r.Meta[MetaFormat] = a.Format
 		read, err := ReadResultAccepting(r, c.accept)
 		if err != nil || string(read.Value) != value || read.Total != 41 || !read.Truncated {
-			t.Errorf("accepting %v: read %+v, %v", c.accept, read, err)
+			t.Errorf("accepting %v, a text of %d bytes: read %+v, %v", c.accept, len(text), read, err)
 		}
 		if c.format == codec.Draft2Tag {
 			_, err := ReadResult(r)

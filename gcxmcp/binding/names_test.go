@@ -173,6 +173,8 @@ func TestJSONBlockSameValue(t *testing.T) {
 		{"small, as written", small, []string{"note", small}, 1, false},
 		{"small, spaced", small, []string{"note", spaced(small)}, 1, false},
 		{"small, other value", small, []string{other}, 0, true},
+		{"small, two other values", small, []string{other, `{"c":2}`}, 0, true},
+		{"small, two other values after a note", small, []string{"note", other, `{"c":2}`}, 1, true},
 		{"small, other value before the same", small, []string{other, "note", small}, 2, false},
 		{"small, garbage after", small, []string{small + " x"}, -1, false},
 		{"small, GCX before", small, []string{"GCX1 x", other}, -1, false},

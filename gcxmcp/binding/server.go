@@ -129,6 +129,10 @@ type Result struct {
 	IsError    bool
 	// Meta is the result's _meta, as a JSON library decodes it.
 	Meta map[string]any
+
+	// known is the JSON block when the reader of the result found it
+	// already (ReadResponse), nil when Decide looks for it.
+	known *block
 }
 
 // PerRequestCapabilities is the first protocol version whose requests
@@ -272,7 +276,12 @@ func (s *Server) Decide(name string, accept []string, r *Result) Decision {
 	if r.IsError {
 		return Decision{Why: ReasonErrorResult}
 	}
-	b, ok := jsonBlock(r)
+	b, ok := block{}, false
+	if r.known != nil {
+		b, ok = *r.known, true
+	} else {
+		b, ok = jsonBlock(r)
+	}
 	if !ok {
 		return Decision{Why: ReasonNoJSONBlock}
 	}

@@ -117,3 +117,87 @@ func TestMayBeJSON(t *testing.T) {
 		}
 	}
 }
+
+// The total a result reports [MCP-7]: the payload's root header and _meta
+// must agree when both say it, zero included; either alone says it; with
+// neither it is -1.
+func TestReadResultTotal(t *testing.T) {
+	payload := func(pairs string) string { return "GCX1 tool=t fields=a rows=1" + pairs + "\n1\n" }
+	for _, c := range []struct {
+		name     string
+		text     string
+		meta     map[string]any
+		total    int64
+		mismatch bool
+	}{
+		{"header 0, _meta 3", payload(" total=0"), map[string]any{MetaTotal: float64(3)}, 0, true},
+		{"header 3, _meta 0", payload(" total=3"), map[string]any{MetaTotal: float64(0)}, 0, true},
+		{"header 0 alone", payload(" total=0"), nil, 0, false},
+		{"header 0, _meta 0", payload(" total=0"), map[string]any{MetaTotal: float64(0)}, 0, false},
+		{"_meta 0 alone", payload(""), map[string]any{MetaTotal: float64(0)}, 0, false},
+		{"_meta 5 alone", payload(""), map[string]any{MetaTotal: float64(5)}, 5, false},
+		{"neither", payload(""), nil, -1, false},
+	} {
+		meta := map[string]any{MetaFormat: "GCX1"}
+		for k, v := range c.meta {
+			meta[k] = v
+		}
+		r, err := ReadResult(&Result{Content: []Block{{IsText: true, Text: c.text}}, Meta: meta})
+		switch {
+		case c.mismatch:
+			if !errors.Is(err, ErrMismatch) {
+				t.Errorf("%s: %+v, %v; want ErrMismatch", c.name, r, err)
+			}
+		case err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case r.Total != c.total:
+			t.Errorf("%s: total %d, want %d", c.name, r.Total, c.total)
+		}
+	}
+}
+
+// sameAsDecoded compares a value with what encoding/json decodes into an
+// any, kind by kind: each kind equal, unequal in its content, and against
+// another kind; an array or object of another length; nested values.
+func TestSameAsDecodedEveryKind(t *testing.T) {
+	for _, c := range []struct {
+		value   string
+		decoded any
+		want    bool
+	}{
+		{`null`, nil, true},
+		{`null`, false, false},
+		{`true`, true, true},
+		{`true`, false, false},
+		{`false`, false, true},
+		{`false`, nil, false},
+		{`"s"`, "s", true},
+		{`"s"`, "S", false},
+		{`"1"`, 1.0, false},
+		{`1.5`, 1.5, true},
+		{`15e-1`, 1.5, true},
+		{`1.5`, 2.5, false},
+		{`1`, "1", false},
+		{`[]`, []any{}, true},
+		{`[1,"a"]`, []any{1.0, "a"}, true},
+		{`[1,"a"]`, []any{1.0, "b"}, false},
+		{`[1,"a"]`, []any{1.0}, false},
+		{`[1]`, []any{1.0, "a"}, false},
+		{`[1]`, map[string]any{"0": 1.0}, false},
+		{`{}`, map[string]any{}, true},
+		{`{"a":[1,{"b":null}]}`, map[string]any{"a": []any{1.0, map[string]any{"b": nil}}}, true},
+		{`{"a":[1,{"b":null}]}`, map[string]any{"a": []any{1.0, map[string]any{"b": false}}}, false},
+		{`{"a":1}`, map[string]any{"A": 1.0}, false},
+		{`{"a":1}`, map[string]any{"a": 1.0, "b": 2.0}, false},
+		{`{"a":1,"b":2}`, map[string]any{"a": 1.0}, false},
+		{`{"a":1}`, []any{1.0}, false},
+	} {
+		v, err := jsonmap.Parse([]byte(c.value))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sameAsDecoded(v, c.decoded); got != c.want {
+			t.Errorf("sameAsDecoded(%s, %#v) = %v, want %v", c.value, c.decoded, got, c.want)
+		}
+	}
+}

@@ -1,5 +1,7 @@
 package proxy
 
+import "bytes"
+
 // What a rewrite holds is charged in the form it is held, not in the bytes
 // the message came in [PRX-6] [PRX-9]. The parse trees a rewrite builds (of
 // the message, of the JSON text in its JSON block) cost a node for each
@@ -34,17 +36,16 @@ const FewValues = 1024
 // rewrite: more than FewValues and than len(msg)/MinBytesPerValue. A value is counted by the
 // byte that begins it or separates it from the one before: '[', '{' and
 // ',', inside strings too, where a JSON text's punctuation stands as it
-// is (only quotes and backslashes are escaped). It reads each byte once
-// and holds nothing; it stops as soon as the count is over.
+// is (only quotes and backslashes are escaped). It holds nothing; it
+// counts with bytes.Count, which reads many bytes at a step, and a byte
+// at a time only counted a message at a tenth of the rate the rest of a
+// rewrite reads it.
 func tooDense(msg []byte) bool {
 	allowed := max(FewValues, len(msg)/MinBytesPerValue)
 	n := 0
-	for _, c := range msg {
-		if c == ',' || c == '[' || c == '{' {
-			n++
-			if n > allowed {
-				return true
-			}
+	for _, c := range []string{",", "[", "{"} {
+		if n += bytes.Count(msg, []byte(c)); n > allowed {
+			return true
 		}
 	}
 	return false

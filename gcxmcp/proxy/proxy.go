@@ -312,6 +312,9 @@ func (p *Proxy) FromUpstream(msg []byte) []byte {
 	if p.dense(msg) {
 		return msg // estimate.go
 	}
+	if out, done := p.answerCompact(msg, start); done {
+		return out
+	}
 	m, ok := parseObject(msg)
 	if !ok {
 		if !isBlank(msg) && !isArray(msg) {
@@ -372,6 +375,40 @@ func (p *Proxy) FromUpstream(msg []byte) []byte {
 	out := m.AppendCompact(make([]byte, 0, max(size, 64)))
 	p.stats.decided(start, server, call.Name, r, d)
 	return out
+}
+
+// answerCompact is FromUpstream for the response most servers write, a
+// result in compact JSON, read in one pass without decoding it whole and
+// answered by splicing the payload into its text (binding.ReadResponse):
+// what FromUpstream's parse and rewrite would write, at a fraction of
+// the work. done is false, having changed nothing, for any other message
+// and for the initialize result, which the caller then reads.
+func (p *Proxy) answerCompact(msg []byte, start time.Time) (out []byte, done bool) {
+	resp, ok := binding.ReadResponse(msg)
+	if !ok {
+		return nil, false
+	}
+	key := string(resp.ID)
+	p.mu.Lock()
+	if p.initID != "" && key == p.initID {
+		p.mu.Unlock()
+		return nil, false
+	}
+	call, isCall := p.pending[key]
+	delete(p.pending, key)
+	server := p.server
+	p.mu.Unlock()
+	if !isCall {
+		return msg, true
+	}
+	d := p.decide.Decide(call, resp.Result)
+	if !d.Answered {
+		p.stats.decided(start, server, call.Name, resp.Result, d)
+		return msg, true
+	}
+	out = resp.Apply(d.Answer)
+	p.stats.decided(start, server, call.Name, resp.Result, d)
+	return out, true
 }
 
 // initialized keeps of the upstream's initialize result the negotiated

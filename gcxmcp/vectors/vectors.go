@@ -22,6 +22,7 @@ import (
 
 	"github.com/gcxwire/gcx/gcxmcp"
 	"github.com/gcxwire/gcx/gcxmcp/binding"
+	"github.com/gcxwire/gcx/jsonmap"
 )
 
 // The ops of the binding's vectors.
@@ -105,13 +106,36 @@ func readServerInput(input []byte) (in serverInput, mw mcp.Middleware, result *m
 }
 
 type clientInput struct {
-	Annotations *mcp.ToolAnnotations `json:"annotations"`
-	Answers     []json.RawMessage    `json:"answers"`
+	Annotations json.RawMessage   `json:"annotations"`
+	Answers     []json.RawMessage `json:"answers"`
+}
+
+// toolAnnotations reads a tool's annotations as the SDK reads tools/list:
+// member names compared byte for byte, where encoding/json would take
+// readOnlyHinT for readOnlyHint (E-53); a hint holds when it is true
+// [MCP-9].
+func toolAnnotations(raw json.RawMessage) (*mcp.ToolAnnotations, error) {
+	if raw == nil {
+		return nil, nil
+	}
+	v, err := jsonmap.Parse(raw)
+	if err != nil || v.Kind != jsonmap.Object {
+		return nil, fmt.Errorf("annotations: not a JSON object")
+	}
+	hint := func(name string) bool {
+		h, _ := v.Lookup(name)
+		return h.Kind == jsonmap.True
+	}
+	return &mcp.ToolAnnotations{ReadOnlyHint: hint("readOnlyHint"), IdempotentHint: hint("idempotentHint")}, nil
 }
 
 func runClient(input []byte) (json.RawMessage, error) {
 	var in clientInput
 	if err := strict(input, &in); err != nil {
+		return nil, err
+	}
+	annotations, err := toolAnnotations(in.Annotations)
+	if err != nil {
 		return nil, err
 	}
 	answers := make([]*mcp.CallToolResult, len(in.Answers))
@@ -134,7 +158,7 @@ func runClient(input []byte) (json.RawMessage, error) {
 	}
 	mw := gcxmcp.ClientMiddleware(gcxmcp.ClientOptions{
 		Annotations: func(context.Context, *mcp.ClientSession, string) (*mcp.ToolAnnotations, error) {
-			return in.Annotations, nil
+			return annotations, nil
 		},
 	})
 	params := &mcp.CallToolParams{Name: "tool", Arguments: map[string]any{}}

@@ -115,6 +115,15 @@ func NewReader(r io.Reader) *Reader {
 	return &Reader{r: r, MaxDepth: DefaultMaxDepth, line: 1}
 }
 
+// NewReaderSize is NewReader with a buffer of size bytes from the start,
+// for a caller whose r is unbuffered: the reader then reads from it in
+// pieces of that size, with no buffered reader copying the input again.
+func NewReaderSize(r io.Reader, size int) *Reader {
+	jr := NewReader(r)
+	jr.buf = make([]byte, max(size, initialBuffer))
+	return jr
+}
+
 // NewStringReader returns a Reader over a whole text. The Text of every
 // Name and String token without escapes, and of every Number, is a
 // substring of text.
@@ -596,6 +605,19 @@ func (r *Reader) str() (string, error) {
 			return "", e
 		}
 	}
+	if !r.whole && !limited {
+		// The common case in a stream: the buffer holds the whole
+		// literal, and one scan finds it clean up to its closing quote.
+		// Any other outcome may come of the buffer's end cutting it (an
+		// unclosed string, a character or escape cut in two), so the
+		// literal is made whole first, as if this scan had not been.
+		if end, escaped, f, _ := scanString(r.buf[:r.end], r.pos, false, &r.scratch); f == faultNone {
+			if err := r.checkToken(r.pos, end, faultNone, 0, true); err != nil {
+				return "", err
+			}
+			return r.strEnd(r.pos, end, escaped), nil
+		}
+	}
 	complete := true
 	if !r.whole && !closes {
 		var err error
@@ -888,14 +910,18 @@ func (r *Reader) withLookahead(i int) (int, error) {
 func (r *Reader) number() (Token, error) {
 	p := r.posAt(r.pos)
 	complete := true
-	if !r.whole {
+	start := r.pos
+	// In a stream, a number the buffer holds with a byte after it needs
+	// no more input: one scan reads it.
+	end, f, at := scanNumber(r.buf[:r.end], start)
+	if !r.whole && !(f == faultNone && end < r.end) {
 		var err error
 		if complete, err = r.completeRun(isNumberByte); err != nil {
 			return Token{}, err
 		}
+		start = r.pos
+		end, f, at = scanNumber(r.buf[:r.end], start)
 	}
-	start := r.pos
-	end, f, at := scanNumber(r.buf[:r.end], start)
 	if f == faultNone && end < r.end {
 		complete = true // the literal ended before the run of number bytes did
 	}

@@ -15,6 +15,23 @@
 // the mutants without running them, and -only runs the named ones (ids as
 // the report prints them).
 //
+// -resume takes the log of an earlier run: the progress lines this command
+// prints on its standard error, one per mutant. A drawn mutant the log
+// shows killed or stillborn, with the same id and the same change, keeps
+// that outcome and is not run again; the others run: the log's survivors,
+// and its timeouts, since on a loaded machine a survivor's two steps can
+// pass the time limit without any hang. So an interrupted run goes on
+// where it stopped, and after tests are added only the survivors run
+// again. The report says how many outcomes came from the log.
+//
+// -logged (with -resume) runs nothing: the report is made from the log
+// alone, a later line for a mutant overriding an earlier one, so that the
+// logs of runs split over several processes, and a rerun of some of their
+// mutants after tests were added, can be joined (cat) into one report.
+// A mutant the log does not show is left out as not run; one it shows
+// timed out counts as a survivor, the reading that claims least: on a
+// loaded machine a survivor's two steps can pass the time limit.
+//
 // Each mutant runs its package's tests first (go test -short -failfast),
 // then, if it survived, the conformance vectors, which exercise every
 // package here through the built-in implementation. A mutant that does
@@ -59,6 +76,7 @@ const (
 	survived  outcome = "survived"
 	stillborn outcome = "stillborn"
 	timedOut  outcome = "timeout"
+	notRun    outcome = "not run" // -logged: the log lacks it
 )
 
 type result struct {
@@ -77,6 +95,8 @@ func main() {
 	out := flag.String("out", "docs/mutation.md", "report file (\"\" for none)")
 	list := flag.Bool("list", false, "list the drawn mutants and exit")
 	only := flag.String("only", "", "comma-separated mutant ids to run (overrides -sample)")
+	resume := flag.String("resume", "", "log of an earlier run (its standard error): mutants it shows killed or stillborn are not run again")
+	logged := flag.Bool("logged", false, "with -resume: run nothing, report the outcomes the log shows (its timeouts as survivors, mutants it lacks left out as not run)")
 	equivalentFile := flag.String("equivalent", "tools/mutate/equivalent.txt", "mutants judged equivalent, one id and the reason per line")
 	flag.Parse()
 
@@ -143,8 +163,36 @@ func main() {
 		return
 	}
 
+	var earlier map[string]logLine
+	if *resume != "" {
+		b, err := os.ReadFile(*resume)
+		if err != nil {
+			fail("%v", err)
+		}
+		earlier = parseLog(string(b))
+	}
+
 	noteFailFiles(root)
 	results := make([]result, len(drawn))
+	reused := 0
+	var torun []int
+	for i, m := range drawn {
+		if *logged {
+			oc := loggedOutcome(earlier, m)
+			results[i] = result{site: m.site, pkg: m.pkg, outcome: oc}
+			if oc != notRun {
+				reused++
+			}
+			continue
+		}
+		if oc, ok := keptOutcome(earlier, m); ok {
+			results[i] = result{site: m.site, pkg: m.pkg, outcome: oc}
+			reused++
+			fmt.Fprintf(os.Stderr, "[from log] %-9s %s %s\n", oc, m.id(), m.desc)
+			continue
+		}
+		torun = append(torun, i)
+	}
 	var wg sync.WaitGroup
 	next := make(chan int)
 	var mu sync.Mutex
@@ -160,12 +208,12 @@ func main() {
 				results[i] = result{site: m.site, pkg: m.pkg, outcome: oc, by: by}
 				mu.Lock()
 				done++
-				fmt.Fprintf(os.Stderr, "[%d/%d %s] %-9s %s %s %s\n", done, len(drawn), time.Since(start).Round(time.Second), oc, m.id(), m.desc, by)
+				fmt.Fprintf(os.Stderr, "[%d/%d %s] %-9s %s %s %s\n", done, len(torun), time.Since(start).Round(time.Second), oc, m.id(), m.desc, by)
 				mu.Unlock()
 			}
 		}(w)
 	}
-	for i := range drawn {
+	for _, i := range torun {
 		next <- i
 	}
 	close(next)
@@ -178,6 +226,7 @@ func main() {
 	report := summarize(results, pkgList, totals, equivalent)
 	if *out != "" {
 		cmd := "go run ./tools/mutate " + strings.Join(os.Args[1:], " ")
+		report.reused, report.resumed, report.logged = reused, *resume, *logged
 		if err := os.WriteFile(*out, []byte(markdown(report, cmd, *sample, *seed, time.Since(start))), 0o644); err != nil {
 			fail("%v", err)
 		}
@@ -358,7 +407,7 @@ func firstFailure(out string) string {
 
 // A tally counts outcomes; equivalent counts the survivors that are
 // listed as equivalent, and is part of survived.
-type tally struct{ drawn, killed, survived, stillborn, timedOut, equivalent int }
+type tally struct{ drawn, killed, survived, stillborn, timedOut, equivalent, notRun int }
 
 func (t tally) scored() int { return t.killed + t.timedOut + t.survived }
 
@@ -413,6 +462,9 @@ func (t *tally) add(o outcome) {
 		t.stillborn++
 	case timedOut:
 		t.timedOut++
+	case notRun:
+		t.drawn--
+		t.notRun++
 	}
 }
 
@@ -424,6 +476,9 @@ type summary struct {
 	survivors  []result
 	ops        map[string]*tally
 	equivalent map[string]string
+	reused     int    // outcomes taken from the log of an earlier run
+	resumed    string // that log
+	logged     bool   // nothing was run: every outcome is the log's
 }
 
 func summarize(results []result, pkgs []string, totals map[string]int, equivalent map[string]string) summary {
@@ -461,7 +516,18 @@ func markdown(s summary, cmd string, sample int, seed uint64, took time.Duration
 	} else {
 		fmt.Fprintf(&b, "Every mutant of the packages below was run.\n")
 	}
-	fmt.Fprintf(&b, "The run took %s.\n\n", took.Round(time.Second))
+	switch {
+	case s.logged:
+		fmt.Fprintf(&b, "Made from the log of earlier runs, running nothing (`-resume %s -logged`): %d mutants have the outcome the log shows,\n", s.resumed, s.reused)
+		fmt.Fprintf(&b, "a timeout counted as a survivor (on a loaded machine a survivor's tests can pass the time limit); %d drawn mutants the log lacks are left out as not run.\n", s.total.notRun)
+	default:
+		fmt.Fprintf(&b, "The run took %s.\n", took.Round(time.Second))
+	}
+	if s.reused > 0 && !s.logged {
+		fmt.Fprintf(&b, "Of the %d mutants, %d kept the outcome (killed or stillborn) an earlier run's log shows (`-resume %s`);\n", s.total.drawn, s.reused, s.resumed)
+		fmt.Fprintf(&b, "the other %d, that run's survivors and timeouts among them, were run again for this report, and the time above is theirs.\n", s.total.drawn-s.reused)
+	}
+	fmt.Fprintf(&b, "\n")
 	fmt.Fprintf(&b, "Kill rate = (killed + timed out) / (killed + timed out + survived); a mutant that does not compile is stillborn and not scored.\n")
 	fmt.Fprintf(&b, "The last column leaves out the survivors judged equivalent (listed, each with its reason, in\n")
 	fmt.Fprintf(&b, "[tools/mutate/equivalent.txt](../tools/mutate/equivalent.txt)): changes no test can see because no input can.\n\n")
@@ -494,6 +560,66 @@ func markdown(s summary, cmd string, sample int, seed uint64, took time.Duration
 		fmt.Fprintf(&b, "- `%s` %s\n", r.id(), r.desc)
 	}
 	return b.String()
+}
+
+// A logLine is what a run's log says of one mutant: its outcome, and the
+// rest of the line after its id (the change, then for a killed mutant the
+// test that failed).
+type logLine struct {
+	outcome outcome
+	rest    string
+}
+
+// parseLog reads the progress lines of a run's standard error,
+// "[n/N time] outcome id change [test]", keyed by the mutant's id; a line
+// "[from log] outcome id change" counts too, so a resumed run's log
+// resumes again.
+func parseLog(log string) map[string]logLine {
+	out := map[string]logLine{}
+	for _, line := range strings.Split(log, "\n") {
+		if !strings.HasPrefix(line, "[") {
+			continue
+		}
+		_, rest, ok := strings.Cut(line, "] ")
+		if !ok {
+			continue
+		}
+		word, rest, _ := strings.Cut(strings.TrimLeft(rest, " "), " ")
+		oc := outcome(word)
+		switch oc {
+		case killed, survived, stillborn, timedOut:
+		default:
+			continue
+		}
+		id, rest, _ := strings.Cut(strings.TrimLeft(rest, " "), " ")
+		out[id] = logLine{oc, rest}
+	}
+	return out
+}
+
+// loggedOutcome is m's outcome for a report made from the log alone: as
+// the log shows it with the same change, a timeout counted as a survivor;
+// a mutant the log lacks is not run.
+func loggedOutcome(log map[string]logLine, m drawnMutant) outcome {
+	l, ok := log[m.id()]
+	switch {
+	case !ok || (l.rest != m.desc && !strings.HasPrefix(l.rest, m.desc+" ")):
+		return notRun
+	case l.outcome == timedOut:
+		return survived
+	}
+	return l.outcome
+}
+
+// keptOutcome is the outcome a log shows for m if m need not run again:
+// the log shows it killed or stillborn, with the same change (the same id
+// on a changed source may be another mutant).
+func keptOutcome(log map[string]logLine, m drawnMutant) (outcome, bool) {
+	l, ok := log[m.id()]
+	if !ok || (l.rest != m.desc && !strings.HasPrefix(l.rest, m.desc+" ")) {
+		return "", false
+	}
+	return l.outcome, l.outcome == killed || l.outcome == stillborn
 }
 
 func fail(format string, args ...any) {

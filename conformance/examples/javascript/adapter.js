@@ -456,6 +456,32 @@ class JsonError extends Error {
 
 const MAX_JSON_DEPTH = 10000; // the nesting bound of [MAP-4]
 
+// The number of bytes the raw string text b[start, end) decodes to, as far as it goes: a short escape is one byte, a
+// \u escape the UTF-8 length of its character (a surrogate half of its pair's four), and an escape cut short or
+// malformed one byte, as the reader that finds it reports it.
+function decodedBytes(b, start, end) {
+  let n = 0;
+  for (let i = start; i < end; n++) {
+    if (b[i] !== 0x5C) {
+      i++;
+      continue;
+    }
+    if (i + 1 < end && b[i + 1] !== 0x75) {
+      i += 2;
+      continue;
+    }
+    const hex = i + 6 <= end ? b.toString('latin1', i + 2, i + 6) : '';
+    if (!/^[0-9A-Fa-f]{4}$/.test(hex)) {
+      i += i + 1 < end ? 2 : 1;
+      continue;
+    }
+    const u = parseInt(hex, 16);
+    n += (u >= 0xD800 && u <= 0xDFFF ? 2 : Buffer.byteLength(String.fromCharCode(u))) - 1;
+    i += 6;
+  }
+  return n;
+}
+
 // Reads the JSON text b[start, end) as [MAP-1] admits it, refusing at the first offending byte.
 function readJsonText(b, start, end, maxDepth = MAX_JSON_DEPTH, partial = false) {
   let p = start;
@@ -467,6 +493,11 @@ function readJsonText(b, start, end, maxDepth = MAX_JSON_DEPTH, partial = false)
     return read();
   } catch (e) {
     if (!(e instanceof JsonError)) throw e;
+    if (e.complete) {
+      // data after a whole value: the value was read first, and is checked before the data is reached [WIRE-3]
+      e.partial = e.complete;
+      throw e;
+    }
     let inner = null;
     for (let i = open.length - 1; i >= 0; i--) {
       const o = open[i];
@@ -476,9 +507,11 @@ function readJsonText(b, start, end, maxDepth = MAX_JSON_DEPTH, partial = false)
       } else {
         if (o.name !== null) o.members.push([o.name, inner, o.nameOffset]);
         else if (o.nameStart != null) {
-          // A name cut short is kept once more of it is read than the longest key a view has ("comments").
-          const read = b.toString('utf8', o.nameStart + 1, e.offset).split('\\')[0];
-          if (Buffer.byteLength(read) > 'comments'.length) o.members.push([read, null, o.nameStart]);
+          // A name cut short is kept once more of it is read than the longest key a view has ("comments"), counted in
+          // the bytes it decodes to: an escape counts what it stands for.
+          if (decodedBytes(b, o.nameStart + 1, e.offset) > 'comments'.length) {
+            o.members.push([b.toString('utf8', o.nameStart + 1, e.offset), null, o.nameStart]);
+          }
         }
         inner = { kind: 'object', members: o.members, offset: o.offset, unfinished: true };
       }
@@ -496,7 +529,11 @@ function readJsonText(b, start, end, maxDepth = MAX_JSON_DEPTH, partial = false)
     for (;;) {
       if (!open.length) {
         skipWhitespace();
-        if (p < end) throw new JsonError(p, 'data after the JSON text');
+        if (p < end) {
+          const e = new JsonError(p, 'data after the JSON text');
+          e.complete = value;
+          throw e;
+        }
         return value;
       }
       const top = open[open.length - 1];
@@ -944,6 +981,7 @@ function encodeWireView(b) {
   }
   done(view);
   if (!sectionsValue) throw refuse('wire view without sections', view.offset);
+  if (jsonError) throw cut(); // data after the view, met once the view is read
   checkModel(sections, positionOf);
   return writeCanonical(sections);
 

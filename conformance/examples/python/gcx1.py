@@ -578,7 +578,7 @@ def _from_tree(text, root, refuse):
                                                        (comment_row, lambda n: string(n, "a comment")))
                                                   for c in elements(value, "comments"))]
             else:
-                raise refuse(f"unknown key {json.dumps(name)} in a section", offset)
+                raise refuse(f"unknown key {_short(name)} in a section", offset)
 
         members(node, member)
         if "tool" not in got or "fields" not in got:
@@ -598,7 +598,7 @@ def _from_tree(text, root, refuse):
 
     def top(name, offset, value):
         if name != "sections":
-            raise refuse(f'unknown key {json.dumps(name)}; a view has only "sections"', offset)
+            raise refuse(f'unknown key {_short(name)}; a view has only "sections"', offset)
         for number, s in enumerate(elements(value, "sections")):
             sections.append(section(s, number))
 
@@ -623,6 +623,37 @@ def _position(text, offset):
 
 
 _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)")
+
+
+def _short(name):
+    """A name quoted for a message, at most a short prefix of it: a message never quotes much of
+    its input."""
+    return json.dumps(name[:32]) + ("..." if len(name) > 32 else "")
+
+
+def _lone_escape_before(text, i, stop):
+    """The offset of the first escape of a lone surrogate in the string literal cut short
+    whose text begins at i, before stop, where the text stops being read: a high surrogate
+    whose escape is the last before stop has no low one after it. None when there is none."""
+    j, pending = i, None
+    while j < stop and text[j] != '"':
+        m = _ESCAPE.match(text, j, stop)
+        if not m:
+            if pending is not None:
+                return pending
+            j += 1
+            continue
+        code = int(m.group(1), 16) if m.group(1) else None
+        if pending is not None:
+            if code is None or not 0xDC00 <= code <= 0xDFFF:
+                return pending
+            pending = None
+        elif code is not None and 0xDC00 <= code <= 0xDFFF:
+            return j
+        elif code is not None and 0xD800 <= code <= 0xDBFF:
+            pending = j
+        j = m.end()
+    return pending
 
 
 def _lone_escape(text, i):
@@ -723,6 +754,27 @@ class _Cut(Exception):
 # token that is not then a whole _NUMBER ("-", "1.", "1e") is no number.
 _NUMBER_TOKEN = re.compile(r"-?(?:0|[1-9][0-9]*)?(?:\.[0-9]*)?(?:[eE][-+]?[0-9]*)?")
 _LONGEST_KEY = len("comments")  # a longer name is unknown once that much is read [WIRE-3]
+_HEX4 = re.compile(r"[0-9A-Fa-f]{4}")
+
+
+def _decoded_bytes(raw):
+    """The bytes the raw text of a string cut short decodes to, as far as it goes: a short
+    escape is one byte, a \\u escape the UTF-8 length of its character (a surrogate half of
+    its pair's four), an escape cut short or malformed one byte, as the reader that finds it
+    reports it [WIRE-3]."""
+    n, i = 0, 0
+    while i < len(raw):
+        if raw[i] != "\\":
+            n += len(raw[i].encode("utf-8", "surrogatepass"))
+            i += 1
+        elif i + 1 < len(raw) and raw[i + 1] != "u":
+            n, i = n + 1, i + 2
+        elif _HEX4.fullmatch(raw, i + 2, i + 6):
+            u = int(raw[i + 2:i + 6], 16)
+            n, i = n + (2 if 0xD800 <= u <= 0xDFFF else len(chr(u).encode("utf-8"))), i + 6
+        else:
+            n, i = n + 1, i + (2 if i + 1 < len(raw) else 1)
+    return n
 
 
 def _tree(text, stop):
@@ -747,6 +799,9 @@ def _tree(text, stop):
         try:
             got, j = json.decoder.scanstring(text, i + 1)
         except json.JSONDecodeError:
+            lone = _lone_escape_before(text, i + 1, stop)
+            if lone is not None:  # where it stands, before the string's end [WIRE-3]
+                raise _LoneSurrogate(lone) from None
             raise _Cut from None
         if j > stop:
             raise _Cut
@@ -773,8 +828,8 @@ def _tree(text, stop):
                     try:
                         member[0], j = string(j)
                     except _Cut:
-                        read = text[member[1] + 1:stop].split("\\")[0]
-                        if len(read.encode("utf-8", "surrogatepass")) > _LONGEST_KEY:
+                        read = text[member[1] + 1:stop]
+                        if _decoded_bytes(read) > _LONGEST_KEY:
                             member[0] = read
                             node[2].append(member)
                         raise

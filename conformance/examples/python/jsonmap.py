@@ -865,8 +865,9 @@ def decode_value(data):
             raise _constraint("MAP-9", "the value form holds one row", _header_at(root))
         value = items if form == "array" else items[0]
     elif form == "object":
-        # the header first, pair by pair [MAP-14]: nest= and str= of the root's table,
-        # empty members, and an @ with no section left for its table
+        # the header first, pair by pair [MAP-14]: nest= and str= of the root's table
+        # and empty members; an @ with no section left for its table waits for the
+        # end of the payload, after every other check
         tables = 0
         for i, (k, x) in enumerate(root.meta):
             if k == "nest":
@@ -879,8 +880,6 @@ def decode_value(data):
                 raise _constraint("MAP-10", f"member {k} has an empty value", _meta_at(root, i))
             elif x == "@":
                 tables += 1
-                if tables > 1 and tables > len(sections):
-                    raise _constraint("MAP-11", f"no section left for the table of {k}", _meta_at(root, i))
         if tables == 0 and root.rows:
             raise _constraint("MAP-10", "a header-form root without a table holds rows", _header_at(root))
         value = Object()

@@ -1,0 +1,692 @@
+package binding
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/gcxwire/gcx/internal/jsontext"
+	"github.com/gcxwire/gcx/jsonmap"
+)
+
+// An intermediary meets most tools/call results as the compact JSON text
+// a server wrote, the text block's JSON and structuredContent holding one
+// value. ReadResponse reads such a response in one pass, token by token:
+// it never builds structuredContent's value but compares its bytes with
+// the compact form of the value parsed from the JSON block's text, which
+// the mapping needs anyway; and Apply writes the answer by splicing the
+// few changed bytes into the text. Both give exactly what ResultFromJSON
+// and ApplyJSON give on the parsed message, with AppendCompact writing it
+// out (TestPropertyResponseTextAsTree); any other message is left to
+// those two.
+
+// A span is where a value lies in a text: text[from:to].
+type span struct{ from, to int }
+
+// Response is a JSON-RPC response read by ReadResponse.
+type Response struct {
+	// ID is the compact JSON text of the response's id.
+	ID []byte
+	// Result is the result as ResultFromJSON reads it, with structuredContent
+	// as its JSON text in the message.
+	Result *Result
+
+	msg   []byte
+	texts []span // per content block: its text's string literal, when a text block
+	// structuredContent's value when it is not in compact form: where it
+	// lies; the answer writes the JSON block's value, the same, in its
+	// place, in compact form.
+	structured span
+	recompact  bool
+	// The strings of structuredContent, when it holds the JSON block's
+	// value, that are in another form than the compact one: the answer
+	// writes them anew.
+	fixes     []stringAt
+	resultEnd int  // the offset of the result's closing '}'
+	meta      span // the _meta object, from -1 when there is none
+	metaKeys  int  // how many members _meta has
+	marks     [3]span
+}
+
+// answerMarks are the _meta keys an answer writes, in EachMeta's order.
+var answerMarks = [3]string{MetaFormat, MetaCompact, MetaDiffers}
+
+// ReadResponse reads msg when it is a JSON-RPC response holding a result
+// object, in compact form [MAP-3] — the bytes jsonmap's AppendCompact
+// writes of its value — but for the escapes of the content's texts and,
+// when it holds the JSON block's value, of structuredContent, which an
+// answer writes anew. ok is false for every other message, which the
+// caller reads as a jsonmap value: not JSON, not in that form, a request,
+// an error response, a result ResultFromJSON refuses.
+func ReadResponse(msg []byte) (resp *Response, ok bool) {
+	r := jsontext.NewStringReader(unsafe.String(unsafe.SliceData(msg), len(msg)))
+	r.MaxDepth = jsonmap.MaxDepth
+	r.RejectDuplicateNames = true
+	r.CheckCompact = true
+	x := &responseReader{r: r, msg: msg, resp: &Response{msg: msg, meta: span{-1, -1}}}
+	if !x.top() || r.End() != nil || !r.Compact() || x.resp.ID == nil || x.resp.Result == nil {
+		return nil, false
+	}
+	if x.hasStruct {
+		// Its compact JSON text, as ResultFromJSON gives it. When the
+		// JSON block is not known yet (structuredContent came before the
+		// content, or the content has several text blocks), the binding
+		// looks for it as in any result.
+		x.resp.Result.Structured = json.RawMessage(msg[x.structured.from:x.structured.to])
+	}
+	return x.resp, true
+}
+
+type responseReader struct {
+	r    *jsontext.Reader
+	msg  []byte
+	resp *Response
+	// The JSON block, when the content holds one text block with a JSON
+	// text: its value, parsed.
+	block      *block
+	content    bool // the content has been read
+	structured span // structuredContent's value, from -1 when none has been read
+	hasStruct  bool // structuredContent is present and not null
+}
+
+// valueStart is where the value of the member name the reader returned
+// last begins in a compact text: after its ':'.
+func (x *responseReader) valueStart() (int, bool) {
+	at := int(x.r.InputOffset())
+	if at >= len(x.msg) || x.msg[at] != ':' {
+		return 0, false
+	}
+	return at + 1, true
+}
+
+// skip reads the next value and returns where it lies.
+func (x *responseReader) skip() (span, bool) {
+	from, ok := x.valueStart()
+	if !ok || x.r.SkipValue() != nil {
+		return span{}, false
+	}
+	return span{from, int(x.r.InputOffset())}, true
+}
+
+// object reads the members of an object whose '{' is next, calling member
+// with each name; member reads the value.
+func (x *responseReader) object(member func(name string) bool) bool {
+	if tok, err := x.r.NextToken(); err != nil || tok.Kind != jsontext.ObjectStart {
+		return false
+	}
+	for {
+		tok, err := x.r.NextToken()
+		if err != nil {
+			return false
+		}
+		if tok.Kind == jsontext.ObjectEnd {
+			return true
+		}
+		if !member(tok.Text) {
+			return false
+		}
+	}
+}
+
+func (x *responseReader) peek() jsontext.Kind {
+	k, _ := x.r.Peek()
+	return k
+}
+
+func (x *responseReader) top() bool {
+	seenResult := false
+	return x.object(func(name string) bool {
+		switch name {
+		case "method":
+			return false // a request
+		case "id":
+			s, ok := x.skip()
+			x.resp.ID = x.msg[s.from:s.to]
+			return ok
+		case "result":
+			if seenResult || x.peek() != jsontext.ObjectStart {
+				return false
+			}
+			seenResult = true
+			x.resp.Result = &Result{}
+			x.structured = span{-1, -1}
+			if !x.object(x.resultMember) {
+				return false
+			}
+			x.resp.resultEnd = int(x.r.InputOffset()) - 1
+			return true
+		}
+		_, ok := x.skip()
+		return ok
+	})
+}
+
+func (x *responseReader) resultMember(name string) bool {
+	res := x.resp.Result
+	switch name {
+	case "content":
+		return x.readContent()
+	case "structuredContent":
+		from, ok := x.valueStart()
+		if !ok {
+			return false
+		}
+		if bytes.HasPrefix(x.msg[from:], []byte("null")) {
+			// null is no structured result [MCP-5]; the reader checks
+			// what follows.
+			_, ok := x.skip()
+			return ok
+		}
+		x.hasStruct = true
+		if x.block != nil {
+			return x.compare(from)
+		}
+		s, ok := x.skip()
+		x.structured = s
+		return ok
+	case "isError":
+		s, ok := x.skip()
+		res.IsError = ok && string(x.msg[s.from:s.to]) == "true"
+		return ok
+	case "_meta":
+		from, ok := x.valueStart()
+		if !ok || x.peek() != jsontext.ObjectStart {
+			return false // ResultFromJSON refuses it
+		}
+		x.resp.marks = [3]span{{-1, -1}, {-1, -1}, {-1, -1}}
+		if !x.object(func(key string) bool {
+			x.resp.metaKeys++
+			s, ok := x.skip()
+			if i := slices.Index(answerMarks[:], key); i >= 0 {
+				x.resp.marks[i] = s
+			}
+			return ok
+		}) {
+			return false
+		}
+		x.resp.meta = span{from, int(x.r.InputOffset())}
+		return json.Unmarshal(x.msg[from:x.resp.meta.to], &res.Meta) == nil
+	}
+	_, ok := x.skip()
+	return ok
+}
+
+// readContent reads the content array as ResultFromJSON does, keeping
+// where each text block's text lies; a content of one text block with a
+// JSON text has that text parsed, and it is the JSON block when
+// structuredContent holds the same value [MCP-5].
+func (x *responseReader) readContent() bool {
+	if x.content || x.peek() != jsontext.ArrayStart {
+		return false
+	}
+	x.content = true
+	x.r.NextToken()
+	res := x.resp.Result
+	res.Content = []Block{}
+	only := -1 // the one text block, -2 when there are several
+	for {
+		k := x.peek()
+		if k == jsontext.ArrayEnd {
+			x.r.NextToken()
+			break
+		}
+		if k != jsontext.ObjectStart {
+			if x.r.SkipValue() != nil {
+				return false
+			}
+			res.Content = append(res.Content, Block{})
+			x.resp.texts = append(x.resp.texts, span{-1, -1})
+			continue
+		}
+		var text string
+		var isText, textIsString bool
+		var at span
+		if !x.object(func(name string) bool {
+			if name != "type" && name != "text" {
+				_, ok := x.skip()
+				return ok
+			}
+			from, ok := x.valueStart()
+			if !ok || from >= len(x.msg) || isSpace(x.msg[from]) {
+				return false
+			}
+			// A text block's text may be in any form, for an answer writes
+			// it anew: the reader need not scan a long text a second time
+			// for the form of its escapes, as it does in a text still in
+			// compact form. What it does not check here is checked below.
+			before := x.r.Compact()
+			x.r.SetCompact(false)
+			k := x.peek()
+			x.r.SetCompact(true)
+			if k != jsontext.String {
+				err := x.r.SkipValue()
+				x.r.SetCompact(before && x.r.Compact())
+				return err == nil
+			}
+			tok, err := x.r.NextToken()
+			x.r.SetCompact(before)
+			if err != nil {
+				return false
+			}
+			s := span{from, int(x.r.InputOffset())}
+			if name == "type" {
+				isText = tok.Text == "text"
+				x.checkCompact(s, tok.Text)
+			} else {
+				textIsString = true
+				text, at = tok.Text, s
+			}
+			return true
+		}) {
+			return false
+		}
+		if !isText {
+			if textIsString {
+				x.checkCompact(at, text) // a text that stays as it is
+			}
+			res.Content = append(res.Content, Block{})
+			x.resp.texts = append(x.resp.texts, span{-1, -1})
+			continue
+		}
+		if !textIsString {
+			return false // ResultFromJSON refuses it
+		}
+		if only == -1 {
+			only = len(res.Content)
+		} else {
+			only = -2
+		}
+		res.Content = append(res.Content, Block{IsText: true, Text: text})
+		x.resp.texts = append(x.resp.texts, at)
+	}
+	if only < 0 {
+		return true
+	}
+	text := res.Content[only].Text
+	if !mayBeJSON(text) || len(text) >= streamAbove {
+		return true
+	}
+	// The text is a string, never written: its value may share it rather
+	// than copy it, as the mapping of a text does.
+	v, _, err := jsonmap.ParseShared(bytesOf(text))
+	if err != nil {
+		return true
+	}
+	x.block = &block{at: only, json: bytesOf(text), value: v, parsed: true}
+	if x.structured.from >= 0 {
+		// structuredContent came first and was read token by token.
+		n, _, _, ok := matchCompact(x.msg[x.structured.from:x.structured.to], 0, &v)
+		x.settle(ok && n == x.structured.to-x.structured.from)
+		return true
+	}
+	if !x.hasStruct {
+		x.settle(false)
+	}
+	return true
+}
+
+// checkCompact notes that the message is not in compact form unless the
+// string literal at s is the compact form of str.
+func (x *responseReader) checkCompact(s span, str string) {
+	lit := x.msg[s.from:s.to]
+	if len(lit) != len(str)+2 || string(lit[1:len(lit)-1]) != str || needsEscape(str) {
+		if !bytes.Equal(lit, jsontext.AppendString(nil, str)) {
+			x.r.SetCompact(false)
+		}
+	}
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// compare reads structuredContent's value, which begins at from, by
+// comparing it with the compact form of the JSON block's value: when it
+// is that form, the reader passes over it; otherwise it reads it.
+func (x *responseReader) compare(from int) bool {
+	n, depth, fixes, same := matchCompact(x.msg[from:], from, &x.block.value)
+	if same && x.r.Depth()+depth <= x.r.MaxDepth && x.r.PassValue(n) == nil {
+		x.structured = span{from, from + n}
+		// The answer writes these strings in compact form, as
+		// AppendCompact does.
+		x.resp.fixes = fixes
+		x.settle(true)
+		return true
+	}
+	// Not the compact form of the block's value: another value, or the
+	// same in another form (a server that escapes '<', as Go's
+	// encoding/json does). Read it token by token, comparing.
+	before := x.r.Compact()
+	x.r.SetCompact(true)
+	c := tokenCompare{r: x.r}
+	if c.value(&x.block.value) != nil {
+		return false
+	}
+	compact := x.r.Compact()
+	x.r.SetCompact(before)
+	x.structured = span{from, int(x.r.InputOffset())}
+	switch {
+	case !c.differs && !compact:
+		x.resp.structured, x.resp.recompact = x.structured, true
+	case c.differs && !compact:
+		return false // its compact form is not at hand
+	}
+	x.settle(!c.differs)
+	return true
+}
+
+// tokenCompare reads one value from r and notes whether it differs from
+// a value held.
+type tokenCompare struct {
+	r       *jsontext.Reader
+	differs bool
+}
+
+// value reads the next value, comparing it with v; nil v is no value:
+// what is read differs.
+func (c *tokenCompare) value(v *jsonmap.Value) error {
+	tok, err := c.r.NextToken()
+	if err != nil {
+		return err
+	}
+	var want jsonmap.Kind
+	switch tok.Kind {
+	case jsontext.ObjectStart:
+		if v == nil || v.Kind != jsonmap.Object {
+			c.differs, v = true, nil
+		}
+		for i := 0; ; i++ {
+			name, err := c.r.NextToken()
+			if err != nil {
+				return err
+			}
+			if name.Kind == jsontext.ObjectEnd {
+				if v != nil && i != len(v.Members) {
+					c.differs = true
+				}
+				return nil
+			}
+			var sub *jsonmap.Value
+			if v != nil && i < len(v.Members) && v.Members[i].Key == name.Text {
+				sub = &v.Members[i].Value
+			}
+			if err := c.value(sub); err != nil {
+				return err
+			}
+		}
+	case jsontext.ArrayStart:
+		if v == nil || v.Kind != jsonmap.Array {
+			c.differs, v = true, nil
+		}
+		for i := 0; ; i++ {
+			k, err := c.r.Peek()
+			if err != nil {
+				return err
+			}
+			if k == jsontext.ArrayEnd {
+				c.r.NextToken()
+				if v != nil && i != len(v.Elems) {
+					c.differs = true
+				}
+				return nil
+			}
+			var sub *jsonmap.Value
+			if v != nil && i < len(v.Elems) {
+				sub = &v.Elems[i]
+			}
+			if err := c.value(sub); err != nil {
+				return err
+			}
+		}
+	case jsontext.String:
+		want = jsonmap.String
+	case jsontext.Number:
+		want = jsonmap.Number
+	case jsontext.True:
+		want = jsonmap.True
+	case jsontext.False:
+		want = jsonmap.False
+	default:
+		want = jsonmap.Null
+	}
+	if v == nil || v.Kind != want || v.Text != tok.Text {
+		c.differs = true
+	}
+	return nil
+}
+
+// settle makes the one text block the result's JSON block: its value is
+// structuredContent's when same, and differs from it when the result has
+// one that is not.
+func (x *responseReader) settle(same bool) {
+	b := *x.block
+	b.differs = x.hasStruct && !same
+	x.resp.Result.known = &b
+}
+
+// Apply returns the response with the answer made [MCP-6]: what ApplyJSON
+// makes of the parsed response, written as AppendCompact writes it.
+func (resp *Response) Apply(a Answer) []byte {
+	type edit struct {
+		from, to int
+		text     string // a string value to write in place
+		raw      []byte // or bytes
+	}
+	var edits []edit
+	var meta []byte
+	if a.Block >= 0 {
+		edits = append(edits, edit{from: resp.texts[a.Block].from, to: resp.texts[a.Block].to, text: a.Text})
+	}
+	// Every text block's text is written anew, as AppendCompact does: it
+	// was read in whatever form it came.
+	for i, t := range resp.texts {
+		if t.from >= 0 && i != a.Block {
+			edits = append(edits, edit{from: t.from, to: t.to, text: resp.Result.Content[i].Text})
+		}
+	}
+	for _, f := range resp.fixes {
+		edits = append(edits, edit{from: f.from, to: f.to, text: f.s})
+	}
+	if resp.recompact {
+		edits = append(edits, edit{from: resp.structured.from, to: resp.structured.to, raw: resp.Result.known.value.AppendCompact(nil)})
+	}
+	sep := resp.metaKeys > 0
+	a.EachMeta(func(key string, value any) {
+		var v []byte
+		switch x := value.(type) {
+		case string:
+			v = jsontext.AppendString(nil, x)
+		case bool:
+			v = []byte("false")
+			if x {
+				v = []byte("true")
+			}
+		}
+		if resp.meta.from >= 0 {
+			if i := slices.Index(answerMarks[:], key); i >= 0 && resp.marks[i].from >= 0 {
+				edits = append(edits, edit{from: resp.marks[i].from, to: resp.marks[i].to, raw: v})
+				return
+			}
+		}
+		if sep {
+			meta = append(meta, ',')
+		}
+		sep = true
+		meta = jsontext.AppendString(meta, key)
+		meta = append(meta, ':')
+		meta = append(meta, v...)
+	})
+	switch {
+	case resp.meta.from < 0:
+		at := resp.resultEnd
+		edits = append(edits, edit{from: at, to: at, raw: slices.Concat([]byte(`,"_meta":{`), meta, []byte("}"))})
+	case len(meta) > 0:
+		at := resp.meta.to - 1
+		edits = append(edits, edit{from: at, to: at, raw: meta})
+	}
+	slices.SortStableFunc(edits, func(p, q edit) int { return p.from - q.from })
+	size := len(resp.msg) + 64 + len(meta)
+	if a.Block >= 0 {
+		size += len(a.Text) + len(a.Text)/8 - len(resp.Result.Content[a.Block].Text)
+	}
+	out := make([]byte, 0, max(size, 64))
+	at := 0
+	for _, e := range edits {
+		out = append(out, resp.msg[at:e.from]...)
+		if e.raw != nil {
+			out = append(out, e.raw...)
+		} else {
+			out = jsontext.AppendString(out, e.text)
+		}
+		at = e.to
+	}
+	return append(out, resp.msg[at:]...)
+}
+
+// matchCompact reports whether b begins with a JSON text of v's value
+// in the compact form [MAP-3] but for the escapes of its strings, and
+// then its length, the depth of v's nesting, and the strings in another
+// form than the compact one, at offsets from base. It reads each byte of
+// b once and holds nothing but the escaped form of a string that has
+// escapes, and where each string in another form lies.
+func matchCompact(b []byte, base int, v *jsonmap.Value) (n, depth int, fixes []stringAt, ok bool) {
+	m := compactMatcher{b: b, base: base}
+	if !m.value(v, 0) {
+		return 0, 0, nil, false
+	}
+	return m.i, m.depth, m.fixes, true
+}
+
+type compactMatcher struct {
+	b       []byte
+	i       int
+	depth   int
+	escaped []byte
+	// The strings matched in another form than the compact one, at
+	// offsets from base.
+	fixes []stringAt
+	base  int
+}
+
+// stringAt is a string literal, text[from:to], and its string.
+type stringAt struct {
+	from, to int
+	s        string
+}
+
+func (m *compactMatcher) lit(s string) bool {
+	if len(m.b)-m.i < len(s) || string(m.b[m.i:m.i+len(s)]) != s {
+		return false
+	}
+	m.i += len(s)
+	return true
+}
+
+func (m *compactMatcher) char(c byte) bool {
+	if m.i >= len(m.b) || m.b[m.i] != c {
+		return false
+	}
+	m.i++
+	return true
+}
+
+func (m *compactMatcher) str(s string) bool {
+	rest := m.b[m.i:]
+	if len(rest) >= len(s)+2 && rest[0] == '"' && rest[len(s)+1] == '"' && string(rest[1:len(s)+1]) == s && !needsEscape(s) {
+		m.i += len(s) + 2
+		return true
+	}
+	m.escaped = jsontext.AppendString(m.escaped[:0], s)
+	if bytes.HasPrefix(rest, m.escaped) {
+		m.i += len(m.escaped)
+		return true
+	}
+	return m.strOther(s)
+}
+
+// strOther matches a string literal in another form than the compact one:
+// other escapes (a server that writes '<' as \u003c, as Go's
+// encoding/json does, or every character beyond ASCII as an escape),
+// checked as a JSON reader checks them. The value then is not in compact
+// form.
+func (m *compactMatcher) strOther(s string) bool {
+	b, i, j := m.b, m.i, 0
+	if i >= len(b) || b[i] != '"' {
+		return false
+	}
+	for i++; i < len(b); {
+		switch c := b[i]; {
+		case c == '"':
+			if j != len(s) {
+				return false
+			}
+			m.fixes = append(m.fixes, stringAt{m.base + m.i, m.base + i + 1, s})
+			m.i = i + 1
+			return true
+		case c == '\\':
+			r, next, ok := jsontext.DecodeEscape(b, i)
+			if !ok {
+				return false
+			}
+			var char [utf8.UTFMax]byte
+			n := utf8.EncodeRune(char[:], r)
+			if len(s)-j < n || s[j:j+n] != string(char[:n]) {
+				return false
+			}
+			i, j = next, j+n
+		case c < 0x20 || j >= len(s) || s[j] != c:
+			return false
+		default:
+			i, j = i+1, j+1
+		}
+	}
+	return false
+}
+
+// needsEscape reports whether a string's compact form escapes any of its
+// bytes: a quote, a backslash or a control.
+func needsEscape(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *compactMatcher) value(v *jsonmap.Value, depth int) bool {
+	switch v.Kind {
+	case jsonmap.Null:
+		return m.lit("null")
+	case jsonmap.False:
+		return m.lit("false")
+	case jsonmap.True:
+		return m.lit("true")
+	case jsonmap.Number:
+		return m.lit(v.Text)
+	case jsonmap.String:
+		return m.str(v.Text)
+	}
+	depth++
+	m.depth = max(m.depth, depth)
+	if v.Kind == jsonmap.Array {
+		if !m.char('[') {
+			return false
+		}
+		for i := range v.Elems {
+			if i > 0 && !m.char(',') || !m.value(&v.Elems[i], depth) {
+				return false
+			}
+		}
+		return m.char(']')
+	}
+	if !m.char('{') {
+		return false
+	}
+	for i := range v.Members {
+		if i > 0 && !m.char(',') || !m.str(v.Members[i].Key) || !m.char(':') || !m.value(&v.Members[i].Value, depth) {
+			return false
+		}
+	}
+	return m.char('}')
+}

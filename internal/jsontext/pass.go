@@ -1,0 +1,70 @@
+package jsontext
+
+import (
+	"bytes"
+	"errors"
+)
+
+// ErrCannotPass is PassValue's refusal: the reader does not hold its text
+// whole, or no value is due where it stands.
+var ErrCannotPass = errors.New("jsontext: no value to pass over here")
+
+// PassValue moves past the next value of a text held whole
+// (NewStringReader), which the caller has read itself: the n bytes that
+// follow the ':' after the member name NextToken returned last (with no
+// whitespace before them), or that begin where an element is due. The
+// reader then stands after that value, as if it had returned its tokens.
+//
+// It checks nothing of those bytes: the caller vouches that they are one
+// JSON value in the compact form Compact speaks of, nested no deeper than
+// MaxDepth allows there and repeating no member name within an object —
+// a caller that found them to be exactly AppendCompact's writing of a
+// value it holds knows as much. A text's other values are read and
+// checked as ever, so that one large value can be compared with what the
+// caller holds without being read twice.
+func (r *Reader) PassValue(n int) error {
+	if !r.whole || r.peeked || r.err != nil || n <= 0 {
+		return ErrCannotPass
+	}
+	pos := r.pos
+	switch r.state {
+	case stColon:
+		if pos >= r.end || r.buf[pos] != ':' {
+			return ErrCannotPass
+		}
+		pos++
+	case stValue, stFirstElem:
+	default:
+		return ErrCannotPass
+	}
+	if n > r.end-pos {
+		return ErrCannotPass
+	}
+	passed := r.buf[pos : pos+n]
+	start := r.posAt(pos)
+	if bytes.IndexByte(passed, '\n') >= 0 {
+		k := bytes.LastIndexByte(passed, '\n')
+		// Not compact after all; keep the lines right for later errors.
+		r.loose = true
+		r.line += bytes.Count(passed, []byte{'\n'})
+		r.lineStart = r.base + int64(pos+k+1)
+	}
+	r.pos = pos + n
+	r.state = stAfter
+	r.last, r.lastEnd = Token{Pos: start}, r.offset()
+	return nil
+}
+
+// SetCompact sets what Compact reports of the text read so far, for a
+// caller that reads one token (a string it will write anew) whose form it
+// does not hold the text to: it notes Compact before it, sets it, reads
+// the token, notes Compact again, and sets it back.
+func (r *Reader) SetCompact(compact bool) { r.loose = !compact }
+
+// DecodeEscape decodes the escape whose backslash is src[i] in a string
+// literal, a surrogate pair whole: the character and the index just past
+// the escape; ok is false when there is no valid escape there.
+func DecodeEscape(src []byte, i int) (r rune, next int, ok bool) {
+	next, f, _ := escape(src, i, false, &r)
+	return r, next, f == faultNone
+}

@@ -1,0 +1,237 @@
+package streaming
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/iotest"
+	"unsafe"
+
+	"github.com/gcxwire/gcx/reference"
+	"github.com/gcxwire/gcx/spec"
+)
+
+// BenchmarkHeaderOnly decodes the five-row payload's header alone, declaring
+// no rows, with a new Decoder each time: a call's fixed cost, which
+// BenchmarkSmallCall pays before its first row.
+func BenchmarkHeaderOnly(b *testing.B) {
+	payload := fiveRows()
+	header := payload[:bytes.IndexByte(payload, '\n')+1]
+	header = bytes.Replace(header, []byte(" rows=5"), []byte(" rows=0"), 1)
+	b.ReportAllocs()
+	for b.Loop() {
+		d := NewDecoder(bytes.NewReader(header))
+		for {
+			if _, err := d.Next(); err != nil {
+				if err != io.EOF {
+					b.Fatal(err)
+				}
+				break
+			}
+		}
+	}
+}
+
+// A header costs the decoder one allocation for the Header, its fields and
+// its meta pairs together, and one more for a copy of the line only with
+// ReuseRecord, where the buffer it was read into is written over later;
+// with the decoder and its buffer that makes three objects a call, four
+// with ReuseRecord. Before issue 38 the header alone cost twelve.
+func TestHeaderAllocations(t *testing.T) {
+	payload := fiveRows()
+	header := payload[:bytes.IndexByte(payload, '\n')+1]
+	header = bytes.Replace(header, []byte(" rows=5"), []byte(" rows=0"), 1)
+	for _, reuse := range []bool{false, true} {
+		r := bytes.NewReader(header)
+		allocs := testing.AllocsPerRun(100, func() {
+			r.Reset(header)
+			d := NewDecoder(r)
+			d.ReuseRecord = reuse
+			for {
+				if _, err := d.Next(); err != nil {
+					if err != io.EOF {
+						t.Fatal(err)
+					}
+					break
+				}
+			}
+		})
+		want := 3.0
+		if reuse {
+			want = 4
+		}
+		if allocs > want {
+			t.Errorf("reuse %v: %.0f allocations to decode a header, want at most %.0f", reuse, allocs, want)
+		}
+	}
+}
+
+// A header of more fields and meta pairs than the header block has room
+// for, or than the parser marks on the stack, decodes as the reference
+// decodes it, and so does one whose names and values have escapes and
+// characters that are not ASCII.
+func TestLargeAndEscapedHeaders(t *testing.T) {
+	var many strings.Builder
+	many.WriteString("GCX1 tool=t fields=")
+	for i := range 40 {
+		if i > 0 {
+			many.WriteByte(',')
+		}
+		fmt.Fprintf(&many, "f%d", i)
+	}
+	for i := range 30 {
+		fmt.Fprintf(&many, " k%d=v%d", i, i)
+	}
+	many.WriteString(" rows=1\n" + strings.Repeat("x\t", 39) + "x\n")
+	payloads := []string{
+		many.String(),
+		"GCX1 tool=t fields=a\\,b,c\\\\d,é,日本\\s x=a\\sb y=ü\\\\ rows=1\nv\tw\tx\ty\n",
+		"GCX1 tool=t fields=a,b,a\n",
+		"GCX1 tool=t fields=a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y,z,a\n",
+		"GCX1 tool=t fields=a k=1 k2=2 k3=3 k4=4 k5=5 k6=6 k7=7 k8=8 k9=9 k=10\n",
+		"GCX1 tool=t fields=a rows=2 rows=2\n",
+	}
+	for _, p := range payloads {
+		want, wantErr := reference.Decode([]byte(p))
+		for _, reuse := range []bool{false, true} {
+			d := NewDecoder(strings.NewReader(p))
+			d.ReuseRecord = reuse
+			got, err := d.ReadAll()
+			if !reflect.DeepEqual(err, wantErr) {
+				t.Errorf("%.40q reuse %v: error %v, want %v", p, reuse, err, wantErr)
+				continue
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%.40q reuse %v: decoded %+v, want %+v", p, reuse, got, want)
+			}
+		}
+	}
+}
+
+// unsized hides a reader's Len, so that the decoder cannot size its buffer
+// from the input.
+type unsized struct{ r io.Reader }
+
+func (u unsized) Read(p []byte) (int, error) { return u.r.Read(p) }
+
+// Fresh rows point into the buffer they were read into, which the decoder
+// leaves to them once it is full, rather than copy their text: a stream of
+// many buffers, whose reader does not tell its length, included.
+func TestFreshRowsPointIntoTheirBuffer(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("GCX1 tool=t fields=a,b\n")
+	for i := range 20000 {
+		fmt.Fprintf(&b, "row%d\tvalue %d\n", i, i)
+	}
+	d := NewDecoder(unsized{strings.NewReader(b.String())})
+	rows := 0
+	for {
+		kind, err := d.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kind != KindRow {
+			continue
+		}
+		rows++
+		v := d.Row()[0]
+		at := uintptr(unsafe.Pointer(unsafe.StringData(v)))
+		from := uintptr(unsafe.Pointer(unsafe.SliceData(d.buf)))
+		if at < from || at+uintptr(len(v)) > from+uintptr(len(d.buf)) {
+			t.Fatalf("row %d: its first value %q was copied out of the read buffer", rows, v)
+		}
+	}
+	if rows != 20000 || d.InputOffset() < 256<<10 {
+		t.Fatalf("%d rows, %d bytes", rows, d.InputOffset())
+	}
+}
+
+// Rows kept from a stream of many sealed buffers stay as they were read,
+// however the reader hands the bytes over, with lines shorter and longer
+// than a buffer, escapes and comments among them.
+func TestFreshRowsOfSealedBuffersStay(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("GCX1 tool=t fields=a,b\n")
+	for i := range 3000 {
+		switch {
+		case i%500 == 7:
+			fmt.Fprintf(&b, "long%d\t%s\n", i, strings.Repeat(string(rune('a'+i%26)), 70<<10+i))
+		case i%3 == 1:
+			fmt.Fprintf(&b, "esc\\t%d\tw\\\\%d\n#note %d\n", i, i, i)
+		default:
+			fmt.Fprintf(&b, "plain %d é\t%s\n", i, strings.Repeat("p", i%90))
+		}
+	}
+	payload := []byte(b.String())
+	want, err := reference.Decode(payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readers := map[string]func() io.Reader{
+		"whole":   func() io.Reader { return bytes.NewReader(payload) },
+		"unsized": func() io.Reader { return unsized{bytes.NewReader(payload)} },
+		"half":    func() io.Reader { return iotest.HalfReader(bytes.NewReader(payload)) },
+		"bytes":   func() io.Reader { return iotest.OneByteReader(bytes.NewReader(payload)) },
+	}
+	for name, reader := range readers {
+		got, err := NewDecoder(reader()).ReadAll()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the rows kept differ from the reference's", name)
+		}
+	}
+}
+
+// BenchmarkFreshAgainstReuse decodes the shapes bench/floors holds fresh
+// rows to reuse on — 500 search_symbols rows and 200 rows of a 10 KiB
+// value — with a new Decoder each time, fresh and with ReuseRecord.
+func BenchmarkFreshAgainstReuse(b *testing.B) {
+	symbols := symbolRows()
+	s := &symbols.model.Sections[0]
+	s.Rows = s.Rows[:500]
+	s.Meta = nil
+	symbolsGCX, err := reference.Encode(&spec.Payload{Sections: []spec.Section{*s}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var long strings.Builder
+	long.WriteString("GCX1 tool=read_logs fields=path,size,text\n")
+	for i := range 200 {
+		fmt.Fprintf(&long, "logs/service-%d.log\t%d\t%s\n", i, 10<<10, strings.Repeat("2026-12-05T10:00:00Z INFO request served ", 10<<10/41+1)[:10<<10])
+	}
+	for _, shape := range []struct {
+		name    string
+		payload []byte
+	}{{"symbols500", symbolsGCX}, {"value10k", []byte(long.String())}} {
+		for _, reuse := range []bool{false, true} {
+			name := shape.name + "/fresh"
+			if reuse {
+				name = shape.name + "/reuse"
+			}
+			b.Run(name, func(b *testing.B) {
+				b.SetBytes(int64(len(shape.payload)))
+				b.ReportAllocs()
+				for b.Loop() {
+					d := NewDecoder(bytes.NewReader(shape.payload))
+					d.ReuseRecord = reuse
+					for {
+						if _, err := d.Next(); err != nil {
+							if err != io.EOF {
+								b.Fatal(err)
+							}
+							break
+						}
+					}
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,63 @@
+package wire
+
+import (
+	"errors"
+	"io"
+	"slices"
+	"testing"
+
+	"github.com/gcxwire/gcx/internal/jsontext"
+)
+
+// A section's records read back as written, and a spill cut short or
+// changed anywhere inside a record reads as an error, never as a record or
+// a clean end: the temporary file may change under the reader.
+func TestRecordsReadBackOrFail(t *testing.T) {
+	pos := func(off int64, line, col int) jsontext.Pos { return jsontext.Pos{Offset: off, Line: line, Column: col} }
+	write := func() *records {
+		s := &records{spill: spill{keepInMemory: true}}
+		row := appendPlace(nil, jsontext.Pos{}, pos(10, 2, 3))
+		row = appendPlace(row, pos(10, 2, 3), pos(12, 2, 5))
+		if err := s.putRow([]string{"ab", "", "cde"}, row); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.putComment(1, "1", "note", pos(20, 3, 1), pos(300, 9, 200)); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	s := write()
+	whole := slices.Clone(s.mem)
+	rec, err := s.next()
+	if err != nil || !slices.Equal(rec.values, []string{"ab", "", "cde"}) {
+		t.Fatalf("row read back as %+v, %v", rec, err)
+	}
+	rowEnd := len(whole) - s.r.(interface{ Len() int }).Len()
+	rec, err = s.next()
+	if err != nil || rec.row != 1 || rec.rowText != "1" || rec.text != "note" {
+		t.Fatalf("comment read back as %+v, %v", rec, err)
+	}
+	if rec, err := s.next(); err != io.EOF {
+		t.Fatalf("after the last record: %+v, %v; want io.EOF", rec, err)
+	}
+	for cut := 1; cut < len(whole); cut++ {
+		s := write()
+		s.mem = whole[:cut]
+		var err error
+		for n := 0; err == nil && n < 3; n++ {
+			_, err = s.next()
+		}
+		if cut == rowEnd {
+			if err != io.EOF {
+				t.Errorf("cut after the first record: %v, want io.EOF", err)
+			}
+			continue
+		}
+		if err == nil || err == io.EOF {
+			t.Errorf("cut to %d of %d bytes: %v, want an error", cut, len(whole), err)
+		}
+		if !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, errCorruptSpill) {
+			t.Errorf("cut to %d of %d bytes: %v, want io.ErrUnexpectedEOF or errCorruptSpill", cut, len(whole), err)
+		}
+	}
+}
