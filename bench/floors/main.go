@@ -398,7 +398,8 @@ func buildRows(corpus map[string]scorecard.Case) ([]row, error) {
 				sink.Write(l)
 			}
 			return nil
-		}}})
+		}}, goal: 4,
+		bound: "checking and escaping each value, which writing the lines skips"})
 
 	// The JSON mapping, both ways, against encoding/json and against
 	// scanning the JSON alone.
@@ -467,7 +468,8 @@ func buildRows(corpus map[string]scorecard.Case) ([]row, error) {
 			against: side{"the mapping: jsonmap.Encode of the text", func() error {
 				_, err := jsonmap.Encode(c.Tool, c.Pretty)
 				return err
-			}}},
+			}}, goal: 1.5,
+			bound: "reading the message and comparing structuredContent (the proxy, part rows)"},
 			row{path: "proxy, gcx", input: c.Name + ", " + kb(len(msg)) + " message",
 				bytes: len(msg), subject: side{"the proxy's answer", answer},
 				against: side{"encoding/json Unmarshal of the message into any", func() error {
