@@ -39,9 +39,12 @@ type Options struct {
 	Cases int
 	Time  time.Duration
 	// LaneCases is a floor under Time: a run goes on past Time until
-	// every lane (lanesOf) has had this many cases, so that a loaded
-	// machine runs no fewer cases than a quiet one would in part of
-	// the time. Zero means no floor; Cases still bounds the run.
+	// every lane (lanesOf) has had this many cases, and until its first
+	// pass over the committed vectors has run each as committed
+	// (mutateCase), so that a loaded machine runs no fewer cases than a
+	// quiet one would in part of the time, and no default run checks
+	// less than the vectors do. Zero means no floor; Cases still bounds
+	// the run.
 	LaneCases int
 	// Categories selects the generators by the category of vectors they
 	// make (conformance.Categories); empty means every category.
@@ -265,7 +268,11 @@ func Run(impl conformance.Implementation, opt Options) (*Report, error) {
 		failed  []outcome
 		newKeys = map[Key]bool{}
 	)
-	floor := opt.LaneCases * len(lanesOf(categories, declined))
+	floor := 0
+	if opt.LaneCases > 0 {
+		lanes := lanesOf(categories, declined)
+		floor = max(opt.LaneCases*len(lanes), firstSweepCases(len(sweepOf(ref.Tag, lanes, declined)), len(lanes)))
+	}
 	runIndexed(workers, opt.Cases, opt.Time, floor, start, func(i int) (stop bool) {
 		c, f, generator, err := generate(opt.Seed, i, categories, ref, declined, declinedAuto)
 		if err != nil {
@@ -450,4 +457,21 @@ func (r *Report) First() *Finding {
 		return nil
 	}
 	return r.Findings[0]
+}
+
+// firstSweepCases is how many cases a run over lanes lanes takes before
+// its mutated cases (sweepSlot) have taken each of sweep vectors once,
+// which the first pass does as committed.
+func firstSweepCases(sweep, lanes int) int {
+	if sweep == 0 || lanes == 0 {
+		return 0
+	}
+	slots := (sweep + lanes - 1) / lanes // mutated cases a lane needs
+	k := 0                               // cases of a lane
+	for taken := 0; taken < slots; k++ {
+		if _, mutated := sweepSlot(k); mutated {
+			taken++
+		}
+	}
+	return k * lanes
 }

@@ -169,15 +169,26 @@ func TestRunIsDeterministic(t *testing.T) {
 
 // TestLaneCasesFloorTime checks that a run bounded by time goes on past it
 // until every lane has had its floor of cases (Options.LaneCases), as a
-// loaded machine must, and that Cases still bounds it.
+// loaded machine must, and until its first pass has run every committed
+// vector of its lanes (TestFirstSweepCasesCoverTheSweep counts those
+// cases), and that Cases still bounds it.
 func TestLaneCasesFloorTime(t *testing.T) {
 	categories := []string{"decode", "mcp"} // four lanes: decode and the binding's three ops
-	rep, err := explore.Run(conformance.Streaming(), explore.Options{Seed: 2, Time: time.Nanosecond, LaneCases: 5, Categories: categories})
+	rep, err := explore.Run(conformance.Streaming(), explore.Options{Seed: 2, Time: time.Nanosecond, LaneCases: 200, Categories: categories})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Cases != 20 {
-		t.Errorf("%d cases past a time already spent, want the floor of 5 a lane in 4 lanes, 20", rep.Cases)
+	if rep.Cases != 800 {
+		t.Errorf("%d cases past a time already spent, want the floor of 200 a lane in 4 lanes, 800", rep.Cases)
+	}
+	// a floor of 5 a lane is less than the first pass over the lanes'
+	// hundreds of vectors takes
+	rep, err = explore.Run(conformance.Streaming(), explore.Options{Seed: 2, Time: time.Nanosecond, LaneCases: 5, Categories: categories})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Cases <= 20 || rep.Cases >= 800 {
+		t.Errorf("%d cases under a floor of 5 a lane: want the first pass's, more than 20 and under 800", rep.Cases)
 	}
 	rep, err = explore.Run(conformance.Streaming(), explore.Options{Seed: 2, Time: time.Nanosecond, Cases: 6, LaneCases: 5, Categories: categories})
 	if err != nil || rep.Cases != 6 {

@@ -3,6 +3,8 @@ package explore
 import (
 	"bytes"
 	"math/rand/v2"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -52,7 +54,8 @@ func TestLanesShareCases(t *testing.T) {
 
 // TestSweepGivesEveryVectorItsShare checks that the mutated cases of a
 // run sweep every committed vector of its lanes, whatever the lane: the
-// first len(sweep) mutated cases of a run mutate each vector once.
+// first len(sweep) of them take each vector once, as committed (the seed
+// corpus's pass), and the mutations start after.
 func TestSweepGivesEveryVectorItsShare(t *testing.T) {
 	ref := GCX1()
 	lanes := lanesOf(conformance.Categories, nil)
@@ -61,8 +64,10 @@ func TestSweepGivesEveryVectorItsShare(t *testing.T) {
 		t.Fatalf("the sweep holds %d vectors", len(sweep))
 	}
 	byCategory := map[string]int{}
+	committed := map[string]bool{}
 	for _, v := range sweep {
 		byCategory[v.Category]++
+		committed[caseKey(Case{Op: v.Op, Input: v.Input, Tool: v.Tool, Mode: v.Mode, Limits: v.Limits})] = true
 	}
 	got := map[string]int{}
 	for m := range len(sweep) {
@@ -74,11 +79,14 @@ func TestSweepGivesEveryVectorItsShare(t *testing.T) {
 		}
 		i := k*len(lanes) + j
 		g := &gen{r: rand.New(rand.NewPCG(4, uint64(i))), tag: ref.Tag}
-		_, category, mutated := g.laneCase(lanes[i%len(lanes)], lanes, ref, 4, i, 0, nil)
+		c, category, mutated := g.laneCase(lanes[i%len(lanes)], lanes, ref, 4, i, 0, nil)
 		if !mutated {
 			t.Fatalf("case %d: not a mutated vector", i)
 		}
 		got[category]++
+		if !committed[caseKey(c)] {
+			t.Errorf("case %d of the first sweep (op %s, tool %q) is not a committed vector as committed", i, c.Op, c.Tool)
+		}
 	}
 	for c, n := range byCategory {
 		if got[c] != n {
@@ -99,7 +107,9 @@ func TestMutationsReachAlternatives(t *testing.T) {
 	for _, l := range lanesOf(conformance.Categories, nil) {
 		for i := range 400 {
 			g := &gen{r: rand.New(rand.NewPCG(11, uint64(i))), tag: ref.Tag}
-			c, _, ok := g.mutateCase(sweepOf(ref.Tag, []lane{l}, nil), ref, 11, i, 0)
+			sweep := sweepOf(ref.Tag, []lane{l}, nil)
+			// past the first pass, which takes the vectors as committed
+			c, _, ok := g.mutateCase(sweep, ref, 11, len(sweep)+i, 0)
 			if !ok {
 				t.Fatalf("lane %v: no committed vector to mutate", l)
 			}
@@ -214,6 +224,46 @@ func TestMutateMemberRespellsAndFlips(t *testing.T) {
 	for _, want := range []string{"flipped", "respelled", "away"} {
 		if !seen[want] {
 			t.Errorf("mutateMember never %s a member: %v", want, seen)
+		}
+	}
+}
+
+// caseKey identifies a case by everything mutateCase copies from a vector.
+func caseKey(c Case) string {
+	limits := make([]string, 0, len(c.Limits))
+	for k, n := range c.Limits {
+		limits = append(limits, k+"="+strconv.Itoa(n))
+	}
+	slices.Sort(limits)
+	return strings.Join([]string{string(c.Op), c.Tool, c.Mode, strings.Join(limits, ","), string(c.Input)}, "\x00")
+}
+
+// TestFirstSweepCasesCoverTheSweep checks the floor a default run keeps
+// for its first pass: within firstSweepCases cases every vector of the
+// sweep is taken once, and one lane's round of cases fewer leaves some out.
+func TestFirstSweepCasesCoverTheSweep(t *testing.T) {
+	ref := GCX1()
+	for _, declined := range []map[conformance.Op]bool{nil, {conformance.OpMCPProxy: true},
+		{conformance.OpMCPServer: true, conformance.OpMCPClient: true, conformance.OpMCPProxy: true}} {
+		lanes := lanesOf(conformance.Categories, declined)
+		sweep := len(sweepOf(ref.Tag, lanes, declined))
+		n := firstSweepCases(sweep, len(lanes))
+		covered := func(cases int) int {
+			seen := map[int]bool{}
+			for i := range cases {
+				if slot, ok := sweepSlot(i / len(lanes)); ok {
+					if m := slot*len(lanes) + i%len(lanes); m < sweep {
+						seen[m] = true
+					}
+				}
+			}
+			return len(seen)
+		}
+		if got := covered(n); got != sweep {
+			t.Errorf("declined %v: %d cases take %d of the sweep's %d vectors", declined, n, got, sweep)
+		}
+		if got := covered(n - len(lanes)); got == sweep {
+			t.Errorf("declined %v: %d cases already take all %d; the floor %d is more than needed", declined, n-len(lanes), sweep, n)
 		}
 	}
 }
