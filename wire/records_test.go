@@ -61,3 +61,25 @@ func TestRecordsReadBackOrFail(t *testing.T) {
 		}
 	}
 }
+
+// A spill's string changed inside a record (not cut short, which the
+// record's size catches) reads as errCorruptSpill: a length missing or cut
+// off, or longer than what is left.
+func TestCutStringRefusesChangedBytes(t *testing.T) {
+	for _, b := range [][]byte{nil, {0x80}, {3, 'a', 'b'}} {
+		if s, rest, err := cutString(b); err != errCorruptSpill {
+			t.Errorf("cutString(%q) = %q, %q, %v; want errCorruptSpill", b, s, rest, err)
+		}
+	}
+	if s, rest, err := cutString([]byte{1, 'a', 'b'}); err != nil || string(s) != "a" || string(rest) != "b" {
+		t.Errorf(`cutString("\x01ab") = %q, %q, %v; want "a", "b"`, s, rest, err)
+	}
+}
+
+// A record whose places are missing (a spill changed under the reader)
+// stands at the zero position, rather than failing on its first place.
+func TestRecordWithoutPlaces(t *testing.T) {
+	if p := (&record{}).pos(); p != (jsontext.Pos{}) {
+		t.Errorf("pos of a record without places = %+v, want the zero position", p)
+	}
+}
