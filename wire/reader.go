@@ -183,11 +183,10 @@ func (v *viewReader) element(open jsontext.Pos, k jsontext.Kind, what string) (j
 }
 
 // check refuses a token read, or the error reading it, unless it is of
-// kind k, named what in messages.
+// kind k, named what in messages. The token lies inside the view's value,
+// so err is never io.EOF, which NextToken returns only after that value:
+// a view cut short is jsontext's own error.
 func (v *viewReader) check(tok jsontext.Token, err error, k jsontext.Kind, what string) error {
-	if err == io.EOF {
-		return v.fail(v.endPos(), "expected "+what+", found end of input")
-	}
 	if err != nil {
 		return v.jsonErr(err)
 	}
