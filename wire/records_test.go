@@ -83,3 +83,30 @@ func TestRecordWithoutPlaces(t *testing.T) {
 		t.Errorf("pos of a record without places = %+v, want the zero position", p)
 	}
 }
+
+// A spill holds up to spillAt bytes in memory and moves to a temporary
+// file with the byte past them, reading back the same either way: a
+// section's rows cost at most spillAt bytes of memory, whatever its size.
+func TestSpillMovesToAFilePastSpillAt(t *testing.T) {
+	if spillAt != 1<<20 {
+		t.Errorf("spillAt = %d, and its comment promises 1 MiB", spillAt)
+	}
+	var s spill
+	defer s.reset()
+	first := make([]byte, spillAt)
+	first[0], first[spillAt-1] = 'a', 'z'
+	if err := s.write(first); err != nil || s.file != nil {
+		t.Fatalf("after %d bytes: file %v, err %v; want them in memory", spillAt, s.file != nil, err)
+	}
+	if err := s.write([]byte("!")); err != nil || s.file == nil || s.mem != nil {
+		t.Fatalf("after %d bytes: file %v, %d bytes in memory, err %v; want them in a file", spillAt+1, s.file != nil, len(s.mem), err)
+	}
+	r, err := s.open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := io.ReadAll(r)
+	if err != nil || len(back) != spillAt+1 || back[0] != 'a' || back[spillAt-1] != 'z' || back[spillAt] != '!' {
+		t.Errorf("read back %d bytes, err %v; want the %d written", len(back), err, spillAt+1)
+	}
+}
