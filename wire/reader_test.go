@@ -135,6 +135,10 @@ func TestReaderStrict(t *testing.T) {
 		{`{"sections":[{"tool":"t","fields":["a"],"comments":[[0]]}]}`, "1:53", "the text of a comment"},
 		{`{"sections":[{"tool":"t","fields":["a"],"comments":[[0,"c",1]]}]}`, "1:60", "']' closing the pair"},
 		{`{"sections":[{"tool":"t","fields":["a"],"extra":1}]}`, "1:41", `unknown key "extra"`}, // at its name
+		// Keys are compared exactly: one that differs only in case is unknown.
+		{`{"Sections":[]}`, "1:2", `unknown key "Sections"`},
+		{`{"sections":[{"Tool":"t","fields":["a"]}]}`, "1:15", `unknown key "Tool"`},
+		{`{"sections":[{"tool":"t","FIELDS":["a"]}]}`, "1:26", `unknown key "FIELDS"`},
 		{`{"sections":[{"tool":"t","fields":["a"],"comments":[["0","x"]]}]}`, "1:54", "the row of a comment"},
 		{`{"sections":[{"tool":"t","fields":["\udfff"]}]}`, "1:37", "surrogate"},
 		{`{"sections":[{"fields":["a"]}]}`, "1:14", `"tool" and "fields" are required`},
