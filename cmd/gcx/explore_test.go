@@ -42,8 +42,7 @@ func TestExplore(t *testing.T) {
 	// wrapper runs four processes a case, so the run stops at its first
 	// finding (--findings 1) rather than run the rest of its 60 cases. A
 	// shrink try is a run too: 25 of them make the case smaller (6 did
-	// when this was written) without the hundred runs of gcx explore's
-	// default bound.
+	// when this was written) at a quarter of the cost of a hundred.
 	code, stdout, stderr = gcx(t, "", "explore", "--seed", "2", "--cases", "60", "--findings", "1", "--category", "encode", "--shrink", "25", "--out", out, "--", wrapper)
 	if code != exitInvalid || !strings.Contains(stdout, "DISAGREEMENT") || !strings.Contains(stdout, "wrote ") {
 		t.Fatalf("gcx explore -- unguarded.sh: exit %d\n%s%s", code, stdout, stderr)
