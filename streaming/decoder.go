@@ -475,6 +475,17 @@ func (d *Decoder) read() (shift int) {
 		// needs to hold much more than the line limit.
 		grown = max(size, d.threshold)
 	}
+	if d.sealed {
+		if rest, ok := inputSize(d.r); ok {
+			// The last of a sealed stream's buffers holds what is left
+			// of the input, not a full buffer's worth: the strings of a
+			// sized input's last rows need no more. Where Len says less
+			// than is left, the room still at least doubles the
+			// unfinished line's, so that no line is copied over and
+			// over.
+			grown = min(grown, max(unread+rest+1, 2*unread, initialBuffer))
+		}
+	}
 	if d.sealed || grown != size || d.start > 0 {
 		to := d.buf
 		if d.sealed || grown != size {

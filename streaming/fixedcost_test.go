@@ -235,3 +235,46 @@ func BenchmarkFreshAgainstReuse(b *testing.B) {
 		}
 	}
 }
+
+// scanHeader, the one pass that reads nearly every header, marks what the
+// grammar's walk marks, wherever it takes a line at all, and takes the
+// five-row payload's header; a decoder reading any of the headers made by
+// breaking that header byte by byte answers as the reference does,
+// whichever path read it.
+func TestScanHeaderAgreesWithTheWalk(t *testing.T) {
+	payload := fiveRows()
+	base := string(payload[:bytes.IndexByte(payload, '\n')])
+	headers := []string{base, "GCX1 tool=t fields=a", "GCX1 tool=t fields=a,b k=v"}
+	for i := range len(base) + 1 {
+		for _, s := range []string{"", " ", "  ", "\t", ",", "=", "\\", "\\s", "é", "\r", "x", "-", "\x01", "\xff", "GCX1"} {
+			headers = append(headers, base[:i]+s+base[min(i+1, len(base)):], base[:i]+s+base[i:])
+		}
+	}
+	scanned := 0
+	for _, h := range headers {
+		line := []byte(h)
+		tool, fields, keys, values, ok := scanHeader(line, h, true, nil, nil, nil)
+		if h == base && !ok {
+			t.Errorf("%q: not taken by scanHeader", h)
+		}
+		if ok {
+			scanned++
+			d := NewDecoder(strings.NewReader(h + "\n"))
+			wantTool, wantFields, wantKeys, wantValues, err := d.parseHeader(line, h, true, nil, nil, nil)
+			if err != nil {
+				t.Errorf("%q: scanHeader took it, the walk refuses it: %v", h, err)
+			} else if tool != wantTool || !reflect.DeepEqual(fields, wantFields) || !reflect.DeepEqual(keys, wantKeys) || !reflect.DeepEqual(values, wantValues) {
+				t.Errorf("%q: scanHeader marks %q %v %v %v, the walk %q %v %v %v", h, tool, fields, keys, values, wantTool, wantFields, wantKeys, wantValues)
+			}
+		}
+		p := []byte(h + "\n")
+		want, wantErr := reference.Decode(p)
+		got, err := NewDecoder(bytes.NewReader(p)).ReadAll()
+		if !reflect.DeepEqual(err, wantErr) || !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: decoded %+v, %v; the reference %+v, %v", h, got, err, want, wantErr)
+		}
+	}
+	if scanned < len(headers)/4 {
+		t.Errorf("scanHeader took %d of %d headers", scanned, len(headers))
+	}
+}

@@ -374,11 +374,13 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 // appends the line's field names and meta pairs to fields, keys and values.
 func (d *Decoder) parseHeader(line []byte, text string, hasLF bool, fields, keys, values []spec.Mark) (tool string, _, _, _ []spec.Mark, _ error) {
 	p := headerParser{d: d, line: line, text: text, hasLF: hasLF, i: len(spec.Version)}
-	if err := p.literal(" tool=", "header", "HDR-2"); err != nil {
-		if p.i == len(spec.Version) {
-			// The SP itself is missing [HDR-1].
-			return "", nil, nil, nil, p.unexpected("header", "HDR-1", "SP")
-		}
+	// The SP after the tag, then "tool=": a byte of "tool=" that differs
+	// is reported as the reference reports it, against "tool=" [HDR-2].
+	if p.i == len(line) || line[p.i] != ' ' {
+		return "", nil, nil, nil, p.unexpected("header", "HDR-1", "SP")
+	}
+	p.i++
+	if err := p.literal("tool=", "header", "HDR-2"); err != nil {
 		return "", nil, nil, nil, err
 	}
 	tool, err := p.name(' ')
