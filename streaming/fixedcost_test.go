@@ -278,3 +278,33 @@ func TestScanHeaderAgreesWithTheWalk(t *testing.T) {
 		t.Errorf("scanHeader took %d of %d headers", scanned, len(headers))
 	}
 }
+
+// A fresh decode of a sized input reads its last part into a buffer the
+// size of what is left, not into a full one; where Len says less than is
+// left, the rows still come out whole and the same.
+func TestSealedLastBufferFitsTheRest(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("GCX1 tool=t fields=a,b\n")
+	for i := 0; b.Len() < fullBuffer+fullBuffer/8; i++ {
+		fmt.Fprintf(&b, "row %d\t%s\n", i, strings.Repeat("v", i%70))
+	}
+	payload := b.String()
+	want, err := reference.Decode([]byte(payload))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := NewDecoder(strings.NewReader(payload))
+	got, err := d.ReadAll()
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("decoded %v, %v", len(got.Sections), err)
+	}
+	if size := len(d.buf) - bufferSlack; size > fullBuffer/4 {
+		t.Errorf("the last buffer holds %d bytes for the last %d of the input", size, len(payload)-(fullBuffer))
+	}
+	for _, delta := range []int{-len(payload), -fullBuffer, -100, 100} {
+		got, err := NewDecoder(misreporting{bytes.NewReader([]byte(payload)), delta}).ReadAll()
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("Len off by %d: the rows differ from the reference's (%v)", delta, err)
+		}
+	}
+}
