@@ -332,9 +332,12 @@ const (
 	// initialBuffer is the first buffer's size where the input's is not
 	// known (inputSize): small, because most payloads are small. Once a
 	// read fills it the buffer grows to fullBuffer, and beyond that it
-	// only doubles to hold a longer line.
-	initialBuffer = 4 << 10
-	fullBuffer    = 64 << 10
+	// only doubles to hold a longer line. Each, with its slack, is a
+	// size the runtime allocates without rounding up: 4 KiB is a size
+	// class, and 64 KiB eight pages, where 64 KiB and the slack took nine
+	// (a ninth of every full buffer unused).
+	initialBuffer = 4<<10 - bufferSlack
+	fullBuffer    = 64<<10 - bufferSlack
 	// bufferSlack is kept free at the end of the buffer, never read into,
 	// so the row scanner may load 16 bytes at a time past the data.
 	bufferSlack = 16
