@@ -331,7 +331,7 @@ func (x *responseReader) readContent() bool {
 // string literal at s is the compact form of str.
 func (x *responseReader) checkCompact(s span, str string) {
 	lit := x.msg[s.from:s.to]
-	if len(lit) != len(str)+2 || string(lit[1:len(lit)-1]) != str || needsEscape(str) {
+	if len(lit) != len(str)+2 || string(lit[1:len(lit)-1]) != str || jsontext.NeedsEscape(str) {
 		if !bytes.Equal(lit, jsontext.AppendString(nil, str)) {
 			x.r.SetCompact(false)
 		}
@@ -592,7 +592,7 @@ func (m *compactMatcher) char(c byte) bool {
 
 func (m *compactMatcher) str(s string) bool {
 	rest := m.b[m.i:]
-	if len(rest) >= len(s)+2 && rest[0] == '"' && rest[len(s)+1] == '"' && string(rest[1:len(s)+1]) == s && !needsEscape(s) {
+	if len(rest) >= len(s)+2 && rest[0] == '"' && rest[len(s)+1] == '"' && string(rest[1:len(s)+1]) == s && !jsontext.NeedsEscape(s) {
 		m.i += len(s) + 2
 		return true
 	}
@@ -638,17 +638,6 @@ func (m *compactMatcher) strOther(s string) bool {
 			return false
 		default:
 			i, j = i+1, j+1
-		}
-	}
-	return false
-}
-
-// needsEscape reports whether a string's compact form escapes any of its
-// bytes: a quote, a backslash or a control.
-func needsEscape(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
-			return true
 		}
 	}
 	return false

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The lexical rules of RFC 8259 are written here once; the Reader and
@@ -93,12 +94,22 @@ var needsEscape = func() (t [256]bool) {
 func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
+		if i+8 <= len(s) {
+			// Eight bytes a step over the runs that need no escape.
+			m := escapeWord(stringWord(s, i))
+			if m == 0 {
+				i += 8
+				continue
+			}
+			i += bits.TrailingZeros64(m) >> 3
+		}
 		c := s[i]
+		i++
 		if !needsEscape[c] {
 			continue
 		}
-		dst = append(dst, s[start:i]...)
+		dst = append(dst, s[start:i-1]...)
 		switch {
 		case c == '"' || c == '\\':
 			dst = append(dst, '\\', c)
@@ -107,10 +118,32 @@ func AppendString(dst []byte, s string) []byte {
 		default:
 			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
 		}
-		start = i + 1
+		start = i
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// NeedsEscape reports whether AppendString escapes any byte of s: a
+// quote, a backslash or a control.
+func NeedsEscape(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if escapeWord(stringWord(s, i)) != 0 {
+			return true
+		}
+	}
+	for ; i < len(s); i++ {
+		if needsEscape[s[i]] {
+			return true
+		}
+	}
+	return false
+}
+
+// stringWord is the eight bytes of s from i, the first the lowest.
+func stringWord(s string, i int) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
 }
 
 // scanString checks the string literal whose opening quote is src[i]. It
@@ -280,9 +313,17 @@ func plainRun(src []byte, i int) int {
 // plainWord marks, in the high bit of each of the eight bytes of w, the
 // bytes plainRun stops at; its lowest mark is the first of them.
 func plainWord(w uint64) uint64 {
+	return escapeWord(w) | w&highBits
+}
+
+// escapeWord marks, as plainWord does, the bytes of w that needsEscape
+// marks: a control, '"', '\'. Only the lowest mark is sure to be one of
+// them (a borrow spreads upwards from a byte that is marked itself), so
+// a word has one exactly when it has a mark.
+func escapeWord(w uint64) uint64 {
 	q := w ^ ('"' * lowBits)
 	b := w ^ ('\\' * lowBits)
-	return (((w - 0x20*lowBits) &^ w) | ((q - lowBits) &^ q) | ((b - lowBits) &^ b) | w) & highBits
+	return (((w - 0x20*lowBits) &^ w) | ((q - lowBits) &^ q) | ((b - lowBits) &^ b)) & highBits
 }
 
 // escape reads the escape whose backslash is src[i] and sets *r to the
