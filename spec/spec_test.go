@@ -134,6 +134,10 @@ func TestCheck(t *testing.T) {
 		{"truncated not a bool", func(s *spec.Section) { s.Meta = append(s.Meta, spec.Meta{Key: "truncated", Value: "1"}) }, "META-3"},
 		{"rows disagrees", func(s *spec.Section) { s.Meta[0].Value = "2" }, "META-4"},
 		{"short row", func(s *spec.Section) { s.Rows[0] = []string{"x"} }, "ROW-2"},
+		// A row beyond the declared count is refused for its own fault
+		// first, in payload order, then for the count.
+		{"one row too many, itself short", func(s *spec.Section) { s.Rows = append(s.Rows, []string{"y"}) }, "ROW-2"},
+		{"one row too many", func(s *spec.Section) { s.Rows = append(s.Rows, []string{"y", "z"}) }, "META-4"},
 		{"value not UTF-8", func(s *spec.Section) { s.Rows[0][1] = "\xc3" }, "ENC-1"},
 		{"comment with LF", func(s *spec.Section) { s.Comments[0].Text = "a\nb" }, "CMT-4"},
 		{"comment with CR", func(s *spec.Section) { s.Comments[0].Text = "a\rb" }, "CMT-4"},
