@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gcxwire/gcx/conformance"
@@ -199,18 +200,33 @@ counts a rule as reached that no case cites.
 
 // defaultCoverage runs the default explore run against the reference
 // itself, which must agree on every case, and counts the rules it cites.
+// The run is deterministic (a seed and a count of cases), so it runs once
+// for the tests that read it; they must not change what it returns.
 func defaultCoverage(t *testing.T) (*explore.Coverage, *explore.Report) {
 	t.Helper()
-	var cov explore.Coverage
-	rep, err := explore.Run(conformance.Streaming(), explore.Options{Seed: coverageSeed, Cases: coverageCases, Observe: cov.Observe})
+	run, err := defaultCoverageOnce()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Cases != coverageCases || rep.Agreed != coverageCases {
-		t.Fatalf("the reference against itself: %d cases, %d agreed", rep.Cases, rep.Agreed)
-	}
-	return &cov, rep
+	return run.cov, run.rep
 }
+
+type coverageRun struct {
+	cov *explore.Coverage
+	rep *explore.Report
+}
+
+var defaultCoverageOnce = sync.OnceValues(func() (coverageRun, error) {
+	var cov explore.Coverage
+	rep, err := explore.Run(conformance.Streaming(), explore.Options{Seed: coverageSeed, Cases: coverageCases, Observe: cov.Observe})
+	if err != nil {
+		return coverageRun{}, err
+	}
+	if rep.Cases != coverageCases || rep.Agreed != coverageCases {
+		return coverageRun{}, fmt.Errorf("the reference against itself: %d cases, %d agreed", rep.Cases, rep.Agreed)
+	}
+	return coverageRun{&cov, rep}, nil
+})
 
 // TestDefaultRunReachesTestableRules holds the generators to issue 29's
 // goal: every rule a vector can test is cited by some case of the default

@@ -117,14 +117,17 @@ var planted = []struct {
 	}},
 }
 
-// TestFindsPlantedBugs shows that explore finds each planted bug and
-// shrinks it to a vector that fails the buggy implementation and passes
-// the reference.
+// TestFindsPlantedBugs shows that explore finds each planted bug within
+// 4,000 cases, as a quiet machine's default run does, and shrinks it to a
+// vector that fails the buggy implementation and passes the reference.
+// The run stops at its first finding (the lowest-numbered case that
+// disagrees, one case at a time): the cases after it could not change
+// what is checked.
 func TestFindsPlantedBugs(t *testing.T) {
 	for _, bug := range planted {
 		t.Run(bug.name, func(t *testing.T) {
 			buggy := bug.make(conformance.Streaming())
-			rep, err := explore.Run(buggy, explore.Options{Seed: 1, Cases: 4000, Parallel: 1})
+			rep, err := explore.Run(buggy, explore.Options{Seed: 1, Cases: 4000, Parallel: 1, Findings: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -151,12 +154,13 @@ func TestFindsPlantedBugs(t *testing.T) {
 }
 
 // TestRunIsDeterministic runs one seed twice, in parallel, against a
-// planted bug: the same case is found and shrunk the same way.
+// planted bug: the same case is found and shrunk the same way, though the
+// run stops at its first finding while other cases are still running.
 func TestRunIsDeterministic(t *testing.T) {
 	buggy := planted[0].make(conformance.Streaming())
 	var inputs []string
 	for range 2 {
-		rep, err := explore.Run(buggy, explore.Options{Seed: 3, Cases: 2000, Parallel: 4, Categories: []string{"encode", "decode"}})
+		rep, err := explore.Run(buggy, explore.Options{Seed: 3, Cases: 2000, Parallel: 4, Findings: 1, Categories: []string{"encode", "decode"}})
 		if err != nil || rep.First() == nil {
 			t.Fatalf("no finding: %v", err)
 		}
@@ -174,21 +178,24 @@ func TestRunIsDeterministic(t *testing.T) {
 // cases), and that Cases still bounds it.
 func TestLaneCasesFloorTime(t *testing.T) {
 	categories := []string{"decode", "mcp"} // four lanes: decode and the binding's three ops
-	rep, err := explore.Run(conformance.Streaming(), explore.Options{Seed: 2, Time: time.Nanosecond, LaneCases: 200, Categories: categories})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Cases != 800 {
-		t.Errorf("%d cases past a time already spent, want the floor of 200 a lane in 4 lanes, 800", rep.Cases)
-	}
 	// a floor of 5 a lane is less than the first pass over the lanes'
 	// hundreds of vectors takes
-	rep, err = explore.Run(conformance.Streaming(), explore.Options{Seed: 2, Time: time.Nanosecond, LaneCases: 5, Categories: categories})
+	rep, err := explore.Run(conformance.Streaming(), explore.Options{Seed: 2, Time: time.Nanosecond, LaneCases: 5, Categories: categories})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Cases <= 20 || rep.Cases >= 800 {
-		t.Errorf("%d cases under a floor of 5 a lane: want the first pass's, more than 20 and under 800", rep.Cases)
+	firstPass := rep.Cases
+	if firstPass <= 20 || firstPass >= 800 {
+		t.Errorf("%d cases under a floor of 5 a lane: want the first pass's, more than 20 and under 800", firstPass)
+	}
+	// a floor above the first pass is what the run takes
+	floor := firstPass/4 + 1
+	rep, err = explore.Run(conformance.Streaming(), explore.Options{Seed: 2, Time: time.Nanosecond, LaneCases: floor, Categories: categories})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Cases != 4*floor {
+		t.Errorf("%d cases past a time already spent, want the floor of %d a lane in 4 lanes, %d", rep.Cases, floor, 4*floor)
 	}
 	rep, err = explore.Run(conformance.Streaming(), explore.Options{Seed: 2, Time: time.Nanosecond, Cases: 6, LaneCases: 5, Categories: categories})
 	if err != nil || rep.Cases != 6 {
@@ -215,9 +222,12 @@ func twoBugs() conformance.Implementation {
 // TestKnownDisagreementsDoNotBlind shows that a run goes on past a
 // disagreement: with two bugs it reports both, each shrunk to a case of
 // its own key; told that one is known, as a rule or as its shrunk case,
-// it reports that one apart and still finds the other.
+// it reports that one apart and still finds the other. The runs stop at
+// the findings they look for: with seed 1 the [META-4] bug's first case
+// comes before the other bug's, so a run that goes on past it finds two,
+// and one told it is known stops at the other.
 func TestKnownDisagreementsDoNotBlind(t *testing.T) {
-	opt := explore.Options{Seed: 1, Cases: 1500, Categories: []string{"decode", "reject", "encode"}, Shrink: 100}
+	opt := explore.Options{Seed: 1, Cases: 1500, Categories: []string{"decode", "reject", "encode"}, Shrink: 100, Findings: 2}
 	rep, err := explore.Run(twoBugs(), opt)
 	if err != nil {
 		t.Fatal(err)
@@ -249,6 +259,7 @@ func TestKnownDisagreementsDoNotBlind(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			opt := opt
 			opt.Known = known
+			opt.Findings = 1
 			rep, err := explore.Run(twoBugs(), opt)
 			if err != nil {
 				t.Fatal(err)
@@ -342,7 +353,7 @@ func TestTimeoutIsAFindingOfItsOwn(t *testing.T) {
 		}
 		return decode(payload, limits)
 	}
-	rep, err := explore.Run(impl, explore.Options{Seed: 1, Cases: 300, Categories: []string{"decode"}})
+	rep, err := explore.Run(impl, explore.Options{Seed: 1, Cases: 300, Categories: []string{"decode"}, Findings: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
