@@ -242,22 +242,24 @@ func (p *FilePlan) fitLayout(l Layout) ([]int, error) {
 	counts := make([]int, len(l.Parts))
 	var root Value // shallow, with array members' elements left out
 	elemErr := make([]error, len(l.Parts))
+	// rowsFit checks the elements of part's array, keeping the first
+	// misfit; skip reads an array that is no part.
 	rowsFit := func(part int) func(i int, v *Value) error {
 		return func(i int, v *Value) error {
-			if part >= 0 && elemErr[part] == nil {
+			if elemErr[part] == nil {
 				elemErr[part] = l.Parts[part].element(*v, i)
 			}
 			return nil
 		}
 	}
+	skip := func(int, *Value) error { return nil }
 	switch tok.Kind {
 	case jsontext.ArrayStart:
 		root.Kind = Array
-		part := -1
-		if len(l.Parts) == 1 && l.Parts[0].Shape == ShapeRows {
-			part = 0
-		}
-		n, err := s.elements(rowsFit(part))
+		// Checked as the first part's rows whatever the layout: fitStreamed
+		// refuses an array root under several parts before it looks at a
+		// part, and reads elemErr only for a part of rows shape.
+		n, err := s.elements(rowsFit(0))
 		if err != nil {
 			return nil, err
 		}
@@ -278,15 +280,19 @@ func (p *FilePlan) fitLayout(l Layout) ([]int, error) {
 			}
 			if tok.Kind == jsontext.ArrayStart {
 				// Read an element at a time, whether a part or not.
-				part := -1
-				if len(l.Parts) > 1 && i < len(l.Parts) && l.Parts[i].Shape == ShapeRows {
-					part = i
+				// A member that is no rows part is read past; under a
+				// one-part layout a rows part is the root, which fitStreamed
+				// refuses when it is an object before it reads elemErr.
+				isPart := i < len(l.Parts) && l.Parts[i].Shape == ShapeRows
+				fit := skip
+				if isPart {
+					fit = rowsFit(i)
 				}
-				n, err := s.elements(rowsFit(part))
+				n, err := s.elements(fit)
 				if err != nil {
 					return nil, err
 				}
-				if part >= 0 {
+				if isPart {
 					counts[i] = n
 				}
 				root.Members = append(root.Members, Member{Key: name.Text, Value: Value{Kind: Array}})

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -129,6 +132,46 @@ func TestEncodeFileShapes(t *testing.T) {
 		t.Run("shapes/"+c.name, func(t *testing.T) {
 			checkSameAsInMemory(t, c.tool, []byte(c.json), spec.DefaultLimits)
 		})
+	}
+}
+
+// brokenAfter is a file that fails, once armed, to give any byte from at
+// on: a file changed or lost between the plan's pass and Encode's.
+type brokenAfter struct {
+	text  []byte
+	at    int64
+	armed bool
+}
+
+var errBroken = errors.New("the file broke")
+
+func (b *brokenAfter) ReadAt(p []byte, off int64) (int, error) {
+	if !b.armed || off+int64(len(p)) <= b.at {
+		return bytes.NewReader(b.text).ReadAt(p, off)
+	}
+	n := 0
+	if off < b.at {
+		n = copy(p, b.text[off:b.at])
+	}
+	return n, errBroken
+}
+
+// TestEncodeFileReadErrorInPart: a read error inside a layout part's
+// object, in Encode's pass, is Encode's error, not a section short of its
+// row (a dropped error would close the payload and report rows=1 unmet).
+func TestEncodeFileReadErrorInPart(t *testing.T) {
+	text := []byte(`{"id":"a","file_path":"p","start_line":1,"end_line":2,"source":"` + strings.Repeat("x", 1<<20) + `"}`)
+	src := &brokenAfter{text: text, at: int64(len(text)) - 100}
+	plan, err := jsonmap.PlanFile("get_symbol_source", src, int64(len(text)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := plan.LayoutErr(); err != nil {
+		t.Fatalf("the text does not fit its layout: %v", err)
+	}
+	src.armed = true
+	if err := plan.Encode(io.Discard, spec.DefaultLimits); !errors.Is(err, errBroken) {
+		t.Errorf("Encode of a file broken in its part: %v, want %v", err, errBroken)
 	}
 }
 

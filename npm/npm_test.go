@@ -3,9 +3,9 @@
 package npm_test
 
 // These tests take gcx the way a user without Go gets it: the release
-// command builds this machine's binary and the npm packages, npm pack packs
-// the launcher @gcxwire/gcx and this platform's package, and npm installs
-// both from the tarballs into an empty folder, offline and with an empty
+// command builds this machine's binary and packs the npm packages, the
+// launcher @gcxwire/gcx and this platform's package, and npm installs
+// both from those tarballs into an empty folder, offline and with an empty
 // cache, so that nothing can come from the registry. Then the installed
 // launcher is held to the binary (arguments, streams, exit status,
 // signals), and every host configuration docs/mcp.md documents is started
@@ -17,7 +17,9 @@ package npm_test
 // where npm is present).
 
 import (
+	"archive/tar"
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -54,7 +56,7 @@ type installed struct {
 	bin      string   // its node_modules/.bin/gcx: the launcher
 	binary   string   // the release's binary for this machine
 	env      []string // the environment of everything run in app
-	tarballs []string // the packed launcher and platform package
+	tarballs []string // the release's tarballs of the launcher and platform package
 	// globalBin is where npm install -g of the tarballs put the gcx
 	// command, and globalEnv env with it first on the PATH: a user's
 	// machine after the install the quick start documents.
@@ -132,17 +134,18 @@ func makeInstall() (*installed, string, error) {
 	cache := filepath.Join(tmp, "npm-cache")
 	in.env = append(os.Environ(), "npm_config_cache="+cache, "npm_config_offline=true",
 		"npm_config_update_notifier=false", "npm_config_audit=false", "npm_config_fund=false")
-	packs := filepath.Join(tmp, "packs")
-	if err := os.MkdirAll(packs, 0o755); err != nil {
-		return in, "", err
-	}
+	// The tarballs the release packed, which SHA256SUMS lists: what users
+	// download and install. npm pack of the same folders must take the
+	// same files, so that the release's packing is npm's.
 	platformDir := "gcx-" + nodeName(runtime.GOOS) + "-" + nodeName(runtime.GOARCH)
-	if err := run(tmp, in.env, "npm", "pack", "--pack-destination", packs, filepath.Join(dist, "npm", "gcx"), filepath.Join(dist, "npm", platformDir)); err != nil {
-		return in, "", err
-	}
-	tarballs, err := filepath.Glob(filepath.Join(packs, "*.tgz"))
+	tarballs, err := filepath.Glob(filepath.Join(dist, "*.tgz"))
 	if err != nil || len(tarballs) != 2 {
-		return in, "", fmt.Errorf("npm pack made %v, want two tarballs", tarballs)
+		return in, "", fmt.Errorf("the release packed %v, want two tarballs", tarballs)
+	}
+	for _, dir := range []string{"gcx", platformDir} {
+		if err := samePackFiles(tmp, in.env, filepath.Join(dist, "npm", dir), tarballs); err != nil {
+			return in, "", err
+		}
 	}
 	in.tarballs = tarballs
 	if err := os.MkdirAll(in.app, 0o755); err != nil {
@@ -1050,4 +1053,61 @@ func startListening(t *testing.T, cmd *exec.Cmd, port int) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatalf("%v does not listen on port %d after 30s:\n%s", cmd.Args, port, stderr.Bytes())
+}
+
+// samePackFiles checks that npm pack of dir takes the files, with their
+// modes, that the release's tarball of the same package holds, and names
+// the tarball as the release did.
+func samePackFiles(tmp string, env []string, dir string, tarballs []string) error {
+	cmd := exec.Command("npm", "pack", "--dry-run", "--json", dir)
+	cmd.Dir, cmd.Env = tmp, env
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("npm pack --dry-run --json %s: %v", dir, err)
+	}
+	var packs []struct {
+		Filename string `json:"filename"`
+		Files    []struct {
+			Path string `json:"path"`
+			Mode int64  `json:"mode"`
+		} `json:"files"`
+	}
+	if err := json.Unmarshal(out, &packs); err != nil || len(packs) != 1 {
+		return fmt.Errorf("npm pack --dry-run --json %s: %v\n%s", dir, err, out)
+	}
+	var want []string
+	for _, f := range packs[0].Files {
+		want = append(want, fmt.Sprintf("%s %o", f.Path, f.Mode))
+	}
+	i := slices.IndexFunc(tarballs, func(p string) bool { return filepath.Base(p) == packs[0].Filename })
+	if i < 0 {
+		return fmt.Errorf("npm pack would write %s; the release packed %v", packs[0].Filename, tarballs)
+	}
+	f, err := os.Open(tarballs[i])
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return fmt.Errorf("%s: %v", tarballs[i], err)
+	}
+	tr := tar.NewReader(zr)
+	var got []string
+	for {
+		hdr, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %v", tarballs[i], err)
+		}
+		got = append(got, fmt.Sprintf("%s %o", strings.TrimPrefix(hdr.Name, "package/"), hdr.Mode))
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		return fmt.Errorf("%s holds %v; npm pack of %s takes %v", filepath.Base(tarballs[i]), got, dir, want)
+	}
+	return nil
 }

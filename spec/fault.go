@@ -166,8 +166,11 @@ const pairwise = 8
 // added.
 func repeats(marks []Mark, k int, seen map[string]bool) bool {
 	if seen == nil {
-		for _, m := range marks[:k] {
-			if m.Text == marks[k].Text {
+		// Names of a header mostly differ in length or in their first
+		// byte, which are compared before the bytes are.
+		t := marks[k].Text
+		for i := range k {
+			if s := marks[i].Text; len(s) == len(t) && (len(s) == 0 || s[0] == t[0] && s == t) {
 				return true
 			}
 		}

@@ -3,6 +3,9 @@ package spec_test
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -71,5 +74,39 @@ func TestDefaultLimitsAtTheirBoundary(t *testing.T) {
 	// No row limit: more rows than any minimum still decode.
 	if _, err := streaming.Decode(strings.NewReader(rows(spec.MinRows+1)), spec.DefaultLimits); err != nil {
 		t.Errorf("rows: %d rows under the default limits: %v", spec.MinRows+1, err)
+	}
+}
+
+// TestMinimumsAreTheSpecs: the minimums every conforming decoder accepts
+// are the figures [LIM-2] states in docs/wire-format.md, so the vectors and
+// codecs held to spec.MinimumLimits are held to the text. A minimum
+// changed in one place and not the other fails here.
+func TestMinimumsAreTheSpecs(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "wire-format.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rule, ok := strings.Cut(string(doc), "**[LIM-2]**")
+	if !ok {
+		t.Fatal("docs/wire-format.md does not define [LIM-2]")
+	}
+	rule, _, _ = strings.Cut(rule, "\n\n")
+	rule = strings.Join(strings.Fields(rule), " ")
+	grouped := func(n int) string { // 1048576 as 1,048,576
+		s := strconv.Itoa(n)
+		for i := len(s) - 3; i > 0; i -= 3 {
+			s = s[:i] + "," + s[i:]
+		}
+		return s
+	}
+	for _, want := range []string{
+		grouped(spec.MinLineBytes) + " bytes",
+		grouped(spec.MinFields) + " fields",
+		grouped(spec.MinSections) + " sections",
+		grouped(spec.MinRows) + " rows",
+	} {
+		if !strings.Contains(rule, want) {
+			t.Errorf("[LIM-2] in docs/wire-format.md does not state %q: %s", want, rule)
+		}
 	}
 }

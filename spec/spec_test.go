@@ -169,7 +169,7 @@ func TestCheckMessagesNamePlace(t *testing.T) {
 	}{
 		{"value not UTF-8", spec.CheckRow(1, 2, 3, []string{"a", "b", "\xff"}), "section 2, row 3, value 3 is not valid UTF-8"},
 		{"first value not UTF-8", spec.CheckRow(0, 0, 2, []string{"\xff", "b"}), "section 1, row 1, value 1 is not valid UTF-8"},
-		{"short comment place", spec.CommentPlaceError(0, 1, "7", 2, 5), "comment 2 is placed before row 7, outside 2..5"},
+		{"short comment place", spec.CommentPlaceError(0, 1, "7", 2, 5), "section 1: comment 2 is placed before row 7, outside 2..5"},
 		{"long comment place", spec.CommentPlaceError(0, 0, long, 0, 5), `before row "` + long[:64] + `"… (100 bytes), outside`},
 	}
 	for _, c := range cases {

@@ -332,9 +332,12 @@ const (
 	// initialBuffer is the first buffer's size where the input's is not
 	// known (inputSize): small, because most payloads are small. Once a
 	// read fills it the buffer grows to fullBuffer, and beyond that it
-	// only doubles to hold a longer line.
-	initialBuffer = 4 << 10
-	fullBuffer    = 64 << 10
+	// only doubles to hold a longer line. Each, with its slack, is a
+	// size the runtime allocates without rounding up: 4 KiB is a size
+	// class, and 64 KiB eight pages, where 64 KiB and the slack took nine
+	// (a ninth of every full buffer unused).
+	initialBuffer = 4<<10 - bufferSlack
+	fullBuffer    = 64<<10 - bufferSlack
 	// bufferSlack is kept free at the end of the buffer, never read into,
 	// so the row scanner may load 16 bytes at a time past the data.
 	bufferSlack = 16
@@ -474,6 +477,17 @@ func (d *Decoder) read() (shift int) {
 		// starts at the front of the buffer now, so the buffer never
 		// needs to hold much more than the line limit.
 		grown = max(size, d.threshold)
+	}
+	if d.sealed {
+		if rest, ok := inputSize(d.r); ok {
+			// The last of a sealed stream's buffers holds what is left
+			// of the input, not a full buffer's worth: the strings of a
+			// sized input's last rows need no more. Where Len says less
+			// than is left, the room still at least doubles the
+			// unfinished line's, so that no line is copied over and
+			// over.
+			grown = min(grown, max(unread+rest+1, 2*unread, initialBuffer))
+		}
 	}
 	if d.sealed || grown != size || d.start > 0 {
 		to := d.buf

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -232,6 +233,92 @@ func BenchmarkFreshAgainstReuse(b *testing.B) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// headerMarks.scan, the one pass that reads nearly every header, marks what the
+// grammar's walk marks, wherever it takes a line at all, and takes the
+// five-row payload's header; a decoder reading any of the headers made by
+// breaking that header byte by byte answers as the reference does,
+// whichever path read it.
+func TestScanHeaderAgreesWithTheWalk(t *testing.T) {
+	payload := fiveRows()
+	base := string(payload[:bytes.IndexByte(payload, '\n')])
+	headers := []string{base, "GCX1 tool=t fields=a", "GCX1 tool=t fields=a,b k=v"}
+	// As many fields and pairs as the scan has room for, and one more.
+	for _, n := range []int{markRoom, markRoom + 1} {
+		h := "GCX1 tool=t fields=f0"
+		for i := 1; i < n; i++ {
+			h += fmt.Sprintf(",f%d", i)
+		}
+		for i := 0; i < n-markRoom+metaMarkRoom; i++ {
+			h += fmt.Sprintf(" k%d=v%d", i, i)
+		}
+		headers = append(headers, h, strings.Replace(h, "f1,", "f0,", 1), strings.Replace(h, " k1=", " k0=", 1))
+	}
+	for i := range len(base) + 1 {
+		for _, s := range []string{"", " ", "  ", "\t", ",", "=", "\\", "\\s", "é", "\r", "x", "-", "\x01", "\xff", "GCX1"} {
+			headers = append(headers, base[:i]+s+base[min(i+1, len(base)):], base[:i]+s+base[i:])
+		}
+	}
+	scanned := 0
+	for _, h := range headers {
+		line := []byte(h)
+		var m headerMarks
+		ok := m.scan(line, h, true)
+		tool, fields, keys, values := m.tool, m.fields[:m.nf], m.keys[:m.nm], m.values[:m.nm]
+		if h == base && !ok {
+			t.Errorf("%q: not taken by the scan", h)
+		}
+		if ok {
+			scanned++
+			d := NewDecoder(strings.NewReader(h + "\n"))
+			wantTool, wantFields, wantKeys, wantValues, err := d.parseHeader(line, h, true, nil, nil, nil)
+			if err != nil {
+				t.Errorf("%q: the scan took it, the walk refuses it: %v", h, err)
+			} else if tool != wantTool || !slices.Equal(fields, wantFields) || !slices.Equal(keys, wantKeys) || !slices.Equal(values, wantValues) {
+				t.Errorf("%q: the scan marks %q %v %v %v, the walk %q %v %v %v", h, tool, fields, keys, values, wantTool, wantFields, wantKeys, wantValues)
+			}
+		}
+		p := []byte(h + "\n")
+		want, wantErr := reference.Decode(p)
+		got, err := NewDecoder(bytes.NewReader(p)).ReadAll()
+		if !reflect.DeepEqual(err, wantErr) || !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: decoded %+v, %v; the reference %+v, %v", h, got, err, want, wantErr)
+		}
+	}
+	if scanned < len(headers)/4 {
+		t.Errorf("the scan took %d of %d headers", scanned, len(headers))
+	}
+}
+
+// A fresh decode of a sized input reads its last part into a buffer the
+// size of what is left, not into a full one; where Len says less than is
+// left, the rows still come out whole and the same.
+func TestSealedLastBufferFitsTheRest(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("GCX1 tool=t fields=a,b\n")
+	for i := 0; b.Len() < fullBuffer+fullBuffer/8; i++ {
+		fmt.Fprintf(&b, "row %d\t%s\n", i, strings.Repeat("v", i%70))
+	}
+	payload := b.String()
+	want, err := reference.Decode([]byte(payload))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := NewDecoder(strings.NewReader(payload))
+	got, err := d.ReadAll()
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("decoded %v, %v", len(got.Sections), err)
+	}
+	if size := len(d.buf) - bufferSlack; size > fullBuffer/4 {
+		t.Errorf("the last buffer holds %d bytes for the last %d of the input", size, len(payload)-(fullBuffer))
+	}
+	for _, delta := range []int{-len(payload), -fullBuffer, -100, 100} {
+		got, err := NewDecoder(misreporting{bytes.NewReader([]byte(payload)), delta}).ReadAll()
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("Len off by %d: the rows differ from the reference's (%v)", delta, err)
 		}
 	}
 }

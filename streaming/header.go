@@ -104,6 +104,16 @@ var (
 	fieldStops, metaStops [256]byte
 	// nameByte is spec.IsNameByte as a table [HDR-3].
 	nameByte [256]bool
+	// plainClass tells headerMarks.scan, a bit for each, whether a byte may
+	// stand in a name (nameByte), and in a field name or meta value
+	// without escapes and as ASCII (fieldStops or metaStops 0).
+	plainClass [256]byte
+)
+
+const (
+	plainName  = 1 << iota // a name byte [HDR-3]
+	plainField             // a field name byte that needs no closer look
+	plainMeta              // a meta value byte that needs no closer look
 )
 
 func init() {
@@ -118,7 +128,92 @@ func init() {
 		case b == ',':
 			fieldStops[c] = endsText
 		}
+		if nameByte[c] {
+			plainClass[c] |= plainName
+		}
+		if fieldStops[c] == 0 {
+			plainClass[c] |= plainField
+		}
+		if metaStops[c] == 0 {
+			plainClass[c] |= plainMeta
+		}
 	}
+}
+
+// headerMarks holds what its scan marks on a header line, in arrays that
+// stand on readHeader's stack.
+type headerMarks struct {
+	tool   string
+	fields [markRoom]spec.Mark
+	keys   [metaMarkRoom]spec.Mark
+	values [metaMarkRoom]spec.Mark
+	nf, nm int // fields and meta pairs marked
+}
+
+// scan reads, in one pass over its bytes, a header line that is well
+// formed and whose names and values are ASCII without escapes, as nearly
+// every header is: it marks the tool name, the field names and the meta
+// pairs, cut from text, the line's string. It reports false, having
+// decided nothing, for any other line: one with an escape, a character
+// that is not ASCII, an empty field name or meta value, a byte that breaks
+// the grammar, or more fields or pairs than m has room for. parseHeader
+// reads those, and reports the errors where they stand [ERR-2]; the rules
+// that need the whole header (spec.HeaderFault) are checked on either's
+// marks.
+func (m *headerMarks) scan(line []byte, text string, hasLF bool) bool {
+	const toolAt = len(spec.Version) + len(" tool=")
+	if !hasLF || len(line) < toolAt || string(line[len(spec.Version):toolAt]) != " tool=" {
+		return false
+	}
+	i := toolAt
+	for i < len(line) && plainClass[line[i]]&plainName != 0 {
+		i++
+	}
+	if i == toolAt || len(line)-i < len(" fields=") || string(line[i:i+len(" fields=")]) != " fields=" {
+		return false
+	}
+	m.tool = text[toolAt:i]
+	i += len(" fields=")
+	nf := 0
+	for {
+		from := i
+		for i < len(line) && plainClass[line[i]]&plainField != 0 {
+			i++
+		}
+		if i == from || nf == len(m.fields) {
+			return false
+		}
+		m.fields[nf] = spec.Mark{Col: from, Text: text[from:i]}
+		nf++
+		if i == len(line) || line[i] != ',' {
+			break
+		}
+		i++
+	}
+	nm := 0
+	for i < len(line) && line[i] == ' ' {
+		i++
+		keyAt := i
+		for i < len(line) && plainClass[line[i]]&plainName != 0 {
+			i++
+		}
+		if i == keyAt || i == len(line) || line[i] != '=' {
+			return false
+		}
+		i++
+		valueAt := i
+		for i < len(line) && plainClass[line[i]]&plainMeta != 0 {
+			i++
+		}
+		if i == valueAt || nm == len(m.keys) {
+			return false
+		}
+		m.keys[nm] = spec.Mark{Col: keyAt, Text: text[keyAt : valueAt-1]}
+		m.values[nm] = spec.Mark{Col: valueAt, Text: text[valueAt:i]}
+		nm++
+	}
+	m.nf, m.nm = nf, nm
+	return i == len(line)
 }
 
 // escapedRest goes on with escapedText from the first backslash or byte
@@ -179,9 +274,10 @@ func (p *headerParser) decoded(b []byte, from int) string {
 const (
 	inlineFields = 8
 	inlineMeta   = 4
-	// markRoom is how many field names, and how many meta pairs, the
-	// header parser marks on the stack before it allocates.
-	markRoom = 16
+	// markRoom is how many field names, and metaMarkRoom how many meta
+	// pairs, the header parser marks on the stack before it allocates.
+	markRoom     = 16
+	metaMarkRoom = 8
 )
 
 // headerBlock is a Header and the arrays its slices usually point into.
@@ -218,65 +314,17 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 	} else {
 		text = string(line)
 	}
-	p := headerParser{d: d, line: line, text: text, hasLF: hasLF, i: len(spec.Version)}
-	if err := p.literal(" tool=", "header", "HDR-2"); err != nil {
-		if p.i == len(spec.Version) {
-			// The SP itself is missing [HDR-1].
-			return p.unexpected("header", "HDR-1", "SP")
-		}
-		return err
-	}
-	tool, err := p.name(' ')
-	if err != nil {
-		return err
-	}
-	if p.i == len(line) || line[p.i] != ' ' {
-		return p.unexpected("header", "HDR-1", "SP")
-	}
-	p.i++
-	if err := p.literal("fields=", "header", "HDR-2"); err != nil {
-		return err
-	}
-	var fieldRoom, keyRoom, valueRoom [markRoom]spec.Mark
-	fields, keys, values := fieldRoom[:0], keyRoom[:0], valueRoom[:0]
-	for {
-		at := p.i
-		name, err := p.escapedText(spec.FieldEscapes)
+	var m headerMarks
+	tool, fields, keys, values := m.tool, m.fields[:0], m.keys[:0], m.values[:0]
+	if m.scan(line, text, hasLF) {
+		tool, fields, keys, values = m.tool, m.fields[:m.nf], m.keys[:m.nm], m.values[:m.nm]
+	} else {
+		var err error
+		tool, fields, keys, values, err = d.parseHeader(line, text, hasLF, fields, keys, values)
 		if err != nil {
 			return err
 		}
-		fields = append(fields, spec.Mark{Col: at, Text: name})
-		if p.i == len(line) || line[p.i] != ',' {
-			break
-		}
-		p.i++
 	}
-	for p.i < len(line) && line[p.i] == ' ' {
-		p.i++
-		keyAt := p.i
-		key, err := p.name('=')
-		if err != nil {
-			return err
-		}
-		if err := p.literal("=", "meta", "HDR-1"); err != nil {
-			return err
-		}
-		valueAt := p.i
-		value, err := p.escapedText(spec.MetaEscapes)
-		if err != nil {
-			return err
-		}
-		keys = append(keys, spec.Mark{Col: keyAt, Text: key})
-		values = append(values, spec.Mark{Col: valueAt, Text: value})
-	}
-	if p.i < len(line) || !hasLF {
-		expected := "a field name character, \",\", SP or LF"
-		if len(keys) > 0 {
-			expected = "a meta value character, SP or LF"
-		}
-		return p.unexpected("header", "HDR-1", expected)
-	}
-
 	if f := spec.HeaderFault(fields, keys, values, d.Limits); f != nil {
 		return d.fault(f)
 	}
@@ -332,4 +380,70 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 	d.rows = 0
 	d.rowsDecl = decl
 	return nil
+}
+
+// parseHeader walks a header line the grammar's way, production by
+// production, and reports the first byte that cannot continue it [ERR-2]:
+// the path of every header headerMarks.scan does not take, errors included. It
+// appends the line's field names and meta pairs to fields, keys and values.
+func (d *Decoder) parseHeader(line []byte, text string, hasLF bool, fields, keys, values []spec.Mark) (tool string, _, _, _ []spec.Mark, _ error) {
+	p := headerParser{d: d, line: line, text: text, hasLF: hasLF, i: len(spec.Version)}
+	// The SP after the tag, then "tool=": a byte of "tool=" that differs
+	// is reported as the reference reports it, against "tool=" [HDR-2].
+	if p.i == len(line) || line[p.i] != ' ' {
+		return "", nil, nil, nil, p.unexpected("header", "HDR-1", "SP")
+	}
+	p.i++
+	if err := p.literal("tool=", "header", "HDR-2"); err != nil {
+		return "", nil, nil, nil, err
+	}
+	tool, err := p.name(' ')
+	if err != nil {
+		return "", nil, nil, nil, err
+	}
+	if p.i == len(line) || line[p.i] != ' ' {
+		return "", nil, nil, nil, p.unexpected("header", "HDR-1", "SP")
+	}
+	p.i++
+	if err := p.literal("fields=", "header", "HDR-2"); err != nil {
+		return "", nil, nil, nil, err
+	}
+	for {
+		at := p.i
+		name, err := p.escapedText(spec.FieldEscapes)
+		if err != nil {
+			return "", nil, nil, nil, err
+		}
+		fields = append(fields, spec.Mark{Col: at, Text: name})
+		if p.i == len(line) || line[p.i] != ',' {
+			break
+		}
+		p.i++
+	}
+	for p.i < len(line) && line[p.i] == ' ' {
+		p.i++
+		keyAt := p.i
+		key, err := p.name('=')
+		if err != nil {
+			return "", nil, nil, nil, err
+		}
+		if err := p.literal("=", "meta", "HDR-1"); err != nil {
+			return "", nil, nil, nil, err
+		}
+		valueAt := p.i
+		value, err := p.escapedText(spec.MetaEscapes)
+		if err != nil {
+			return "", nil, nil, nil, err
+		}
+		keys = append(keys, spec.Mark{Col: keyAt, Text: key})
+		values = append(values, spec.Mark{Col: valueAt, Text: value})
+	}
+	if p.i < len(line) || !hasLF {
+		expected := "a field name character, \",\", SP or LF"
+		if len(keys) > 0 {
+			expected = "a meta value character, SP or LF"
+		}
+		return "", nil, nil, nil, p.unexpected("header", "HDR-1", expected)
+	}
+	return tool, fields, keys, values, nil
 }

@@ -37,18 +37,29 @@ import (
 // space, whose next state the automaton knows whatever came before it, so
 // the halves add up to what one pass over the whole text adds.
 func cl100kLowerBound(text []byte, limit int) int {
-	if len(text) >= boundSplitFrom {
-		for j := len(text) / 2; j < len(text); j++ {
-			if kind := boundKind[text[j]]; kind == kindLetter || kind == kindSpace {
-				return boundTwo(text[:j+1], text[j+1:], boundStep[kind]>>3&7, limit)
-			}
-		}
+	if j := boundCut(text); j >= 0 {
+		return boundTwo(text[:j+1], text[j+1:], boundStep[boundKind[text[j]]]>>3&7, limit)
 	}
 	n, state, stopped := boundFrom(text, boundNone, 0, limit)
 	if stopped {
 		return n
 	}
 	return n + boundEnd(state)
+}
+
+// boundCut is where cl100kLowerBound cuts a long text in two: after the
+// first letter or space from the middle on, so that the halves are as even
+// as the text allows (the two chains run side by side only while both have
+// bytes), or -1 to read it in one pass: a short text, or none there.
+func boundCut(text []byte) int {
+	if len(text) >= boundSplitFrom {
+		for j := len(text) / 2; j < len(text); j++ {
+			if kind := boundKind[text[j]]; kind == kindLetter || kind == kindSpace {
+				return j
+			}
+		}
+	}
+	return -1
 }
 
 // boundSplitFrom is the length from which cl100kLowerBound reads a text as

@@ -74,3 +74,24 @@ func TestBoundStepsEveryByte(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundCutEven: a long text is cut after the first letter or space
+// from its middle on, so its halves are as even as the text allows; a text
+// with none there, or short, is read in one pass.
+func TestBoundCutEven(t *testing.T) {
+	for _, n := range []int{boundSplitFrom, boundSplitFrom + 1, 3000, 4096} {
+		text := []byte(strings.Repeat("a", n))
+		j := boundCut(text)
+		if first, second := j+1, n-j-1; j < 0 || first-second > 2 || second-first > 2 {
+			t.Errorf("%d letters cut after byte %d: halves of %d and %d bytes", n, j, first, second)
+		}
+	}
+	for _, text := range []string{
+		strings.Repeat("a", boundSplitFrom-1),
+		strings.Repeat("a", boundSplitFrom/2-1) + strings.Repeat(".", boundSplitFrom/2+1), // none from the middle on
+	} {
+		if j := boundCut([]byte(text)); j != -1 {
+			t.Errorf("%q cut after byte %d, want one pass", text[:20], j)
+		}
+	}
+}

@@ -75,8 +75,8 @@ type cacheSlotLock struct {
 	_     [48]byte // keeps two slots' flags off one cache line
 }
 
-// acquire lends a cache, and the slot to release, -1 for a spare.
-func (s *cacheSet) acquire() (*pieceCache, int) {
+// acquire lends a cache, and the slot to release, nil for a spare.
+func (s *cacheSet) acquire() (*pieceCache, *cacheSlotLock) {
 	s.init.Do(func() { s.slots = make([]cacheSlotLock, runtime.GOMAXPROCS(0)) })
 	// The lowest free slot: counts that follow one another, the usual
 	// case, all use the first cache, which stays in the processor's
@@ -91,21 +91,21 @@ func (s *cacheSet) acquire() (*pieceCache, int) {
 			if slot.cache == nil {
 				slot.cache = new(pieceCache)
 			}
-			return slot.cache, i
+			return slot.cache, slot
 		}
 	}
 	if spare, _ := s.spares.Get().(*pieceCache); spare != nil {
-		return spare, -1
+		return spare, nil
 	}
-	return new(pieceCache), -1
+	return new(pieceCache), nil
 }
 
-func (s *cacheSet) release(cache *pieceCache, slot int) {
-	if slot < 0 {
+func (s *cacheSet) release(cache *pieceCache, slot *cacheSlotLock) {
+	if slot == nil {
 		s.spares.Put(cache)
 		return
 	}
-	s.slots[slot].busy.Store(false)
+	slot.busy.Store(false)
 }
 
 // counter counts the pieces of one text.

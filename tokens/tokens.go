@@ -56,6 +56,19 @@ func Get(name string) (*Encoding, error) {
 	return nil, fmt.Errorf("tokens: no encoding named %q", name)
 }
 
+// MustGet is Get for an encoding whose table is embedded here (CL100K,
+// O200K): loading it reads a table compiled into the binary, which the
+// package's tests open, so it cannot fail at run time, and callers have
+// no error to handle. A failure, a corrupt build or an unknown name,
+// panics, as regexp.MustCompile does.
+func MustGet(name string) *Encoding {
+	e, err := Get(name)
+	if err != nil {
+		panic(err)
+	}
+	return e
+}
+
 // Name returns the encoding's name.
 func (e *Encoding) Name() string { return e.name }
 

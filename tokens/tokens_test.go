@@ -49,6 +49,26 @@ func TestUnknownEncoding(t *testing.T) {
 	}
 }
 
+// TestMustGet: the embedded encodings load without an error to handle, as
+// the same encoding Get returns; an unknown name panics.
+func TestMustGet(t *testing.T) {
+	for _, name := range []string{tokens.CL100K, tokens.O200K} {
+		want, err := tokens.Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tokens.MustGet(name); got != want {
+			t.Errorf("MustGet(%s) = %p, Get gives %p", name, got, want)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("MustGet of an unknown name did not panic")
+		}
+	}()
+	tokens.MustGet("no_such_base")
+}
+
 // TestPieceRules: one case per alternative of the two pre-tokenizer
 // expressions and per choice their backtracking makes, against the oracle.
 func TestPieceRules(t *testing.T) {

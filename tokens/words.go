@@ -45,8 +45,16 @@ func (c *counter) countWords(text []byte, limit int) int {
 		end := j + bits.TrailingZeros64(stop)>>3
 		if stop == 0 || text[end] >= utf8.RuneSelf || end-i > 8 {
 			// Eight letters or more, a letter that is not ASCII, or a
-			// piece longer than the small cache's words.
-			end = cl100kPiece(text, i)
+			// piece longer than the small cache's words. The piece is
+			// its prefix and letters, as far as letters reaches from
+			// the first byte that is not an ASCII letter (the eight
+			// letters read are the word's, or end it at a byte that
+			// is not ASCII); only a piece longer than eight bytes that
+			// ends with an ASCII letter before an ASCII byte is known
+			// at once.
+			if stop == 0 || text[end] >= utf8.RuneSelf {
+				end = letters(text, end)
+			}
 			n += c.tokens(text, i, end)
 		} else {
 			size := end - i

@@ -183,11 +183,10 @@ func (v *viewReader) element(open jsontext.Pos, k jsontext.Kind, what string) (j
 }
 
 // check refuses a token read, or the error reading it, unless it is of
-// kind k, named what in messages.
+// kind k, named what in messages. The token lies inside the view's value,
+// so err is never io.EOF, which NextToken returns only after that value:
+// a view cut short is jsontext's own error.
 func (v *viewReader) check(tok jsontext.Token, err error, k jsontext.Kind, what string) error {
-	if err == io.EOF {
-		return v.fail(v.endPos(), "expected "+what+", found end of input")
-	}
 	if err != nil {
 		return v.jsonErr(err)
 	}
@@ -1034,20 +1033,10 @@ func (e *encoding) rowPart(err error, r *record) jsontext.Pos {
 		}
 	case "META-4":
 		return e.rowsAt
-	case "LIM-4":
-		if e.limits.RowFault(e.rows) != nil {
-			return ps[0]
-		}
-		n := -1
-		for i, v := range r.values {
-			n += 1 + spec.ValueEscapes.Len(v)
-			if i == 0 && spec.NeedsGuard(v) {
-				n++
-			}
-			if e.limits.LineFault(n) != nil {
-				return cells[i]
-			}
-		}
 	}
+	// A row's LIM-4 is the row limit, at the row's '[': a row line past
+	// the limit was refused while the view was read (the rows case of
+	// read counts its bytes as the Encoder does), so it never reaches the
+	// Encoder.
 	return ps[0]
 }

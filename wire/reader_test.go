@@ -232,6 +232,12 @@ func TestEncodeRefusalPositions(t *testing.T) {
 		{"header line at a meta value, meta first", `{"sections":[{"meta":[["k","vvvvvvvvvvvvvvvvvvvvvvv"]],"fields":["a"],"tool":"t"}]}`, spec.Limits{MaxLineBytes: 24}, "LIM-4", 1, 28, "meta pair"},
 		{"header line at a meta key, meta first", `{"sections":[{"meta":[["kkkkkkkkkkkkkkkkkkkkkkkk","v"]],"fields":["a"],"tool":"t"}]}`, spec.Limits{MaxLineBytes: 24}, "LIM-4", 1, 24, "meta pair"},
 		{"header line at a meta value, tool last", `{"sections":[{"fields":["a"],"meta":[["k","vvvvvvvvvvvvvvvvvvvvvvv"]],"tool":"t"}]}`, spec.Limits{MaxLineBytes: 24}, "LIM-4", 1, 43, "meta pair"},
+		// The tool given last, short enough by itself: the line passes the
+		// limit only with it, so the Encoder refuses the header, at the
+		// part where the line, in line order, passes the limit.
+		{"header line at a field once the tool, given last, counts", `{"sections":[{"fields":["a","bbbb"],"tool":"tttttt"}]}`, spec.Limits{MaxLineBytes: 27}, "LIM-4", 1, 29, ""},
+		{"header line at a meta key once the tool, given last, counts", `{"sections":[{"fields":["a"],"meta":[["k","v"]],"tool":"tttttt"}]}`, spec.Limits{MaxLineBytes: 27}, "LIM-4", 1, 39, ""},
+		{"header line at a meta value once the tool, given last, counts", `{"sections":[{"fields":["a"],"meta":[["k","vvvvvvvv"]],"tool":"tttttt"}]}`, spec.Limits{MaxLineBytes: 30}, "LIM-4", 1, 43, ""},
 		{"garbage after the view", `{"sections":[{"tool":"t","fields":["a"]}]} x`, spec.Unlimited, "WIRE-2", 1, 44, ""},
 		{"sections twice", `{"sections":[{"tool":"t","fields":["a"]}],"sections":[]}`, spec.Unlimited, "WIRE-2", 1, 43, ""},
 	}

@@ -218,7 +218,8 @@ func (b *bytesWriter) Write(p []byte) (int, error) {
 }
 
 // spillAt is how many bytes a spill holds in memory before it moves them
-// to a temporary file.
+// to a temporary file: 1 MiB, the memory a section's rows or comments may
+// take however many there are (TestSpillMovesToAFilePastSpillAt).
 const spillAt = 1 << 20
 
 // spill holds bytes in memory up to spillAt and in a temporary file beyond,

@@ -51,7 +51,6 @@ func ReadResult(res *Result) (*Read, error) { return ReadResultAccepting(res, Re
 // decoded by that codec, and a payload of any other version is
 // unsupported-version, naming its tag [VER-2] [MCP-8].
 func ReadResultAccepting(res *Result, accept []string) (*Read, error) {
-	r := &Read{Total: -1}
 	format, err := readFormat(res.Meta)
 	if err != nil {
 		return nil, err
@@ -60,7 +59,7 @@ func ReadResultAccepting(res *Result, accept []string) (*Read, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.Format, r.Total, r.Truncated = format, cut.total, cut.truncated
+	r := &Read{Format: format, Total: cut.total, Truncated: cut.truncated}
 	if format == "" {
 		r.Value = jsonText(res)
 		return r, nil

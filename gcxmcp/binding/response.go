@@ -317,7 +317,7 @@ func (x *responseReader) readContent() bool {
 	x.block = &block{at: only, json: bytesOf(text), value: v, parsed: true}
 	if x.structured.from >= 0 {
 		// structuredContent came first and was read token by token.
-		n, _, _, ok := matchCompact(x.msg[x.structured.from:x.structured.to], 0, &v)
+		n, _, _, ok := matchCompact(x.msg[x.structured.from:x.structured.to], 0, &v, x.block.json)
 		x.settle(ok && n == x.structured.to-x.structured.from)
 		return true
 	}
@@ -331,7 +331,7 @@ func (x *responseReader) readContent() bool {
 // string literal at s is the compact form of str.
 func (x *responseReader) checkCompact(s span, str string) {
 	lit := x.msg[s.from:s.to]
-	if len(lit) != len(str)+2 || string(lit[1:len(lit)-1]) != str || needsEscape(str) {
+	if len(lit) != len(str)+2 || string(lit[1:len(lit)-1]) != str || jsontext.NeedsEscape(str) {
 		if !bytes.Equal(lit, jsontext.AppendString(nil, str)) {
 			x.r.SetCompact(false)
 		}
@@ -344,7 +344,7 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\
 // comparing it with the compact form of the JSON block's value: when it
 // is that form, the reader passes over it; otherwise it reads it.
 func (x *responseReader) compare(from int) bool {
-	n, depth, fixes, same := matchCompact(x.msg[from:], from, &x.block.value)
+	n, depth, fixes, same := matchCompact(x.msg[from:], from, &x.block.value, x.block.json)
 	if same && x.r.Depth()+depth <= x.r.MaxDepth && x.r.PassValue(n) == nil {
 		x.structured = span{from, from + n}
 		// The answer writes these strings in compact form, as
@@ -548,9 +548,10 @@ func (resp *Response) Apply(a Answer) []byte {
 // then its length, the depth of v's nesting, and the strings in another
 // form than the compact one, at offsets from base. It reads each byte of
 // b once and holds nothing but the escaped form of a string that has
-// escapes, and where each string in another form lies.
-func matchCompact(b []byte, base int, v *jsonmap.Value) (n, depth int, fixes []stringAt, ok bool) {
-	m := compactMatcher{b: b, base: base}
+// escapes, and where each string in another form lies. text is the JSON
+// text v was parsed from by jsonmap.ParseShared.
+func matchCompact(b []byte, base int, v *jsonmap.Value, text []byte) (n, depth int, fixes []stringAt, ok bool) {
+	m := compactMatcher{b: b, base: base, text: text}
 	if !m.value(v, 0) {
 		return 0, 0, nil, false
 	}
@@ -566,6 +567,10 @@ type compactMatcher struct {
 	// offsets from base.
 	fixes []stringAt
 	base  int
+	// The text the value was parsed from, sharing it: a string of the
+	// value that lies in it was a literal without escapes there, so it
+	// holds no byte its compact form escapes.
+	text []byte
 }
 
 // stringAt is a string literal, text[from:to], and its string.
@@ -592,7 +597,7 @@ func (m *compactMatcher) char(c byte) bool {
 
 func (m *compactMatcher) str(s string) bool {
 	rest := m.b[m.i:]
-	if len(rest) >= len(s)+2 && rest[0] == '"' && rest[len(s)+1] == '"' && string(rest[1:len(s)+1]) == s && !needsEscape(s) {
+	if len(rest) >= len(s)+2 && rest[0] == '"' && rest[len(s)+1] == '"' && string(rest[1:len(s)+1]) == s && (m.inText(s) || !jsontext.NeedsEscape(s)) {
 		m.i += len(s) + 2
 		return true
 	}
@@ -602,6 +607,12 @@ func (m *compactMatcher) str(s string) bool {
 		return true
 	}
 	return m.strOther(s)
+}
+
+// inText reports whether s lies in the text the value was parsed from.
+func (m *compactMatcher) inText(s string) bool {
+	p, t := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.SliceData(m.text)))
+	return len(s) > 0 && p >= t && p+uintptr(len(s)) <= t+uintptr(len(m.text))
 }
 
 // strOther matches a string literal in another form than the compact one:
@@ -638,17 +649,6 @@ func (m *compactMatcher) strOther(s string) bool {
 			return false
 		default:
 			i, j = i+1, j+1
-		}
-	}
-	return false
-}
-
-// needsEscape reports whether a string's compact form escapes any of its
-// bytes: a quote, a backslash or a control.
-func needsEscape(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
-			return true
 		}
 	}
 	return false

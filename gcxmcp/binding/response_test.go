@@ -288,3 +288,26 @@ func FuzzReadResponse(f *testing.F) {
 		}
 	})
 }
+
+// A string of the block's value with escapes in the text is matched as
+// an escaped literal even where its characters, written raw, would read
+// as other JSON: ["x","y"] is not the value ["x\",\"y"].
+func TestReadResponseRawQuotesDiffer(t *testing.T) {
+	s, err := NewServer(ServerOptions{Mode: ModeGCX})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, msg := range []string{
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"[\"x\\\",\\\"y\"]"}],"structuredContent":["x","y"]}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"structuredContent":["x","y"],"content":[{"type":"text","text":"[\"x\\\",\\\"y\"]"}]}}`,
+	} {
+		want, wantD, _ := viaTree(s, []byte(msg))
+		got, gotD, resp, ok := viaText(s, []byte(msg))
+		if !ok || resp.Result.known == nil || !resp.Result.known.differs {
+			t.Fatalf("%s: structuredContent not read as differing from the block's value", msg)
+		}
+		if gotD != wantD || !bytes.Equal(got, want) {
+			t.Fatalf("decision %+v, the tree's %+v; wrote\n%s\nthe tree writes\n%s", gotD, wantD, got, want)
+		}
+	}
+}

@@ -11,7 +11,8 @@ import (
 // benchTexts are the inputs of BenchmarkRead: rows of short strings with
 // and without escapes (the decoder's common case, where scratch is reused),
 // and one long string with escapes (a JSON text inside a tool result's
-// text block, as an intermediary reads it).
+// text block, as an intermediary reads it), also at eight times the
+// length, where a decoding that grew worse than linearly would show.
 func benchTexts() []struct{ name, text string } {
 	var plain, escaped strings.Builder
 	plain.WriteString("[")
@@ -26,20 +27,24 @@ func benchTexts() []struct{ name, text string } {
 	}
 	plain.WriteString("]")
 	escaped.WriteString("]")
-	var inner strings.Builder
-	inner.WriteString("[\n")
-	for i := range 20000 {
-		if i > 0 {
-			inner.WriteString(",\n")
+	long := func(n int) string {
+		var inner strings.Builder
+		inner.WriteString("[\n")
+		for i := range n {
+			if i > 0 {
+				inner.WriteString(",\n")
+			}
+			fmt.Fprintf(&inner, "  {\n    \"id\": %d,\n    \"name\": \"customer %d\"\n  }", i, i)
 		}
-		fmt.Fprintf(&inner, "  {\n    \"id\": %d,\n    \"name\": \"customer %d\"\n  }", i, i)
+		inner.WriteString("\n]")
+		text, _ := json.Marshal(map[string]string{"text": inner.String()})
+		return string(text)
 	}
-	inner.WriteString("\n]")
-	long, _ := json.Marshal(map[string]string{"text": inner.String()})
 	return []struct{ name, text string }{
 		{"short-plain", plain.String()},
 		{"short-escaped", escaped.String()},
-		{"long-escaped", string(long)},
+		{"long-escaped", long(20000)},
+		{"long-escaped-8x", long(160000)},
 	}
 }
 

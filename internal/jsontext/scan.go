@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
-	"slices"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The lexical rules of RFC 8259 are written here once; the Reader and
@@ -94,12 +94,22 @@ var needsEscape = func() (t [256]bool) {
 func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
+		if i+8 <= len(s) {
+			// Eight bytes a step over the runs that need no escape.
+			m := escapeWord(stringWord(s, i))
+			if m == 0 {
+				i += 8
+				continue
+			}
+			i += bits.TrailingZeros64(m) >> 3
+		}
 		c := s[i]
+		i++
 		if !needsEscape[c] {
 			continue
 		}
-		dst = append(dst, s[start:i]...)
+		dst = append(dst, s[start:i-1]...)
 		switch {
 		case c == '"' || c == '\\':
 			dst = append(dst, '\\', c)
@@ -108,10 +118,32 @@ func AppendString(dst []byte, s string) []byte {
 		default:
 			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
 		}
-		start = i + 1
+		start = i
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// NeedsEscape reports whether AppendString escapes any byte of s: a
+// quote, a backslash or a control.
+func NeedsEscape(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if escapeWord(stringWord(s, i)) != 0 {
+			return true
+		}
+	}
+	for ; i < len(s); i++ {
+		if needsEscape[s[i]] {
+			return true
+		}
+	}
+	return false
+}
+
+// stringWord is the eight bytes of s from i, the first the lowest.
+func stringWord(s string, i int) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
 }
 
 // scanString checks the string literal whose opening quote is src[i]. It
@@ -142,62 +174,92 @@ func scanString(src []byte, i int, compact bool, dst *[]byte) (end int, escaped 
 		}
 		i += size
 	}
+	// The rest of a literal with escapes: its characters decoded into d,
+	// when decoding, which is sized once to hold all of them and a word
+	// more, so that the plain runs between escapes are copied a word at a
+	// time as they are tested, with no check of room: a literal decodes to
+	// no more bytes than it spans, so n never passes i-start.
+	var d []byte
+	n := 0
 	if dst != nil {
-		*dst = appendRun((*dst)[:0], src, start, i)
+		d = (*dst)[:0]
+		if need := i - start + spanToQuote(src, i) + utf8.UTFMax + 8; cap(d) < need {
+			d = make([]byte, 0, need)
+		}
+		n = copy(d[:cap(d)], src[start:i])
+		d = d[:cap(d)]
 	}
+loop:
 	for {
-		from := i
-		i = plainRun(src, i)
-		if dst != nil {
-			*dst = appendRun(*dst, src, from, i)
+		for ; i+8 <= len(src); i += 8 {
+			w := binary.LittleEndian.Uint64(src[i:])
+			if dst != nil {
+				binary.LittleEndian.PutUint64(d[n:], w)
+			}
+			if fire := plainWord(w); fire != 0 {
+				k := bits.TrailingZeros64(fire) >> 3
+				i, n = i+k, n+k
+				break
+			}
+			n += 8
+		}
+		if i+8 > len(src) {
+			from := i
+			i = plainRun(src, i)
+			if dst != nil {
+				n += copy(d[n:], src[from:i])
+			}
 		}
 		if i >= len(src) {
-			return 0, false, faultUnclosed, i
+			f, at = faultUnclosed, i
+			break loop
 		}
 		c := src[i]
 		switch {
 		case c == '"':
-			return i + 1, true, faultNone, 0
+			end = i + 1
+			break loop
 		case c < 0x20:
-			return 0, false, faultControl, i
+			f, at = faultControl, i
+			break loop
 		case c == '\\':
+			// The escapes of one byte but '/', which compact form
+			// refuses, are the common ones; escape reads every other.
+			if i+1 < len(src) {
+				if b := escapeLetter[src[i+1]]; b != 0 && b != '/' {
+					if dst != nil {
+						d[n] = b
+						n++
+					}
+					i += 2
+					continue
+				}
+			}
 			var r rune
-			next, f, at := escape(src, i, compact, &r)
-			if f != faultNone {
-				return 0, false, f, at
+			var next int
+			if next, f, at = escape(src, i, compact, &r); f != faultNone {
+				break loop
 			}
 			if dst != nil {
-				if r < utf8.RuneSelf {
-					*dst = append(*dst, byte(r))
-				} else {
-					*dst = utf8.AppendRune(*dst, r)
-				}
+				n += utf8.EncodeRune(d[n:], r)
 			}
 			i = next
 		default:
 			r, size := utf8.DecodeRune(src[i:])
 			if r == utf8.RuneError && size <= 1 {
-				return 0, false, faultUTF8, i
+				f, at = faultUTF8, i
+				break loop
 			}
 			if dst != nil {
-				*dst = append(*dst, src[i:i+size]...)
+				n += copy(d[n:], src[i:i+size])
 			}
 			i += size
 		}
 	}
-}
-
-// appendRun appends src[from:to], plain bytes of the string literal being
-// decoded, to d and leaves room for one more character, an escape's or a
-// multi-byte one. When d must grow, it grows once to hold everything up to
-// the literal's closing quote: a literal decodes to no more bytes than it
-// spans, so the rest then fits, and a long string is copied once instead
-// of at every step of append's growth.
-func appendRun(d, src []byte, from, to int) []byte {
-	if cap(d)-len(d) < to-from+utf8.UTFMax {
-		d = slices.Grow(d, spanToQuote(src, from)+utf8.UTFMax)
+	if dst != nil {
+		*dst = d[:n]
 	}
-	return append(d, src[from:to]...)
+	return end, f == faultNone, f, at
 }
 
 // spanToQuote returns the bytes from src[from], which begins a character
@@ -236,11 +298,7 @@ const (
 // spreads upwards from a byte that fires itself).
 func plainRun(src []byte, i int) int {
 	for ; i+8 <= len(src); i += 8 {
-		w := binary.LittleEndian.Uint64(src[i:])
-		q := w ^ ('"' * lowBits)
-		b := w ^ ('\\' * lowBits)
-		fire := (((w - 0x20*lowBits) &^ w) | ((q - lowBits) &^ q) | ((b - lowBits) &^ b) | w) & highBits
-		if fire != 0 {
+		if fire := plainWord(binary.LittleEndian.Uint64(src[i:])); fire != 0 {
 			return i + bits.TrailingZeros64(fire)>>3
 		}
 	}
@@ -250,6 +308,22 @@ func plainRun(src []byte, i int) int {
 		}
 	}
 	return i
+}
+
+// plainWord marks, in the high bit of each of the eight bytes of w, the
+// bytes plainRun stops at; its lowest mark is the first of them.
+func plainWord(w uint64) uint64 {
+	return escapeWord(w) | w&highBits
+}
+
+// escapeWord marks, as plainWord does, the bytes of w that needsEscape
+// marks: a control, '"', '\'. Only the lowest mark is sure to be one of
+// them (a borrow spreads upwards from a byte that is marked itself), so
+// a word has one exactly when it has a mark.
+func escapeWord(w uint64) uint64 {
+	q := w ^ ('"' * lowBits)
+	b := w ^ ('\\' * lowBits)
+	return (((w - 0x20*lowBits) &^ w) | ((q - lowBits) &^ q) | ((b - lowBits) &^ b)) & highBits
 }
 
 // escape reads the escape whose backslash is src[i] and sets *r to the

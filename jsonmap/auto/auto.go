@@ -110,10 +110,7 @@ func choose(tool string, v jsonmap.Value, text []byte, limits spec.Limits, full 
 	case errors.As(err, &refused) && refused.Rule == "LIM-4":
 		c = Choice{Output: compact, Format: jsonmap.FormatJSON, Refused: err}
 		if full {
-			enc, err := tokens.Get(Encoding)
-			if err != nil {
-				return Choice{}, err
-			}
+			enc := tokens.MustGet(Encoding)
 			c.JSONTokens = enc.CountBytes(compact)
 		}
 	case err != nil:
@@ -133,10 +130,7 @@ func choose(tool string, v jsonmap.Value, text []byte, limits spec.Limits, full 
 // counting both in full when full is set, else stopping once the choice is
 // settled.
 func decide(payload, compact []byte, full bool) (Choice, error) {
-	enc, err := tokens.Get(Encoding)
-	if err != nil {
-		return Choice{}, err
-	}
+	enc := tokens.MustGet(Encoding)
 	c := Choice{Payload: payload}
 	switch {
 	case full:

@@ -60,10 +60,7 @@ type Cheapest struct {
 // nil when the mapping cannot write the value, and the choice is then
 // between the two JSON texts. Counting stops once the choice is settled.
 func ChooseCheapest(sent, compact, payload []byte) (Cheapest, error) {
-	enc, err := tokens.Get(Encoding)
-	if err != nil {
-		return Cheapest{}, err
-	}
+	enc := tokens.MustGet(Encoding)
 	var compactTokens int
 	if compact != nil {
 		compactTokens = enc.CountBytes(compact)
@@ -77,10 +74,7 @@ func ChooseCheapest(sent, compact, payload []byte) (Cheapest, error) {
 // form, as long as the message, is written only when it is chosen, by the
 // caller with plan.Compact [PRX-9].
 func ChooseCheapestPlan(sent []byte, plan *jsonmap.FilePlan, payload []byte) (Cheapest, error) {
-	enc, err := tokens.Get(Encoding)
-	if err != nil {
-		return Cheapest{}, err
-	}
+	enc := tokens.MustGet(Encoding)
 	counter := enc.NewCounter()
 	if err := plan.Compact(counter); err != nil {
 		return Cheapest{}, err

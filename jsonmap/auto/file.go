@@ -14,10 +14,7 @@ import (
 // by side, and holds neither. The Choice's Output and Payload are nil; the caller
 // writes the chosen text with plan.Encode or plan.Compact.
 func ChoosePlan(plan *jsonmap.FilePlan, limits spec.Limits) (Choice, error) {
-	enc, err := tokens.Get(Encoding)
-	if err != nil {
-		return Choice{}, err
-	}
+	enc := tokens.MustGet(Encoding)
 	// The two texts are made and counted at once, each from its own read
 	// of the file (io.ReaderAt allows parallel reads).
 	var c Choice
@@ -26,7 +23,7 @@ func ChoosePlan(plan *jsonmap.FilePlan, limits spec.Limits) (Choice, error) {
 	go func() { done <- plan.Encode(gcx, limits) }()
 	json := enc.NewCounter()
 	jsonErr := plan.Compact(json)
-	err = <-done
+	err := <-done
 	if jsonErr != nil {
 		return Choice{}, jsonErr
 	}
@@ -55,10 +52,7 @@ func ChoosePlan(plan *jsonmap.FilePlan, limits spec.Limits) (Choice, error) {
 // payload when it is chosen and nil otherwise: the caller writes the JSON
 // text with plan.Compact if it needs it.
 func ChooseAgainstPlan(payload []byte, plan *jsonmap.FilePlan) (Choice, error) {
-	enc, err := tokens.Get(Encoding)
-	if err != nil {
-		return Choice{}, err
-	}
+	enc := tokens.MustGet(Encoding)
 	json := enc.NewCounter()
 	if err := plan.Compact(json); err != nil {
 		return Choice{}, err

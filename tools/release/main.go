@@ -9,10 +9,13 @@
 // it receives
 //
 //	gcx-VERSION-OS-ARCH[.exe]   one binary per target
-//	SHA256SUMS                  their checksums, in the form sha256sum -c reads
+//	gcxwire-gcx-V.tgz           the launcher package @gcxwire/gcx, packed (V: VERSION without its v)
+//	gcxwire-gcx-NODEOS-NODECPU-V.tgz
+//	                            one package per target, @gcxwire/gcx-linux-x64 ..., packed
+//	SHA256SUMS                  the checksums of the binaries and tarballs, in the form sha256sum -c reads
 //	LICENSE                     the module's licence, to attach beside them
-//	npm/gcx/                    the launcher package @gcxwire/gcx
-//	npm/gcx-NODEOS-NODECPU/     one package per target, @gcxwire/gcx-linux-x64 ...
+//	npm/gcx/                    the launcher package's files, as packed
+//	npm/gcx-NODEOS-NODECPU/     each platform package's files, as packed
 //
 // Every binary is built with CGO_ENABLED=0 (static), -trimpath, an empty
 // build ID and the version stamped with -X main.releaseVersion, so that the
@@ -166,13 +169,18 @@ func release(version string, selected []target, out string, log io.Writer) error
 	if len(failed) > 0 {
 		return fmt.Errorf("%d of %d targets failed (%s): no checksums or npm packages written", len(failed), len(selected), strings.Join(failed, ", "))
 	}
-	if err := writeChecksums(out, version, selected); err != nil {
+	tarballs, err := writeNPM(root, out, version, selected)
+	if err != nil {
 		return err
 	}
-	if err := writeNPM(root, out, version, selected); err != nil {
+	var artifacts []string
+	for _, t := range selected {
+		artifacts = append(artifacts, t.binaryName(version))
+	}
+	if err := writeChecksums(out, append(artifacts, tarballs...)); err != nil {
 		return err
 	}
-	fmt.Fprintf(log, "wrote %s, %s and the npm packages under %s\n", filepath.Join(out, "SHA256SUMS"), filepath.Join(out, licenseFile), filepath.Join(out, "npm"))
+	fmt.Fprintf(log, "wrote %s, %s, the npm packages under %s and their tarballs\n", filepath.Join(out, "SHA256SUMS"), filepath.Join(out, licenseFile), filepath.Join(out, "npm"))
 	return nil
 }
 
@@ -238,16 +246,17 @@ func build(root string, t target, version, path string) error {
 	return nil
 }
 
-// writeChecksums writes SHA256SUMS for the targets' binaries.
-func writeChecksums(out, version string, selected []target) error {
+// writeChecksums writes SHA256SUMS for the named files of out: the
+// binaries and the npm tarballs, everything a user downloads.
+func writeChecksums(out string, names []string) error {
 	var sums bytes.Buffer
-	for _, t := range selected {
-		sum, err := fileSHA256(filepath.Join(out, t.binaryName(version)))
+	for _, name := range names {
+		sum, err := fileSHA256(filepath.Join(out, name))
 		if err != nil {
 			return err
 		}
 		// Two spaces: sha256sum's text mode, which it reads back with -c.
-		fmt.Fprintf(&sums, "%s  %s\n", sum, t.binaryName(version))
+		fmt.Fprintf(&sums, "%s  %s\n", sum, name)
 	}
 	return os.WriteFile(filepath.Join(out, "SHA256SUMS"), sums.Bytes(), 0o644)
 }
@@ -300,12 +309,13 @@ const launcherDir = "npm/gcx"
 const licenseFile = "LICENSE"
 
 // writeNPM writes the launcher package with version filled in, and one
-// platform package per target holding its binary.
-func writeNPM(root, out, version string, selected []target) error {
+// platform package per target holding its binary, each as a folder under
+// out/npm and packed beside the binaries; it returns the tarballs' names.
+func writeNPM(root, out, version string, selected []target) ([]string, error) {
 	npmVersion := strings.TrimPrefix(version, "v")
 	launcher, err := readPackageJSON(filepath.Join(root, launcherDir, "package.json"))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	// The launcher depends on every platform's package, each at exactly the
 	// release's version; npm installs the one whose os and cpu match.
@@ -320,15 +330,15 @@ func writeNPM(root, out, version string, selected []target) error {
 	slices.Sort(want)
 	slices.Sort(have)
 	if !slices.Equal(want, have) {
-		return fmt.Errorf("%s/package.json: optionalDependencies are %v, want the release's platform packages %v", launcherDir, have, want)
+		return nil, fmt.Errorf("%s/package.json: optionalDependencies are %v, want the release's platform packages %v", launcherDir, have, want)
 	}
 	// A package without a licence is one nobody may use: the launcher's
 	// field is required, and the platform packages take the same.
 	if launcher.License == "" {
-		return fmt.Errorf("%s/package.json: no license field", launcherDir)
+		return nil, fmt.Errorf("%s/package.json: no license field", launcherDir)
 	}
 	if err := copyFiles(root, out, nil, licenseFile); err != nil {
-		return err
+		return nil, err
 	}
 	launcher.Version = npmVersion
 	for name := range launcher.OptionalDependencies {
@@ -336,13 +346,17 @@ func writeNPM(root, out, version string, selected []target) error {
 	}
 	dir := filepath.Join(out, "npm", "gcx")
 	if err := copyFiles(filepath.Join(root, launcherDir), dir, launcher.Files, "README.md"); err != nil {
-		return err
+		return nil, err
 	}
 	if err := copyFiles(root, dir, nil, licenseFile); err != nil {
-		return err
+		return nil, err
 	}
 	if err := writePackageJSON(filepath.Join(dir, "package.json"), launcher); err != nil {
-		return err
+		return nil, err
+	}
+	tarballs := []string{tarballName(launcher.Name, npmVersion)}
+	if err := packNPM(dir, filepath.Join(out, tarballs[0])); err != nil {
+		return nil, err
 	}
 	for _, t := range selected {
 		dir := filepath.Join(out, "npm", t.npmDir())
@@ -358,19 +372,24 @@ func writeNPM(root, out, version string, selected []target) error {
 			CPU:         []string{t.nodeCPU},
 		}
 		if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
-			return err
+			return nil, err
 		}
 		if err := copyFile(filepath.Join(out, t.binaryName(version)), filepath.Join(dir, "bin", t.exe()), 0o755); err != nil {
-			return err
+			return nil, err
 		}
 		if err := copyFiles(root, dir, nil, licenseFile); err != nil {
-			return err
+			return nil, err
 		}
 		if err := writePackageJSON(filepath.Join(dir, "package.json"), pkg); err != nil {
-			return err
+			return nil, err
 		}
+		tarball := tarballName(pkg.Name, npmVersion)
+		if err := packNPM(dir, filepath.Join(out, tarball)); err != nil {
+			return nil, err
+		}
+		tarballs = append(tarballs, tarball)
 	}
-	return nil
+	return tarballs, nil
 }
 
 func readPackageJSON(path string) (*packageJSON, error) {

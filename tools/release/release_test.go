@@ -1,9 +1,14 @@
 package main
 
 import (
+	"archive/tar"
 	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,7 +50,9 @@ func TestReleaseReproducible(t *testing.T) {
 		outs = append(outs, out)
 	}
 	binary := host.binaryName(version)
-	for _, name := range []string{binary, "SHA256SUMS", "npm/gcx/package.json", "npm/" + host.npmDir() + "/package.json", "npm/" + host.npmDir() + "/bin/" + host.exe()} {
+	launcherTarball := "gcxwire-gcx-0.0.0-test.1.tgz"
+	platformTarball := "gcxwire-gcx-" + host.nodeOS + "-" + host.nodeCPU + "-0.0.0-test.1.tgz"
+	for _, name := range []string{binary, launcherTarball, platformTarball, "SHA256SUMS", "npm/gcx/package.json", "npm/" + host.npmDir() + "/package.json", "npm/" + host.npmDir() + "/bin/" + host.exe()} {
 		a, errA := os.ReadFile(filepath.Join(outs[0], name))
 		b, errB := os.ReadFile(filepath.Join(outs[1], name))
 		if errA != nil || errB != nil {
@@ -69,12 +76,41 @@ func TestReleaseReproducible(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum, err := fileSHA256(filepath.Join(out, binary))
-	if err != nil {
-		t.Fatal(err)
+	var wantSums strings.Builder
+	for _, name := range []string{binary, launcherTarball, platformTarball} {
+		sum, err := fileSHA256(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&wantSums, "%s  %s\n", sum, name)
 	}
-	if want := sum + "  " + binary + "\n"; string(sums) != want {
-		t.Errorf("SHA256SUMS:\n%s\nwant\n%s", sums, want)
+	if string(sums) != wantSums.String() {
+		t.Errorf("SHA256SUMS:\n%s\nwant\n%s", sums, wantSums.String())
+	}
+	// Each tarball holds its package's folder, file for file, under
+	// package/, with the executable bit where the folder has it.
+	for tarball, dir := range map[string]string{launcherTarball: "npm/gcx", platformTarball: "npm/" + host.npmDir()} {
+		entries := readTarball(t, filepath.Join(out, tarball))
+		var want []string
+		err := filepath.WalkDir(filepath.Join(out, dir), func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(filepath.Join(out, dir), path)
+			info, _ := d.Info()
+			mode := 0o644
+			if info.Mode().Perm()&0o111 != 0 {
+				mode = 0o755
+			}
+			want = append(want, fmt.Sprintf("package/%s %o %x", filepath.ToSlash(rel), mode, sha256.Sum256(mustRead(t, path))))
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(entries, want) {
+			t.Errorf("%s holds\n%s\nwant its folder %s\n%s", tarball, strings.Join(entries, "\n"), dir, strings.Join(want, "\n"))
+		}
 	}
 	if packaged, _ := os.ReadFile(filepath.Join(out, "npm", host.npmDir(), "bin", host.exe())); !bytes.Equal(packaged, mustRead(t, filepath.Join(out, binary))) {
 		t.Errorf("the npm package's binary is not the release's")
@@ -171,6 +207,9 @@ func TestReleaseFailsLoudly(t *testing.T) {
 			t.Errorf("%s written by a failed release (%v)", name, err)
 		}
 	}
+	if tarballs, _ := filepath.Glob(filepath.Join(out, "*.tgz")); len(tarballs) > 0 {
+		t.Errorf("tarballs written by a failed release: %v", tarballs)
+	}
 	// And a second run into the same folder is refused, not mixed in.
 	if err := release("v0.0.0-test.1", []target{host}, out, &log); err == nil || !strings.Contains(err.Error(), "exists") {
 		t.Errorf("release into an existing folder: %v", err)
@@ -209,4 +248,38 @@ func readJSON(t *testing.T, path string) *packageJSON {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return &p
+}
+
+// readTarball lists a gzipped tar's regular files as "name mode sha256",
+// in the order they are stored, failing on anything else it holds.
+func readTarball(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	tr := tar.NewReader(zr)
+	var entries []string
+	for {
+		hdr, err := tr.Next()
+		if err == io.EOF {
+			return entries
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if hdr.Typeflag != tar.TypeReg || !hdr.ModTime.Equal(npmEpoch) || hdr.Uid != 0 || hdr.Gid != 0 {
+			t.Errorf("%s: entry %s: type %c, time %v, owner %d:%d", path, hdr.Name, hdr.Typeflag, hdr.ModTime, hdr.Uid, hdr.Gid)
+		}
+		body, err := io.ReadAll(tr)
+		if err != nil {
+			t.Fatalf("%s: %s: %v", path, hdr.Name, err)
+		}
+		entries = append(entries, fmt.Sprintf("%s %o %x", hdr.Name, hdr.Mode, sha256.Sum256(body)))
+	}
 }
