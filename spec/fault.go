@@ -122,6 +122,11 @@ type Mark struct {
 // keys [META-1] [META-3]. keys and values are the meta pairs, in order. It
 // returns nil when the header is sound.
 func HeaderFault(fields, keys, values []Mark, limits Limits) *Fault {
+	// held has a bit set for the length and first byte of each name
+	// checked so far (nameBit), in which the names of a header mostly
+	// differ: a short list's name whose bit is not yet set repeats none, and
+	// only the others are compared with the names before them.
+	var held uint64
 	var seen map[string]bool
 	if len(fields) > pairwise {
 		seen = make(map[string]bool, len(fields))
@@ -130,20 +135,26 @@ func HeaderFault(fields, keys, values []Mark, limits Limits) *Fault {
 		if lf := limits.FieldFault(k, f.Col); lf != nil {
 			return lf
 		}
-		if repeats(fields, k, seen) {
+		if bit := nameBit(f.Text); seen == nil && held&bit == 0 {
+			held |= bit
+		} else if repeats(fields, k, seen) {
 			return &Fault{Col: f.Col, Class: ErrConstraint, Production: "field_name", Rule: "HDR-6",
 				Msg: fmt.Sprintf("field name %s is declared twice", QuoteShort(f.Text))}
 		}
 	}
+	held = 0
 	var seenKeys map[string]bool
 	if len(keys) > pairwise {
 		seenKeys = make(map[string]bool, len(keys))
 	}
 	for k, key := range keys {
+		bit := nameBit(key.Text)
 		switch {
 		case key.Text == KeyTool || key.Text == KeyFields:
 			return &Fault{Col: key.Col, Class: ErrConstraint, Production: "meta", Rule: "HDR-8",
 				Msg: fmt.Sprintf("%s= may appear only once, in its fixed place", key.Text)}
+		case seenKeys == nil && held&bit == 0:
+			held |= bit
 		case repeats(keys, k, seenKeys):
 			return &Fault{Col: key.Col, Class: ErrConstraint, Production: "meta", Rule: "HDR-8",
 				Msg: fmt.Sprintf("meta key %s appears twice", QuoteShort(key.Text))}
@@ -159,6 +170,16 @@ func HeaderFault(fields, keys, values []Mark, limits Limits) *Fault {
 // for repeats: a header of a few fields and pairs, the common case, then
 // builds no map. Longer lists go through a map, so the work stays linear.
 const pairwise = 8
+
+// nameBit returns a bit of a uint64 picked by the length and first byte
+// of a name.
+func nameBit(name string) uint64 {
+	var first byte
+	if name != "" {
+		first = name[0]
+	}
+	return 1 << ((uint(len(name)) ^ uint(first)) & 63)
+}
 
 // repeats reports whether marks[k] has the text of an earlier mark. With
 // seen nil it compares the earlier marks one by one (at most pairwise of

@@ -181,6 +181,13 @@ func TestHeaderFault(t *testing.T) {
 		{[]string{"a"}, []string{"fields"}, []string{"b"}, spec.DefaultLimits, "HDR-8", 10},
 		{[]string{"a"}, []string{"rows"}, []string{"01"}, spec.DefaultLimits, "META-1", 10},
 		{[]string{"a"}, []string{"truncated"}, []string{"yes"}, spec.DefaultLimits, "META-3", 10},
+		// Names that share their length and first byte, or whose bits
+		// for the quick test collide, are told apart by their text.
+		{[]string{"ab", "ac", "c12", "a"}, []string{"k", "kk", "kl"}, []string{"1", "2", "3"}, spec.DefaultLimits, "", 0},
+		{[]string{"ab", "ac", "ab"}, nil, nil, spec.DefaultLimits, "HDR-6", 30},
+		{[]string{"", "x", ""}, nil, nil, spec.DefaultLimits, "HDR-6", 30},
+		{[]string{"a"}, []string{"kl", "kk", "kl"}, []string{"1", "2", "3"}, spec.DefaultLimits, "HDR-8", 30},
+		{[]string{"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f3"}, nil, nil, spec.DefaultLimits, "HDR-6", 100},
 	}
 	for _, c := range cases {
 		f := spec.HeaderFault(marks(c.fields...), marks(c.keys...), marks(c.values...), c.limits)
@@ -191,6 +198,54 @@ func TestHeaderFault(t *testing.T) {
 			t.Errorf("%v %v: %+v, want %s at %d", c.fields, c.keys, f, c.rule, c.col)
 		}
 	}
+}
+
+// HeaderFault finds the first repeated field name, and only a repeated
+// one, in every list of up to four names of at most two bytes over a small
+// alphabet, chosen so that many share their length and first byte.
+func TestHeaderFaultRepeatsAgainstPairs(t *testing.T) {
+	var names []string
+	for _, a := range []string{"", "a", "b", "c"} {
+		for _, b := range []string{"", "a", "b"} {
+			if a != "" || b == "" {
+				names = append(names, a+b)
+			}
+		}
+	}
+	var list []string
+	var walk func()
+	walk = func() {
+		want := 0 // the 0-based index of the first name an earlier one has, plus one
+	find:
+		for k := range list {
+			for i := range k {
+				if list[i] == list[k] {
+					want = k + 1
+					break find
+				}
+			}
+		}
+		marks := make([]spec.Mark, len(list))
+		for i, s := range list {
+			marks[i] = spec.Mark{Col: i + 1, Text: s}
+		}
+		f := spec.HeaderFault(marks, nil, nil, spec.DefaultLimits)
+		switch {
+		case want == 0 && f != nil:
+			t.Fatalf("%q: %+v", list, f)
+		case want != 0 && (f == nil || f.Rule != "HDR-6" || f.Col != want):
+			t.Fatalf("%q: %+v, want HDR-6 at %d", list, f, want)
+		}
+		if len(list) == 4 {
+			return
+		}
+		for _, s := range names {
+			list = append(list, s)
+			walk()
+			list = list[:len(list)-1]
+		}
+	}
+	walk()
 }
 
 // Limit faults stand where LIM-3 says, and only past the limit; a zero

@@ -133,6 +133,19 @@ type Decoder struct {
 	// drops the rest should strings.Clone the few.
 	ReuseRecord bool
 
+	// The flags stand next to ReuseRecord, where they take no room of
+	// their own: a Decoder of at most 512 bytes is allocated on the
+	// runtime's fast path for small objects, and a call makes a new one.
+	growNext bool // the last read filled the buffer: grow it before the next
+	// sealed: without ReuseRecord, what is read into buf is never
+	// written over: fresh rows, comments and headers point into it rather
+	// than copy their text, and once it is full, reading goes on in a new
+	// buffer.
+	sealed bool
+	// portable makes the decoder read every row the portable way, as it
+	// does where there is no row scanner, so tests cover that path too.
+	portable bool
+
 	r    io.Reader
 	rerr error // the reader's error once it returned one, io.EOF included
 	err  error // what Next returns from now on, once set
@@ -142,22 +155,15 @@ type Decoder struct {
 	end       int
 	base      int64 // input offset of buf[0]
 	threshold int   // bytes of an unfinished line that are enough to decide it; 0: none
-	growNext  bool  // the last read filled the buffer: grow it before the next
-	// sealed: without ReuseRecord, what is read into buf is never
-	// written over: fresh rows, comments and headers point into it rather
-	// than copy their text, and once it is full, reading goes on in a new
-	// buffer.
-	sealed bool
 	// clean is where the bytes known to need no closer look end: from
 	// start (or wherever clean stood before, if that is further) up to it,
 	// the buffer holds no backslash, no CR and only valid UTF-8.
 	clean int
 
-	marks    []int32 // where readPlainRow found the row's TABs and backslashes
-	textTabs []int32 // where readPlainRow's unescaped row has its TABs
-	// portable makes the decoder read every row the portable way, as it
-	// does where there is no row scanner, so tests cover that path too.
-	portable bool
+	marks []int32 // where readPlainRow found the row's TABs and backslashes
+	// escaped is where rows with escapes are decoded; nil until the first
+	// such row, as a short call of plain rows never needs it.
+	escaped *escapedRow
 
 	// line is the 1-based number of the line at buf[start]; the item Next
 	// returned last stands on the line before it.
@@ -175,14 +181,30 @@ type Decoder struct {
 	metaCols  []int
 	// The decoder's own room for metaCols and marks, so that a header
 	// of a few fields and pairs costs no allocation for them.
+	// markRoom holds the TABs and a few backslashes of a row of up to
+	// inlineFields fields, as many as a Header holds in its own block.
 	metaColRoom [inlineMeta]int
-	markRoom    [64]int32
+	markRoom    [2 * inlineFields]int32
 
 	record  []string
-	kept    arena  // where rows and comments are copied without ReuseRecord
-	ends    []int  // where each value of the row being read ends, in rowText
-	rowText []byte // the row's values once escapes are decoded
+	kept    arena // where rows and comments are copied without ReuseRecord
 	comment spec.Comment
+}
+
+// escapedRow is the room a Decoder decodes rows with escapes in, kept from
+// row to row.
+type escapedRow struct {
+	textTabs []int32 // where readPlainRow's unescaped row has its TABs
+	ends     []int   // where each value of the row being read ends, in rowText
+	rowText  []byte  // the row's values once escapes are decoded
+}
+
+// escapedRoom returns d.escaped, allocated on first use.
+func (d *Decoder) escapedRoom() *escapedRow {
+	if d.escaped == nil {
+		d.escaped = new(escapedRow)
+	}
+	return d.escaped
 }
 
 // declared remembers a header's rows= value and where it stands, for the
@@ -709,8 +731,9 @@ func (d *Decoder) countError(line []byte, values, width int) error {
 func (d *Decoder) decodeRow(line []byte, hasLF bool) error {
 	const expected = "a value character, TAB or LF"
 	width := len(d.header.Fields)
-	ends := d.ends[:0]
-	text := d.rowText[:0]
+	room := d.escapedRoom()
+	ends := room.ends[:0]
+	text := room.rowText[:0]
 	decoding := false // text holds line[:copied], decoded
 	copied := 0
 	i := 0
@@ -775,7 +798,7 @@ func (d *Decoder) decodeRow(line []byte, hasLF bool) error {
 		src = text
 	}
 	ends = append(ends, len(src))
-	d.ends, d.rowText = ends, text
+	room.ends, room.rowText = ends, text
 	// Every TAB left in the line separates values (one after a backslash
 	// was refused above), so countError finds the right one in the raw
 	// line.

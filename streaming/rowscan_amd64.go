@@ -70,7 +70,7 @@ func (d *Decoder) readPlainRow() bool {
 		if !ok {
 			return false
 		}
-		d.record = d.split(text, false, d.textTabs, width)
+		d.record = d.split(text, false, d.escaped.textTabs, width)
 	}
 	d.rows++
 	d.start += lf + 1
@@ -79,14 +79,15 @@ func (d *Decoder) readPlainRow() bool {
 }
 
 // unescape decodes the escapes of a row line [VAL-1], given the places of
-// its TABs and backslashes, into d.rowText, and leaves in d.ends where its
-// width-1 separating TABs stand in that text. A guard at its start decodes
+// its TABs and backslashes, into d.escaped.rowText, and leaves in
+// d.escaped.textTabs where its width-1 separating TABs stand in that text. A guard at its start decodes
 // to nothing [ROW-4]. It reports false, for the general path to explain,
 // for a backslash that begins no escape, a guard cut short, or a count of
 // values other than width.
 func (d *Decoder) unescape(line []byte, marks []int32, width int) ([]byte, bool) {
-	text := d.rowText[:0]
-	ends := d.textTabs[:0]
+	room := d.escapedRoom()
+	text := room.rowText[:0]
+	ends := room.textTabs[:0]
 	copied, skip := 0, 0 // line[:copied] is decoded into text; marks before skip are spent
 	if spec.StartsGuard(line) {
 		if line[1] == 'G' && !bytes.HasPrefix(line[1:], []byte(spec.TagPrefix)) {
@@ -115,7 +116,7 @@ func (d *Decoder) unescape(line []byte, marks []int32, width int) ([]byte, bool)
 		copied, skip = at+2, at+2
 	}
 	text = append(text, line[copied:]...)
-	d.rowText, d.textTabs = text, ends
+	room.rowText, room.textTabs = text, ends
 	if len(ends) != width-1 {
 		return nil, false
 	}
@@ -124,7 +125,7 @@ func (d *Decoder) unescape(line []byte, marks []int32, width int) ([]byte, bool)
 
 // split cuts a row's text into its values at the given TABs: shared with
 // the buffer with ReuseRecord, kept (d.keep) without. inBuffer tells
-// whether text lies in the read buffer or in d.rowText.
+// whether text lies in the read buffer or in d.escaped.rowText.
 func (d *Decoder) split(text []byte, inBuffer bool, tabs []int32, width int) []string {
 	var all string
 	var record []string
