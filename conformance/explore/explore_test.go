@@ -10,33 +10,48 @@ import (
 
 	"github.com/gcxwire/gcx/conformance"
 	"github.com/gcxwire/gcx/conformance/explore"
+	"github.com/gcxwire/gcx/internal/deep"
 	"github.com/gcxwire/gcx/spec"
 )
 
 // TestReferenceAgreesWithItself runs the built-in implementations against
 // the cases: each must agree with the reference on every one, or the
-// generators make cases the reference judges two ways.
+// generators make cases the reference judges two ways. The cases are
+// drawn once, by a run against the first, and checked against the others
+// as that run's vectors: drawing a case and computing what the reference
+// expects costs several times what checking it does.
 func TestReferenceAgreesWithItself(t *testing.T) {
 	cases := 400
 	if testing.Short() {
 		cases = 100
 	}
-	for _, impl := range conformance.BuiltIn() {
+	impls := conformance.BuiltIn()
+	var vectors []*conformance.Vector
+	rep, err := explore.Run(impls[0], explore.Options{Seed: 1, Cases: cases, Observe: func(_ int, _ string, v *conformance.Vector, _ conformance.Result) {
+		vectors = append(vectors, v)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run(impls[0].Name, func(t *testing.T) {
+		if f := rep.First(); f != nil {
+			t.Fatalf("disagreement on case %d: %s\n%s", f.Index, f.Vector().Input, f.Result.Detail)
+		}
+		if rep.Agreed != cases || len(vectors) != cases {
+			t.Errorf("%d of %d cases agreed (%d observed), skips %v", rep.Agreed, cases, len(vectors), rep.Skipped)
+		}
+		for _, op := range []conformance.Op{conformance.OpDecode, conformance.OpEncode, conformance.OpJSONEncode,
+			conformance.OpJSONDecode, conformance.OpMCPServer, conformance.OpMCPClient, conformance.OpMCPProxy} {
+			if rep.ByOp[op] == 0 {
+				t.Errorf("no case of op %s among %d: %v", op, cases, rep.ByOp)
+			}
+		}
+	})
+	for _, impl := range impls[1:] {
 		t.Run(impl.Name, func(t *testing.T) {
-			rep, err := explore.Run(impl, explore.Options{Seed: 1, Cases: cases})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if f := rep.First(); f != nil {
-				t.Fatalf("disagreement on case %d: %s\n%s", f.Index, f.Vector().Input, f.Result.Detail)
-			}
-			if rep.Agreed != cases {
-				t.Errorf("%d of %d cases agreed, skips %v", rep.Agreed, cases, rep.Skipped)
-			}
-			for _, op := range []conformance.Op{conformance.OpDecode, conformance.OpEncode, conformance.OpJSONEncode,
-				conformance.OpJSONDecode, conformance.OpMCPServer, conformance.OpMCPClient, conformance.OpMCPProxy} {
-				if rep.ByOp[op] == 0 {
-					t.Errorf("no case of op %s among %d: %v", op, cases, rep.ByOp)
+			for _, v := range vectors {
+				if res := conformance.CheckVector(v, impl); res.Diagnostic != conformance.Pass {
+					t.Fatalf("disagreement on %s: %s\n%s", v.Name(), v.Input, res.Detail)
 				}
 			}
 		})
@@ -82,11 +97,14 @@ func TestGeneratedCasesAreVectors(t *testing.T) {
 
 // planted wraps the streaming implementation with one bug each, of the
 // kinds the vectors were written against but on inputs no vector holds.
+// A bug marked late is first met past case 3,000 of seed 1: its run is a
+// long proof (TestFindsLatePlantedBugs).
 var planted = []struct {
 	name string
+	late bool
 	make func(conformance.Implementation) conformance.Implementation
 }{
-	{"encoder guards no value beginning GCX2", func(impl conformance.Implementation) conformance.Implementation {
+	{"encoder guards no value beginning GCX2", false, func(impl conformance.Implementation) conformance.Implementation {
 		encode := impl.Encode
 		impl.Encode = func(view []byte) ([]byte, error) {
 			out, err := encode(view)
@@ -94,7 +112,7 @@ var planted = []struct {
 		}
 		return impl
 	}},
-	{"decoder reports rows= mismatches one column right", func(impl conformance.Implementation) conformance.Implementation {
+	{"decoder reports rows= mismatches one column right", false, func(impl conformance.Implementation) conformance.Implementation {
 		decode := impl.Decode
 		impl.Decode = func(payload []byte, limits conformance.Limits) (*spec.Payload, error) {
 			p, err := decode(payload, limits)
@@ -107,7 +125,7 @@ var planted = []struct {
 		}
 		return impl
 	}},
-	{"JSON decoder drops empty strings in arrays", func(impl conformance.Implementation) conformance.Implementation {
+	{"JSON decoder drops empty strings in arrays", true, func(impl conformance.Implementation) conformance.Implementation {
 		decode := impl.DecodeJSON
 		impl.DecodeJSON = func(result []byte, limits conformance.Limits) ([]byte, error) {
 			out, err := decode(result, limits)
@@ -124,7 +142,21 @@ var planted = []struct {
 // disagrees, one case at a time): the cases after it could not change
 // what is checked.
 func TestFindsPlantedBugs(t *testing.T) {
+	findPlantedBugs(t, false)
+}
+
+// TestFindsLatePlantedBugs is TestFindsPlantedBugs for the bugs the run
+// meets late, a long proof (GCX_DEEP=1; .ci/run sets it).
+func TestFindsLatePlantedBugs(t *testing.T) {
+	deep.Skip(t, "explore finds the planted bugs it meets past case 3,000")
+	findPlantedBugs(t, true)
+}
+
+func findPlantedBugs(t *testing.T, late bool) {
 	for _, bug := range planted {
+		if bug.late != late {
+			continue
+		}
 		t.Run(bug.name, func(t *testing.T) {
 			buggy := bug.make(conformance.Streaming())
 			rep, err := explore.Run(buggy, explore.Options{Seed: 1, Cases: 4000, Parallel: 1, Findings: 1})
