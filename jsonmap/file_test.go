@@ -175,6 +175,56 @@ func TestEncodeFileReadErrorInPart(t *testing.T) {
 	}
 }
 
+// writes records each Write's bytes apart.
+type writes [][]byte
+
+func (w *writes) Write(p []byte) (int, error) {
+	*w = append(*w, bytes.Clone(p))
+	return len(p), nil
+}
+
+// TestEncodeFileReadErrorWritesOnlyInputRows: a read error inside a row's
+// nested object, in Encode's pass, stops Encode before that row is
+// written: what w holds is the start of the payload the whole text gives,
+// whole lines of rows the input holds [MAP-21]. A row read past the error
+// as an empty value would be written, by the encoder's flush, as a row of
+// absent cells that no element of the input is. The flush comes after the
+// first row whose end passes the encoder's buffer, so the text is padded
+// byte by byte until a row shorter than any the input holds would pass it.
+func TestEncodeFileReadErrorWritesOnlyInputRows(t *testing.T) {
+	pad := strings.Repeat("x", 100)
+	row := `{"p":"` + pad + `","a":{"b":1}},`
+	for d := range len(row) {
+		text := []byte(`[{"p":"` + strings.Repeat("y", d) + `","a":{"b":1}},` + strings.Repeat(row, 1000) + `{"p":"","a":{"b":1}}]`)
+		src := &brokenAfter{text: text}
+		plan, err := jsonmap.PlanFile("t", src, int64(len(text)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var good writes
+		if err := plan.Encode(&good, spec.DefaultLimits); err != nil || len(good) < 2 {
+			t.Fatalf("Encode of the whole text: %d writes, %v; want a payload written in two writes or more", len(good), err)
+		}
+		whole := bytes.Join(good, nil)
+		// The row whose line ends the first write: break the text inside
+		// its nested object, just after its '{'.
+		rowAt := bytes.Count(good[0], []byte("\n")) - 1 - 1 // less the header line, from 0
+		at := 0
+		for range rowAt + 1 {
+			at += bytes.Index(text[at:], []byte(`{"b"`)) + 1
+		}
+		src.at, src.armed = int64(at), true
+		var out bytes.Buffer
+		if err := plan.Encode(&out, spec.DefaultLimits); !errors.Is(err, errBroken) {
+			t.Fatalf("pad %d: Encode of a file broken in row %d: %v, want %v", d, rowAt+1, err, errBroken)
+		}
+		if got := out.Bytes(); !bytes.HasPrefix(whole, got) || len(got) > 0 && got[len(got)-1] != '\n' {
+			t.Fatalf("pad %d: Encode of a file broken in row %d wrote %d bytes that are not whole lines of the payload's start; they end %q",
+				d, rowAt+1, len(got), got[max(0, len(got)-40):])
+		}
+	}
+}
+
 // TestEncodeFileVectors: the two passes write every json-encode vector's
 // payload as the in-memory encoder does.
 func TestEncodeFileVectors(t *testing.T) {
