@@ -134,6 +134,10 @@ func TestCheck(t *testing.T) {
 		{"truncated not a bool", func(s *spec.Section) { s.Meta = append(s.Meta, spec.Meta{Key: "truncated", Value: "1"}) }, "META-3"},
 		{"rows disagrees", func(s *spec.Section) { s.Meta[0].Value = "2" }, "META-4"},
 		{"short row", func(s *spec.Section) { s.Rows[0] = []string{"x"} }, "ROW-2"},
+		// A row beyond the declared count is refused for its own fault
+		// first, in payload order, then for the count.
+		{"one row too many, itself short", func(s *spec.Section) { s.Rows = append(s.Rows, []string{"y"}) }, "ROW-2"},
+		{"one row too many", func(s *spec.Section) { s.Rows = append(s.Rows, []string{"y", "z"}) }, "META-4"},
 		{"value not UTF-8", func(s *spec.Section) { s.Rows[0][1] = "\xc3" }, "ENC-1"},
 		{"comment with LF", func(s *spec.Section) { s.Comments[0].Text = "a\nb" }, "CMT-4"},
 		{"comment with CR", func(s *spec.Section) { s.Comments[0].Text = "a\rb" }, "CMT-4"},
@@ -168,6 +172,8 @@ func TestCheckMessagesNamePlace(t *testing.T) {
 		want string // a part of the message
 	}{
 		{"value not UTF-8", spec.CheckRow(1, 2, 3, []string{"a", "b", "\xff"}), "section 2, row 3, value 3 is not valid UTF-8"},
+		{"row too short", spec.CheckRow(1, 2, 3, []string{"a"}), "section 2, row 3: 1 value for 3 fields"},
+		{"first row too long", spec.CheckRow(0, 0, 1, []string{"a", "b"}), "section 1, row 1: 2 values for 1 field"},
 		{"first value not UTF-8", spec.CheckRow(0, 0, 2, []string{"\xff", "b"}), "section 1, row 1, value 1 is not valid UTF-8"},
 		{"short comment place", spec.CommentPlaceError(0, 1, "7", 2, 5), "section 1: comment 2 is placed before row 7, outside 2..5"},
 		{"long comment place", spec.CommentPlaceError(0, 0, long, 0, 5), `before row "` + long[:64] + `"… (100 bytes), outside`},

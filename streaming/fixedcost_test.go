@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -236,7 +237,7 @@ func BenchmarkFreshAgainstReuse(b *testing.B) {
 	}
 }
 
-// scanHeader, the one pass that reads nearly every header, marks what the
+// headerMarks.scan, the one pass that reads nearly every header, marks what the
 // grammar's walk marks, wherever it takes a line at all, and takes the
 // five-row payload's header; a decoder reading any of the headers made by
 // breaking that header byte by byte answers as the reference does,
@@ -245,6 +246,17 @@ func TestScanHeaderAgreesWithTheWalk(t *testing.T) {
 	payload := fiveRows()
 	base := string(payload[:bytes.IndexByte(payload, '\n')])
 	headers := []string{base, "GCX1 tool=t fields=a", "GCX1 tool=t fields=a,b k=v"}
+	// As many fields and pairs as the scan has room for, and one more.
+	for _, n := range []int{markRoom, markRoom + 1} {
+		h := "GCX1 tool=t fields=f0"
+		for i := 1; i < n; i++ {
+			h += fmt.Sprintf(",f%d", i)
+		}
+		for i := 0; i < n-markRoom+metaMarkRoom; i++ {
+			h += fmt.Sprintf(" k%d=v%d", i, i)
+		}
+		headers = append(headers, h, strings.Replace(h, "f1,", "f0,", 1), strings.Replace(h, " k1=", " k0=", 1))
+	}
 	for i := range len(base) + 1 {
 		for _, s := range []string{"", " ", "  ", "\t", ",", "=", "\\", "\\s", "é", "\r", "x", "-", "\x01", "\xff", "GCX1"} {
 			headers = append(headers, base[:i]+s+base[min(i+1, len(base)):], base[:i]+s+base[i:])
@@ -253,18 +265,20 @@ func TestScanHeaderAgreesWithTheWalk(t *testing.T) {
 	scanned := 0
 	for _, h := range headers {
 		line := []byte(h)
-		tool, fields, keys, values, ok := scanHeader(line, h, true, nil, nil, nil)
+		var m headerMarks
+		ok := m.scan(line, h, true)
+		tool, fields, keys, values := m.tool, m.fields[:m.nf], m.keys[:m.nm], m.values[:m.nm]
 		if h == base && !ok {
-			t.Errorf("%q: not taken by scanHeader", h)
+			t.Errorf("%q: not taken by the scan", h)
 		}
 		if ok {
 			scanned++
 			d := NewDecoder(strings.NewReader(h + "\n"))
 			wantTool, wantFields, wantKeys, wantValues, err := d.parseHeader(line, h, true, nil, nil, nil)
 			if err != nil {
-				t.Errorf("%q: scanHeader took it, the walk refuses it: %v", h, err)
-			} else if tool != wantTool || !reflect.DeepEqual(fields, wantFields) || !reflect.DeepEqual(keys, wantKeys) || !reflect.DeepEqual(values, wantValues) {
-				t.Errorf("%q: scanHeader marks %q %v %v %v, the walk %q %v %v %v", h, tool, fields, keys, values, wantTool, wantFields, wantKeys, wantValues)
+				t.Errorf("%q: the scan took it, the walk refuses it: %v", h, err)
+			} else if tool != wantTool || !slices.Equal(fields, wantFields) || !slices.Equal(keys, wantKeys) || !slices.Equal(values, wantValues) {
+				t.Errorf("%q: the scan marks %q %v %v %v, the walk %q %v %v %v", h, tool, fields, keys, values, wantTool, wantFields, wantKeys, wantValues)
 			}
 		}
 		p := []byte(h + "\n")
@@ -275,7 +289,7 @@ func TestScanHeaderAgreesWithTheWalk(t *testing.T) {
 		}
 	}
 	if scanned < len(headers)/4 {
-		t.Errorf("scanHeader took %d of %d headers", scanned, len(headers))
+		t.Errorf("the scan took %d of %d headers", scanned, len(headers))
 	}
 }
 

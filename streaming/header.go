@@ -104,7 +104,7 @@ var (
 	fieldStops, metaStops [256]byte
 	// nameByte is spec.IsNameByte as a table [HDR-3].
 	nameByte [256]bool
-	// plainClass tells scanHeader, a bit for each, whether a byte may
+	// plainClass tells headerMarks.scan, a bit for each, whether a byte may
 	// stand in a name (nameByte), and in a field name or meta value
 	// without escapes and as ASCII (fieldStops or metaStops 0).
 	plainClass [256]byte
@@ -140,43 +140,57 @@ func init() {
 	}
 }
 
-// scanHeader reads, in one pass over its bytes, a header line that is
-// well formed and whose names and values are ASCII without escapes, as
-// nearly every header is: it marks the tool name, the field names and the
-// meta pairs (appended to fields, keys and values), cut from text, the
-// line's string. It reports false, having decided nothing, for any other
-// line: one with an escape, a character that is not ASCII, an empty field
-// name or meta value, or a byte that breaks the grammar. parseHeader reads
-// those, and reports the errors where they stand [ERR-2]; the rules that
-// need the whole header (spec.HeaderFault) are checked on either's marks.
-func scanHeader(line []byte, text string, hasLF bool, fields, keys, values []spec.Mark) (tool string, _, _, _ []spec.Mark, ok bool) {
+// headerMarks holds what its scan marks on a header line, in arrays that
+// stand on readHeader's stack.
+type headerMarks struct {
+	tool   string
+	fields [markRoom]spec.Mark
+	keys   [metaMarkRoom]spec.Mark
+	values [metaMarkRoom]spec.Mark
+	nf, nm int // fields and meta pairs marked
+}
+
+// scan reads, in one pass over its bytes, a header line that is well
+// formed and whose names and values are ASCII without escapes, as nearly
+// every header is: it marks the tool name, the field names and the meta
+// pairs, cut from text, the line's string. It reports false, having
+// decided nothing, for any other line: one with an escape, a character
+// that is not ASCII, an empty field name or meta value, a byte that breaks
+// the grammar, or more fields or pairs than m has room for. parseHeader
+// reads those, and reports the errors where they stand [ERR-2]; the rules
+// that need the whole header (spec.HeaderFault) are checked on either's
+// marks.
+func (m *headerMarks) scan(line []byte, text string, hasLF bool) bool {
 	const toolAt = len(spec.Version) + len(" tool=")
 	if !hasLF || len(line) < toolAt || string(line[len(spec.Version):toolAt]) != " tool=" {
-		return "", nil, nil, nil, false
+		return false
 	}
 	i := toolAt
 	for i < len(line) && plainClass[line[i]]&plainName != 0 {
 		i++
 	}
 	if i == toolAt || len(line)-i < len(" fields=") || string(line[i:i+len(" fields=")]) != " fields=" {
-		return "", nil, nil, nil, false
+		return false
 	}
-	tool = text[toolAt:i]
+	m.tool = text[toolAt:i]
 	i += len(" fields=")
+	nf := 0
 	for {
 		from := i
 		for i < len(line) && plainClass[line[i]]&plainField != 0 {
 			i++
 		}
-		if i == from {
-			return "", nil, nil, nil, false
+		if i == from || nf == len(m.fields) {
+			return false
 		}
-		fields = append(fields, spec.Mark{Col: from, Text: text[from:i]})
+		m.fields[nf] = spec.Mark{Col: from, Text: text[from:i]}
+		nf++
 		if i == len(line) || line[i] != ',' {
 			break
 		}
 		i++
 	}
+	nm := 0
 	for i < len(line) && line[i] == ' ' {
 		i++
 		keyAt := i
@@ -184,23 +198,22 @@ func scanHeader(line []byte, text string, hasLF bool, fields, keys, values []spe
 			i++
 		}
 		if i == keyAt || i == len(line) || line[i] != '=' {
-			return "", nil, nil, nil, false
+			return false
 		}
 		i++
 		valueAt := i
 		for i < len(line) && plainClass[line[i]]&plainMeta != 0 {
 			i++
 		}
-		if i == valueAt {
-			return "", nil, nil, nil, false
+		if i == valueAt || nm == len(m.keys) {
+			return false
 		}
-		keys = append(keys, spec.Mark{Col: keyAt, Text: text[keyAt : valueAt-1]})
-		values = append(values, spec.Mark{Col: valueAt, Text: text[valueAt:i]})
+		m.keys[nm] = spec.Mark{Col: keyAt, Text: text[keyAt : valueAt-1]}
+		m.values[nm] = spec.Mark{Col: valueAt, Text: text[valueAt:i]}
+		nm++
 	}
-	if i != len(line) {
-		return "", nil, nil, nil, false
-	}
-	return tool, fields, keys, values, true
+	m.nf, m.nm = nf, nm
+	return i == len(line)
 }
 
 // escapedRest goes on with escapedText from the first backslash or byte
@@ -301,12 +314,13 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 	} else {
 		text = string(line)
 	}
-	var fieldRoom [markRoom]spec.Mark
-	var keyRoom, valueRoom [metaMarkRoom]spec.Mark
-	tool, fields, keys, values, ok := scanHeader(line, text, hasLF, fieldRoom[:0], keyRoom[:0], valueRoom[:0])
-	if !ok {
+	var m headerMarks
+	tool, fields, keys, values := m.tool, m.fields[:0], m.keys[:0], m.values[:0]
+	if m.scan(line, text, hasLF) {
+		tool, fields, keys, values = m.tool, m.fields[:m.nf], m.keys[:m.nm], m.values[:m.nm]
+	} else {
 		var err error
-		tool, fields, keys, values, err = d.parseHeader(line, text, hasLF, fieldRoom[:0], keyRoom[:0], valueRoom[:0])
+		tool, fields, keys, values, err = d.parseHeader(line, text, hasLF, fields, keys, values)
 		if err != nil {
 			return err
 		}
@@ -370,7 +384,7 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 
 // parseHeader walks a header line the grammar's way, production by
 // production, and reports the first byte that cannot continue it [ERR-2]:
-// the path of every header scanHeader does not take, errors included. It
+// the path of every header headerMarks.scan does not take, errors included. It
 // appends the line's field names and meta pairs to fields, keys and values.
 func (d *Decoder) parseHeader(line []byte, text string, hasLF bool, fields, keys, values []spec.Mark) (tool string, _, _, _ []spec.Mark, _ error) {
 	p := headerParser{d: d, line: line, text: text, hasLF: hasLF, i: len(spec.Version)}

@@ -135,6 +135,10 @@ func TestReaderStrict(t *testing.T) {
 		{`{"sections":[{"tool":"t","fields":["a"],"comments":[[0]]}]}`, "1:53", "the text of a comment"},
 		{`{"sections":[{"tool":"t","fields":["a"],"comments":[[0,"c",1]]}]}`, "1:60", "']' closing the pair"},
 		{`{"sections":[{"tool":"t","fields":["a"],"extra":1}]}`, "1:41", `unknown key "extra"`}, // at its name
+		// Keys are compared exactly: one that differs only in case is unknown.
+		{`{"Sections":[]}`, "1:2", `unknown key "Sections"`},
+		{`{"sections":[{"Tool":"t","fields":["a"]}]}`, "1:15", `unknown key "Tool"`},
+		{`{"sections":[{"tool":"t","FIELDS":["a"]}]}`, "1:26", `unknown key "FIELDS"`},
 		{`{"sections":[{"tool":"t","fields":["a"],"comments":[["0","x"]]}]}`, "1:54", "the row of a comment"},
 		{`{"sections":[{"tool":"t","fields":["\udfff"]}]}`, "1:37", "surrogate"},
 		{`{"sections":[{"fields":["a"]}]}`, "1:14", `"tool" and "fields" are required`},
@@ -213,6 +217,10 @@ func TestEncodeRefusalPositions(t *testing.T) {
 		{"row too narrow", `{"sections":[{"tool":"t","fields":["a","b"],"rows":[["x"]]}]}`, spec.Unlimited, "ROW-2", 1, 53, ""},
 		{"comment place", `{"sections":[{"tool":"t","fields":["a"],"rows":[["x"],["y"],["z"]],"comments":[[-1,"c"]]}]}`, spec.Unlimited, "CMT-3", 1, 81, "outside 0..3"},
 		{"comments out of order", `{"sections":[{"tool":"t","fields":["a"],"rows":[["x"],["y"],["z"]],"comments":[[2,"c"],[1,"d"]]}]}`, spec.Unlimited, "CMT-3", 1, 89, "outside 2..3"},
+		// A comment's row below int's range stands before every row, so it
+		// is refused before the rows are replayed, ahead of a later row's
+		// fault [CMT-3].
+		{"comment row far below the rows, then a row too wide", `{"sections":[{"tool":"t","fields":["a"],"rows":[["x"],["y","z"]],"comments":[[-99999999999999999999,"c"]]}]}`, spec.Unlimited, "CMT-3", 1, 79, "outside 0..2"},
 		{"comment text", `{"sections":[{"tool":"t","fields":["a"],"comments":[[0,"a\nb"]]}]}`, spec.Unlimited, "CMT-4", 1, 56, ""},
 		{"section limit", `{"sections":[{"tool":"t","fields":["a"]},{"tool":"t","fields":["a"]}]}`, spec.Limits{MaxSections: 1}, "LIM-4", 1, 42, ""},
 		{"field limit", `{"sections":[{"tool":"t","fields":["a","b"]}]}`, spec.Limits{MaxFields: 1}, "LIM-4", 1, 40, ""},

@@ -1,6 +1,7 @@
 package auto
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/gcxwire/gcx/jsonmap"
@@ -52,6 +53,46 @@ func TestChooseCheapest(t *testing.T) {
 			if text != "" && tokens.CL100KCount(text) < win {
 				t.Errorf("%s: chose %v at %d tokens, but %v costs %d", c.name, c.want, win, f, tokens.CL100KCount(text))
 			}
+		}
+	}
+}
+
+// ChooseCheapestPlan, which counts a planned value's compact text as the
+// plan writes it, chooses as ChooseCheapest does given that text, with
+// the same winning count; its Output is nil for the compact form, which
+// the caller writes with the plan.
+func TestChooseCheapestPlanIsChooseCheapest(t *testing.T) {
+	rows := "[\n  {\"id\": 1, \"name\": \"a\"},\n  {\"id\": 2, \"name\": \"b\"},\n  {\"id\": 3, \"name\": \"c\"},\n  {\"id\": 4, \"name\": \"d\"}\n]"
+	for _, sent := range []string{"{\n  \"id\": 7,\n  \"status\": \"ok\"\n}", `{"id":7,"status":"ok"}`, rows, `[1,2,3]`} {
+		compact, err := jsonmap.Compact([]byte(sent))
+		if err != nil {
+			t.Fatal(err)
+		}
+		payload, _ := jsonmap.Encode("t", []byte(sent))
+		var cb []byte
+		if !bytes.Equal(compact, []byte(sent)) {
+			cb = compact
+		}
+		want, err := ChooseCheapest([]byte(sent), cb, payload)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, err := jsonmap.PlanFile("t", bytes.NewReader([]byte(sent)), int64(len(sent)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ChooseCheapestPlan([]byte(sent), plan, payload)
+		if err != nil {
+			t.Fatal(err)
+		}
+		winner := func(c Cheapest) int {
+			return map[Form]int{FormSent: c.SentTokens, FormCompact: c.CompactTokens, FormGCX: c.GCXTokens}[c.Form]
+		}
+		if got.Form != want.Form || winner(got) != winner(want) {
+			t.Errorf("%q: plan chose %v at %d tokens, ChooseCheapest %v at %d", sent, got.Form, winner(got), want.Form, winner(want))
+		}
+		if wantOut := want.Output; got.Form == FormCompact && got.Output != nil || got.Form != FormCompact && !bytes.Equal(got.Output, wantOut) {
+			t.Errorf("%q: plan's output %q, want %q (nil for the compact form)", sent, got.Output, wantOut)
 		}
 	}
 }

@@ -32,11 +32,9 @@
 // timed out counts as a survivor, the reading that claims least: on a
 // loaded machine a survivor's two steps can pass the time limit.
 //
-// Each mutant runs its package's tests first (go test -short -failfast,
-// built once with go test -c: the tests that killed the package's earlier
-// mutants run first, then, if it survived them, all of them), then, if it
-// survived, the conformance vectors, which exercise every package here
-// through the built-in implementation. A mutant that does
+// Each mutant runs its package's tests first (go test -short -failfast),
+// then, if it survived, the conformance vectors, which exercise every
+// package here through the built-in implementation. A mutant that does
 // not compile is stillborn and counts neither way; one whose tests exceed
 // -timeout is killed (a hang is a failure users would see).
 package main
@@ -309,80 +307,19 @@ func run(root, dir string, m drawnMutant, timeout time.Duration) (outcome, strin
 		fail("%v", err)
 	}
 	deadline := time.Now().Add(timeout)
-	// The package's tests are built once, as go test would build them,
-	// and run twice at most: first only the tests that killed earlier
-	// mutants of the package, which kill most of the others soonest, then,
-	// if the mutant survived them, all of them as go test runs them. The
-	// second run alone decides a survivor, so nothing is left out.
-	bin := filepath.Join(dir, "pkg.test")
-	build := []string{"test", "-c", "-o", bin, "-vet=off", "-overlay", overlay, "./" + m.pkg}
-	switch oc, _ := goTest(root, build, deadline); oc {
-	case killed, stillborn:
-		return stillborn, "" // it does not compile
-	case timedOut:
-		return timedOut, ""
+	steps := [][]string{
+		{"./" + m.pkg},
+		{"-run", vectorTests, "./conformance"},
 	}
-	pkgDir := filepath.Join(root, m.pkg)
-	flags := []string{"-test.short", "-test.failfast", "-test.paniconexit0", "-test.timeout=10m0s"}
-	if first := killers.first(m.pkg); first != "" {
-		oc, by := runTests(pkgDir, bin, append(flags, "-test.run", first), deadline)
-		removeFailFiles(root, "./"+m.pkg)
+	for _, step := range steps {
+		args := append([]string{"test", "-short", "-failfast", "-count=1", "-vet=off", "-overlay", overlay}, step...)
+		oc, by := goTest(root, args, deadline)
+		removeFailFiles(root, step[len(step)-1])
 		if oc != survived {
-			killers.note(m.pkg, by)
 			return oc, by
 		}
 	}
-	oc, by := runTests(pkgDir, bin, flags, deadline)
-	removeFailFiles(root, "./"+m.pkg)
-	if oc != survived {
-		killers.note(m.pkg, by)
-		return oc, by
-	}
-	args := []string{"test", "-short", "-failfast", "-count=1", "-vet=off", "-overlay", overlay, "-run", vectorTests, "./conformance"}
-	oc, by = goTest(root, args, deadline)
-	removeFailFiles(root, "./conformance")
-	return oc, by
-}
-
-// killerTests are, per package, the tests that killed its mutants so far,
-// the latest first.
-type killerTests struct {
-	mu    sync.Mutex
-	names map[string][]string
-}
-
-var killers = killerTests{names: map[string][]string{}}
-
-// maxKillers bounds the tests run first, so that a survivor's first run
-// stays short.
-const maxKillers = 8
-
-func (k *killerTests) note(pkg, test string) {
-	name, _, _ := strings.Cut(test, "/")
-	if !strings.HasPrefix(name, "Test") {
-		return // a panic, a timeout or a failure go test did not name
-	}
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	list := slices.DeleteFunc(slices.Clone(k.names[pkg]), func(s string) bool { return s == name })
-	list = append([]string{name}, list...)
-	k.names[pkg] = list[:min(len(list), maxKillers)]
-}
-
-// first is the -test.run pattern of pkg's killer tests, "" for none yet.
-func (k *killerTests) first(pkg string) string {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if len(k.names[pkg]) == 0 {
-		return ""
-	}
-	return "^(" + strings.Join(k.names[pkg], "|") + ")$"
-}
-
-// runTests runs a test binary in its package's directory, as go test
-// does, until deadline.
-func runTests(dir, bin string, args []string, deadline time.Time) (outcome, string) {
-	return command(dir, bin, args, deadline)
+	return survived, ""
 }
 
 // keptFailFiles are the files under testdata/rapid that were there before
@@ -422,16 +359,10 @@ var running sync.Map
 
 // goTest runs go test until deadline and classifies the outcome.
 func goTest(root string, args []string, deadline time.Time) (outcome, string) {
-	return command(root, "go", args, deadline)
-}
-
-// command runs name with args in dir until deadline and classifies the
-// outcome as goTest does.
-func command(dir, name string, args []string, deadline time.Time) (outcome, string) {
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir = dir
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = root
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	var buf bytes.Buffer
