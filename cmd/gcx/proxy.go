@@ -412,7 +412,7 @@ func proxyFlags(fs *flag.FlagSet) *proxyConfig {
 }
 
 func (cfg *proxyConfig) options() (proxy.Options, error) {
-	opts := proxy.Options{Binding: binding.ServerOptions{Mode: binding.Mode(cfg.mode)}, MaxMessageBytes: cfg.maxMessage, MaxCalls: cfg.maxCalls, MaxBufferedBytes: cfg.maxBuffer}
+	opts := proxy.Options{Binding: binding.ServerOptions{Mode: binding.Mode(cfg.mode)}, MaxMessageBytes: cfg.maxMessage, MaxCalls: cfg.maxCalls, MaxBufferedBytes: cfg.maxBuffer, Subreaper: true}
 	if cfg.maxMessage <= 0 {
 		return opts, fmt.Errorf("--max-message-bytes %d: a message limit is a positive count of bytes", cfg.maxMessage)
 	}

@@ -9,5 +9,5 @@ import "os/exec"
 func ownGroup(cmd *exec.Cmd)                            {}
 func terminate(cmd *exec.Cmd)                           { cmd.Process.Kill() }
 func kill(cmd *exec.Cmd)                                { cmd.Process.Kill() }
-func endGroup(cmd *exec.Cmd)                            {}
+func endGroup(cmd *exec.Cmd, esc *escapees)             {}
 func contain(cmd *exec.Cmd) (release func(), err error) { return func() {}, nil }

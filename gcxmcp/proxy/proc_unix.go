@@ -28,25 +28,57 @@ func kill(cmd *exec.Cmd)      { signal(cmd, syscall.SIGKILL) }
 // session is over, whichever way it ended: a child the server started
 // (npx starts node, a shell starts the server) may outlive the server
 // itself. It reaches the group alone: the server itself has been waited
-// for, and its pid may be another process's by now.
-func endGroup(cmd *exec.Cmd) {
-	if cmd.Process != nil && hasGroup(cmd) {
-		stopGroup(cmd.Process.Pid)
+// for, and its pid may be another process's by now. esc, when not nil,
+// is ended with the group: the server's descendants that left it.
+func endGroup(cmd *exec.Cmd, esc *escapees) {
+	if cmd.Process == nil {
+		return
 	}
+	esc.pause()
+	pgid := 0
+	if hasGroup(cmd) {
+		pgid = cmd.Process.Pid
+	}
+	stopGroupAnd(pgid, esc)
 }
+
+// escapeMargin is how long the proxy goes on, after the grace and the
+// SIGKILL, reaping the escapees and ending those still being reparented
+// to it: the exit is never held longer than ShutdownGrace plus this.
+const escapeMargin = time.Second
 
 // stopGroup asks the processes of the group pgid to stop (SIGTERM) and,
 // when some are left after ShutdownGrace, stops them by force (SIGKILL).
 // The proxy calls it when a session ends, and its watchdog [WatchGroup]
 // when the proxy died without doing so.
-func stopGroup(pgid int) {
-	if syscall.Kill(-pgid, syscall.SIGTERM) != nil {
+func stopGroup(pgid int) { stopGroupAnd(pgid, nil) }
+
+// stopGroupAnd is stopGroup that also ends esc's escapees, the server's
+// descendants that left the group, each sent SIGTERM when seen and
+// SIGKILL after ShutdownGrace. An escapee's children become escapees when
+// it ends, so it goes on while new ones appear, up to escapeMargin past
+// the grace; pgid 0 is no group.
+func stopGroupAnd(pgid int, esc *escapees) {
+	grouped := pgid > 1 && syscall.Kill(-pgid, syscall.SIGTERM) == nil
+	if !grouped && esc == nil {
 		return // no process is left in it
 	}
 	deadline := time.Now().Add(ShutdownGrace)
-	for groupRunning(pgid) {
-		if time.Now().After(deadline) {
+	killed := false
+	for {
+		forced := time.Now().After(deadline)
+		if forced && grouped && !killed {
 			syscall.Kill(-pgid, syscall.SIGKILL)
+			killed = true
+			if esc == nil {
+				return
+			}
+		}
+		left := grouped && groupRunning(pgid)
+		if esc.stop(forced) {
+			left = true
+		}
+		if !left || time.Now().After(deadline.Add(escapeMargin)) {
 			return
 		}
 		time.Sleep(20 * time.Millisecond)

@@ -59,6 +59,17 @@ type Options struct {
 	// --server-name). "" takes the name the upstream gives itself in its
 	// initialize result (serverInfo.name), cut to MaxServerNameBytes.
 	ServerName string
+	// Subreaper, on Linux, makes this process a child subreaper for
+	// RunStdio: a process the server starts that leaves its process group
+	// (setsid, a daemon's double fork) becomes this process's child when
+	// its parent ends, is reaped when it ends during the session, and is
+	// stopped with the group when the session ends. Set it only in a
+	// process that runs one stdio session and starts no children of its
+	// own meanwhile (gcx proxy): every child of this process that is not
+	// the server or the watchdog and started after the server is taken
+	// for an escaped descendant of the server. The setting is the
+	// process's and outlives the session. Elsewhere it does nothing.
+	Subreaper bool
 }
 
 // Proxy holds one session's state and makes its decisions. Its methods
@@ -74,12 +85,13 @@ type Proxy struct {
 	// where the transport answers otherwise.
 	reply func([]byte) error
 
-	mu      sync.Mutex
-	session binding.Session
-	initID  string                     // the initialize request's id, "" when none is in flight
-	server  string                     // the upstream's name for the stats lines
-	named   bool                       // server is Options.ServerName: the upstream's own is not taken
-	pending map[string]binding.Pending // tools/call requests in flight, by id
+	mu        sync.Mutex
+	session   binding.Session
+	initID    string                     // the initialize request's id, "" when none is in flight
+	server    string                     // the upstream's name for the stats lines
+	named     bool                       // server is Options.ServerName: the upstream's own is not taken
+	subreaper bool                       // Options.Subreaper
+	pending   map[string]binding.Pending // tools/call requests in flight, by id
 }
 
 // New returns a proxy for one session. It refuses settings the binding
@@ -109,6 +121,7 @@ func newProxy(decide *binding.Intermediary, opts Options, b *budget, log *logger
 		stats:      opts.Stats,
 		server:     clipName(opts.ServerName),
 		named:      opts.ServerName != "",
+		subreaper:  opts.Subreaper,
 		pending:    map[string]binding.Pending{},
 	}
 }

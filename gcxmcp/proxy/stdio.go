@@ -65,7 +65,9 @@ const (
 // server SIGTERM if this process dies without stopping it; on Windows,
 // where there are no process groups, a job object holds the server and its
 // children and ends them when the session or the process ends. RunStdio
-// returns once the server's group is gone.
+// returns once the server's group is gone. With Options.Subreaper, on
+// Linux, the server's descendants that leave its group (setsid, a daemon)
+// are ended with it too.
 func (p *Proxy) RunStdio(ctx context.Context, cmd *exec.Cmd, hostIn io.Reader, hostOut io.Writer) error {
 	return p.RunStdioWatched(ctx, cmd, hostIn, hostOut, nil)
 }
@@ -94,11 +96,18 @@ func (p *Proxy) RunStdioWatched(ctx context.Context, cmd *exec.Cmd, hostIn io.Re
 	if err != nil {
 		return err
 	}
+	// The server's descendants that leave its group are adopted by this
+	// process, from before the server starts, when the caller allows it.
+	var esc *escapees
+	if p.subreaper {
+		esc = followEscapees(cmd)
+	}
 	release, err := p.startServer(cmd)
 	if err != nil {
 		return fmt.Errorf("starting the server: %w", err)
 	}
 	defer release()
+	watchdogPid := 0
 	if watchdog != nil {
 		releaseWatchdog, err := startWatchdog(watchdog, cmd)
 		if err != nil {
@@ -106,11 +115,15 @@ func (p *Proxy) RunStdioWatched(ctx context.Context, cmd *exec.Cmd, hostIn io.Re
 			p.log.printf("gcx proxy: the watchdog that stops the server should the proxy be killed could not be started: %v", err)
 		} else {
 			defer releaseWatchdog()
+			if watchdog.Process != nil {
+				watchdogPid = watchdog.Process.Pid
+			}
 		}
 	}
-	// Deferred last, run first: the group ends before the watchdog is
-	// released and before the job object closes.
-	defer endGroup(cmd)
+	esc.watch(cmd.Process.Pid, watchdogPid)
+	// Deferred last, run first: the group and the escapees end before the
+	// watchdog is released and before the job object closes.
+	defer endGroup(cmd, esc)
 	// The host's stdout carries the server's messages and the proxy's
 	// refusals [PRX-9], a whole message per Write.
 	out := &lockedWriter{w: hostOut}

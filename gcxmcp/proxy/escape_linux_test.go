@@ -1,0 +1,118 @@
+package proxy
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A process the server starts that leaves its process group (setsid, as a
+// daemon does) does not outlive the session: the proxy, a child subreaper,
+// adopts it when the server ends, stops it, and reaps it. Its own child,
+// adopted in turn when it ends, is stopped too. The daemon's shell ignores
+// SIGTERM, so that SIGKILL after the grace is needed.
+func TestStdioEndsEscapedDaemon(t *testing.T) {
+	defer func(grace time.Duration) { ShutdownGrace = grace }(ShutdownGrace)
+	ShutdownGrace = 2 * time.Second
+	dir := t.TempDir()
+	daemon, grandchild := filepath.Join(dir, "daemon"), filepath.Join(dir, "grandchild")
+	// The server: starts the daemon in a session of its own, waits for
+	// both pids, and then echoes its stdin until it ends.
+	script := `setsid sh -c 'trap "" TERM; sleep 300 & echo $! > "$1"; echo $$ > "$0"; while :; do sleep 1; done' "$D" "$G" </dev/null >/dev/null 2>&1 &
+while [ ! -s "$D" ] || [ ! -s "$G" ]; do sleep 0.02; done
+exec cat`
+	cmd := exec.Command("sh", "-c", script)
+	cmd.Env = append(os.Environ(), "D="+daemon, "G="+grandchild)
+	p, err := New(Options{Subreaper: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The host ends the session once the daemon runs.
+	hostIn, hostW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- p.RunStdio(context.Background(), cmd, hostIn, io.Discard) }()
+	pids := []int{waitPID(t, daemon), waitPID(t, grandchild)}
+	t.Cleanup(func() {
+		for _, pid := range pids {
+			if st, ok := readStat(pid); ok && st.start > 0 {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	})
+	for _, pid := range pids {
+		if st, ok := readStat(pid); !ok || st.pgrp == cmd.Process.Pid {
+			t.Fatalf("pid %d has not left the server's group (%+v, %v)", pid, st, ok)
+		}
+	}
+	start := time.Now()
+	hostW.Close()
+	if err := <-done; err != nil {
+		t.Logf("RunStdio: %v", err)
+	}
+	took := time.Since(start)
+	for _, pid := range pids {
+		// Gone, not a zombie: reaped as well.
+		if syscall.Kill(pid, 0) == nil {
+			st, _ := readStat(pid)
+			t.Errorf("the escaped process %d outlived the session (%+v)", pid, st)
+		}
+	}
+	// The server's own grace after its stdin ends, then the escapees' grace
+	// and margin at most.
+	if limit := 2*ShutdownGrace + escapeMargin + 2*time.Second; took > limit {
+		t.Errorf("the session took %v to end, over %v", took, limit)
+	}
+}
+
+// An escaped process that ends during the session is reaped then, not
+// left a zombie of the proxy until the session ends.
+func TestStdioReapsEscapeesDuringSession(t *testing.T) {
+	dir := t.TempDir()
+	daemon := filepath.Join(dir, "daemon")
+	// A double fork: the subshell ends at once, and the daemon is the
+	// proxy's child from then on.
+	script := `( setsid sh -c 'echo $$ > "$0"; sleep 0.5' "$D" </dev/null >/dev/null 2>&1 & )
+while [ ! -s "$D" ]; do sleep 0.02; done
+exec cat`
+	cmd := exec.Command("sh", "-c", script)
+	cmd.Env = append(os.Environ(), "D="+daemon)
+	p, err := New(Options{Subreaper: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hostIn, hostW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- p.RunStdio(context.Background(), cmd, hostIn, io.Discard) }()
+	defer func() { hostW.Close(); <-done }()
+	pid := waitPID(t, daemon)
+	if st, ok := readStat(pid); ok && !st.zombie && st.ppid != os.Getpid() {
+		t.Fatalf("the daemon %d is not the proxy's child (%+v)", pid, st)
+	}
+	// The server still runs: the session has not ended.
+	for deadline := time.Now().Add(10 * time.Second); syscall.Kill(pid, 0) == nil; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			st, _ := readStat(pid)
+			t.Fatalf("the ended process %d was not reaped during the session (%+v)", pid, st)
+		}
+	}
+}
+
+func waitPID(t *testing.T, name string) int {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		b, _ := os.ReadFile(name)
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 1 {
+			return pid
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no pid in %s", name)
+		}
+	}
+}
