@@ -36,8 +36,10 @@ func TestReadResponseComparesObjects(t *testing.T) {
 }
 
 // structuredContent nested as deep as the reader allows, the block's
-// value in another form than the compact one, is passed over and its
-// strings written in compact form, as the tree writes them.
+// value in another form than the compact one, is passed over, not read
+// token by token: the answer rewrites in place only its one string in
+// another form rather than the whole value, and writes what the tree
+// writes.
 func TestReadResponseDeepestStructured(t *testing.T) {
 	s, err := NewServer(ServerOptions{Mode: ModeGCX})
 	if err != nil {
@@ -56,5 +58,8 @@ func TestReadResponseDeepestStructured(t *testing.T) {
 	}
 	if gotD != wantD || !bytes.Equal(got, want) {
 		t.Fatalf("decision %+v, the tree's %+v; wrote %d bytes unlike the tree's %d", gotD, wantD, len(got), len(want))
+	}
+	if resp.recompact || len(resp.fixes) != 1 {
+		t.Fatalf("structuredContent read token by token (written anew %v, %d strings rewritten), not passed over", resp.recompact, len(resp.fixes))
 	}
 }
