@@ -502,7 +502,7 @@ func (resp *Response) Apply(a Answer) []byte {
 				v = []byte("true")
 			}
 		}
-		if resp.meta.from >= 0 {
+		if resp.meta.from != -1 {
 			if i := slices.Index(answerMarks[:], key); i >= 0 && resp.marks[i].from >= 0 {
 				edits = append(edits, edit{from: resp.marks[i].from, to: resp.marks[i].to, raw: v})
 				return
@@ -553,7 +553,7 @@ func (resp *Response) Apply(a Answer) []byte {
 func matchCompact(b []byte, base int, v *jsonmap.Value, text []byte) (n, depth int, fixes []stringAt, ok bool) {
 	m := compactMatcher{b: b, base: base, text: text}
 	if !m.value(v, 0) {
-		return 0, 0, nil, false
+		return // no match: every result its zero value
 	}
 	return m.i, m.depth, m.fixes, true
 }
