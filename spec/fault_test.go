@@ -188,6 +188,12 @@ func TestHeaderFault(t *testing.T) {
 		{[]string{"", "x", ""}, nil, nil, spec.DefaultLimits, "HDR-6", 30},
 		{[]string{"a"}, []string{"kl", "kk", "kl"}, []string{"1", "2", "3"}, spec.DefaultLimits, "HDR-8", 30},
 		{[]string{"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f3"}, nil, nil, spec.DefaultLimits, "HDR-6", 100},
+		{[]string{"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f1"}, nil, nil, spec.DefaultLimits, "HDR-6", 100},
+		// More than pairwise keys go through the map, every one of them
+		// entered in it, the first too, whose bit for the quick test was
+		// not yet set.
+		{[]string{"a"}, []string{"k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9", "k1"},
+			[]string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "10"}, spec.DefaultLimits, "HDR-8", 100},
 	}
 	for _, c := range cases {
 		f := spec.HeaderFault(marks(c.fields...), marks(c.keys...), marks(c.values...), c.limits)

@@ -114,8 +114,18 @@ func TestEncoderRefuses(t *testing.T) {
 			if !errors.Is(err, spec.ErrModel) || ruleOf(err) != c.rule {
 				t.Errorf("stream encoder: %v, want a model error [%s]", err, c.rule)
 			}
-			if _, err := reference.Encode(&p); ruleOf(err) != c.rule {
-				t.Errorf("reference.Encode: %v, want [%s]; the case itself is wrong", err, c.rule)
+			_, want := reference.Encode(&p)
+			if ruleOf(want) != c.rule {
+				t.Errorf("reference.Encode: %v, want [%s]; the case itself is wrong", want, c.rule)
+			}
+			// The very error, message and place included: the section and
+			// row the message names are counted as the reference counts them.
+			// Only rows= too small is worded otherwise: the stream encoder
+			// refuses the row past the count as it comes, before it could know
+			// how many rows the section holds.
+			var g, w *spec.Error
+			if errors.As(err, &g) && errors.As(want, &w) && *g != *w && c.name != "rows= too small [META-4]" {
+				t.Errorf("stream encoder: %v\nreference:      %v", err, want)
 			}
 		})
 	}

@@ -87,6 +87,26 @@ func TestAppendValueEveryPosition(t *testing.T) {
 	}
 }
 
+// TestAppendValueSecondBytes: for every lead byte and every second byte,
+// followed by none to two continuation bytes (so that the sequences of
+// two, three and four bytes each end whole) and a TAB, so that appendValue
+// checks the sequence itself rather than hand the rest to validUTF8,
+// appendValue accepts exactly what utf8.ValidString accepts: the bounds
+// each lead puts on its second byte (0xA0 after 0xE0, 0x9F after 0xED,
+// 0x90 after 0xF0, 0x8F after 0xF4, 0x80..0xBF otherwise) hold to the
+// byte [ENC-1].
+func TestAppendValueSecondBytes(t *testing.T) {
+	for lead := 0x80; lead <= 0xFF; lead++ {
+		for second := range 256 {
+			for more := range 3 {
+				s := []byte{byte(lead), byte(second)}
+				s = append(s, bytes.Repeat([]byte{0x80}, more)...)
+				checkValue(t, string(append(s, '\t')))
+			}
+		}
+	}
+}
+
 // FuzzAppendValue checks appendValue against spec's Append and
 // utf8.ValidString on arbitrary strings.
 func FuzzAppendValue(f *testing.F) {
