@@ -3,7 +3,9 @@ package binding
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -203,11 +205,19 @@ func TestJSONBlockSameValue(t *testing.T) {
 }
 
 // TestHeaderCountsRefusesBadHeader: HeaderCounts reports a first line that
-// is no GCX1 header as an error, not as a header that says nothing.
+// is no GCX1 header as an error, not as a header that says nothing, and
+// tells a payload cut short from a header at fault.
 func TestHeaderCountsRefusesBadHeader(t *testing.T) {
 	for _, payload := range []string{"", "GCX1 tool=t\n", "GCX1 tool=a b fields=a\n", "GCX1 tool=t fields=a,a rows=0 total=3\n"} {
 		if total, truncated, has, err := HeaderCounts([]byte(payload)); err == nil {
 			t.Errorf("HeaderCounts(%q) = %d, %t, %t, no error", payload, total, truncated, has)
+		}
+	}
+	// A payload at fault is refused for its own fault, with its rule, not
+	// as a payload cut short or a clean end.
+	for payload, rule := range map[string]string{"": "[PAY-1]", "GCX1 tool=a b fields=a\n": "[HDR-"} {
+		if _, _, _, err := HeaderCounts([]byte(payload)); err == nil || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) || !strings.Contains(err.Error(), rule) {
+			t.Errorf("HeaderCounts(%q): %v, want its own fault %s", payload, err, rule)
 		}
 	}
 	if total, _, _, err := HeaderCounts([]byte("GCX1 tool=t fields=a rows=0 total=3\n")); err != nil || total != 3 {

@@ -98,6 +98,9 @@ func TestNewServerRefusesToolOptions(t *testing.T) {
 			t.Errorf("NewServer(%v) = %v; want an error naming the tool", tools, err)
 		}
 	}
+	if _, err := NewServer(ServerOptions{Mode: "sometimes"}); err == nil || !strings.Contains(err.Error(), `unknown mode "sometimes"`) {
+		t.Errorf("NewServer with the default mode \"sometimes\" = %v; want an unknown mode", err)
+	}
 	if _, err := NewServer(ServerOptions{Tools: map[string]ToolOptions{"search": {Mode: ModeAuto, Name: "search_symbols"}}}); err != nil {
 		t.Errorf("valid tool options: %v", err)
 	}
