@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // A process the server starts that leaves its process group (setsid, as a
@@ -23,13 +25,16 @@ func TestStdioEndsEscapedDaemon(t *testing.T) {
 	ShutdownGrace = 2 * time.Second
 	dir := t.TempDir()
 	daemon, grandchild := filepath.Join(dir, "daemon"), filepath.Join(dir, "grandchild")
-	// The server: starts the daemon in a session of its own, waits for
-	// both pids, and then echoes its stdin until it ends.
-	script := `setsid sh -c 'trap "" TERM; sleep 300 & echo $! > "$1"; echo $$ > "$0"; while :; do sleep 1; done' "$D" "$G" </dev/null >/dev/null 2>&1 &
+	server := filepath.Join(dir, "server")
+	// The server: writes its pid (its group's id), starts the daemon in a
+	// session of its own, waits for both pids, and then echoes its stdin
+	// until it ends.
+	script := `echo $$ > "$S"
+setsid sh -c 'trap "" TERM; sleep 300 & echo $! > "$1"; echo $$ > "$0"; while :; do sleep 1; done' "$D" "$G" </dev/null >/dev/null 2>&1 &
 while [ ! -s "$D" ] || [ ! -s "$G" ]; do sleep 0.02; done
 exec cat`
 	cmd := exec.Command("sh", "-c", script)
-	cmd.Env = append(os.Environ(), "D="+daemon, "G="+grandchild)
+	cmd.Env = append(os.Environ(), "D="+daemon, "G="+grandchild, "S="+server)
 	p, err := New(Options{Subreaper: true})
 	if err != nil {
 		t.Fatal(err)
@@ -39,15 +44,10 @@ exec cat`
 	done := make(chan error, 1)
 	go func() { done <- p.RunStdio(context.Background(), cmd, hostIn, io.Discard) }()
 	pids := []int{waitPID(t, daemon), waitPID(t, grandchild)}
-	t.Cleanup(func() {
-		for _, pid := range pids {
-			if st, ok := readStat(pid); ok && st.start > 0 {
-				syscall.Kill(pid, syscall.SIGKILL)
-			}
-		}
-	})
+	serverPid := waitPID(t, server)
+	killLeft(t, pids)
 	for _, pid := range pids {
-		if st, ok := readStat(pid); !ok || st.pgrp == cmd.Process.Pid {
+		if st, ok := readStat(pid); !ok || st.pgrp == serverPid {
 			t.Fatalf("pid %d has not left the server's group (%+v, %v)", pid, st, ok)
 		}
 	}
@@ -92,8 +92,17 @@ exec cat`
 	go func() { done <- p.RunStdio(context.Background(), cmd, hostIn, io.Discard) }()
 	defer func() { hostW.Close(); <-done }()
 	pid := waitPID(t, daemon)
-	if st, ok := readStat(pid); ok && !st.zombie && st.ppid != os.Getpid() {
-		t.Fatalf("the daemon %d is not the proxy's child (%+v)", pid, st)
+	killLeft(t, []int{pid})
+	// The subshell that started it may not have ended yet: until it has,
+	// the daemon is its child.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		st, ok := readStat(pid)
+		if !ok || st.zombie || st.ppid == os.Getpid() {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the daemon %d is not the proxy's child (%+v)", pid, st)
+		}
 	}
 	// The server still runs: the session has not ended.
 	for deadline := time.Now().Add(10 * time.Second); syscall.Kill(pid, 0) == nil; time.Sleep(20 * time.Millisecond) {
@@ -102,6 +111,29 @@ exec cat`
 			t.Fatalf("the ended process %d was not reaped during the session (%+v)", pid, st)
 		}
 	}
+}
+
+// killLeft makes sure, when the test ends, that the processes pids, seen
+// now, do not outlive it, killing each only while its start time shows it
+// is still the process seen (not another that got its pid), and that the
+// test binary is no longer a child subreaper, which no later test expects.
+func killLeft(t *testing.T, pids []int) {
+	t.Helper()
+	starts := make([]uint64, len(pids))
+	for i, pid := range pids {
+		if st, ok := readStat(pid); ok {
+			starts[i] = st.start
+		}
+	}
+	t.Cleanup(func() {
+		for i, pid := range pids {
+			if st, ok := readStat(pid); ok && starts[i] != 0 && st.start == starts[i] {
+				syscall.Kill(pid, syscall.SIGKILL)
+				reap(pid)
+			}
+		}
+		unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+	})
 }
 
 func waitPID(t *testing.T, name string) int {
