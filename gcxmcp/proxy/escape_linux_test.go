@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -146,5 +147,100 @@ func waitPID(t *testing.T, name string) int {
 		if time.Now().After(deadline) {
 			t.Fatalf("no pid in %s", name)
 		}
+	}
+}
+
+// startChild starts sleep as this test process's child, in a process group
+// of its own, and returns it with its stat.
+func startChild(t *testing.T) (*exec.Cmd, procStat) {
+	t.Helper()
+	c := exec.Command("sleep", "30")
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Process.Kill(); c.Wait() })
+	st, ok := readStat(c.Process.Pid)
+	if !ok {
+		t.Fatalf("no stat for %d", c.Process.Pid)
+	}
+	return c, st
+}
+
+// alive reports whether pid runs, not ended nor a zombie, after a moment
+// for a signal sent to it to take effect.
+func alive(pid int) bool {
+	time.Sleep(100 * time.Millisecond)
+	st, ok := readStat(pid)
+	return ok && !st.zombie
+}
+
+// A child of the proxy still in the server's group gets the group's
+// signals alone, not a second SIGTERM of its own; one in another group
+// gets SIGTERM.
+func TestEscapeSkipsGroupMembers(t *testing.T) {
+	_, member := startChild(t)
+	_, other := startChild(t)
+	e := &escapees{self: os.Getpid(), termed: map[int]uint64{}, since: min(member.start, other.start), pgid: member.pgrp}
+	e.stop(false)
+	if !alive(member.pid) {
+		t.Errorf("the group's member %d was signalled as an escapee", member.pid)
+	}
+	if alive(other.pid) {
+		t.Errorf("the escapee %d in another group was not signalled", other.pid)
+	}
+}
+
+// The server's pid is skipped only while it is the server's: another
+// process that gets it once the server was waited for is an escapee.
+func TestEscapeFollowsRecycledServerPid(t *testing.T) {
+	_, st := startChild(t)
+	e := &escapees{self: os.Getpid(), termed: map[int]uint64{}, since: st.start}
+	e.skip[0] = procID{st.pid, st.start}
+	if cs := e.children(); len(cs) != 0 {
+		t.Fatalf("the server %d is listed as an escapee: %+v", st.pid, cs)
+	}
+	e.skip[0].start++ // the server ended; its pid is now another's
+	if cs := e.children(); len(cs) != 1 || cs[0].pid != st.pid {
+		t.Fatalf("the process %d with the server's old pid is not followed: %+v", st.pid, cs)
+	}
+}
+
+// subreaper reports whether this process is a child subreaper.
+func subreaper(t *testing.T) bool {
+	t.Helper()
+	var v int32
+	if err := unix.Prctl(unix.PR_GET_CHILD_SUBREAPER, uintptr(unsafe.Pointer(&v)), 0, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	return v != 0
+}
+
+// Where /proc cannot be read, the proxy does not become a subreaper, whose
+// adopted orphans it could neither tell apart nor reap; and when /proc
+// stops showing the server, it stops being one and follows nothing.
+func TestEscapeNeedsProc(t *testing.T) {
+	t.Cleanup(func() { unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0) })
+	defer func(d string) { procDir = d }(procDir)
+	cmd := exec.Command("true")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	procDir = t.TempDir()
+	if e := followEscapees(cmd); e != nil || subreaper(t) {
+		t.Fatalf("a subreaper without /proc (%v, %v)", e, subreaper(t))
+	}
+	procDir = "/proc"
+	e := followEscapees(cmd)
+	if e == nil || !subreaper(t) {
+		t.Fatal("not a subreaper with /proc")
+	}
+	_, other := startChild(t)
+	procDir = t.TempDir()
+	e.watch(other.pid, 0)
+	procDir = "/proc"
+	if subreaper(t) {
+		t.Error("still a subreaper once /proc did not show the server")
+	}
+	if e.stop(false) || !alive(other.pid) {
+		t.Error("escapees followed once /proc did not show the server")
 	}
 }
