@@ -244,3 +244,47 @@ func TestEscapeNeedsProc(t *testing.T) {
 		t.Error("escapees followed once /proc did not show the server")
 	}
 }
+
+// The SIGTERM that asks the server to stop reaches the escapees at once,
+// not only after the server was waited for: here the server ignores
+// SIGTERM and ends on its own only once its escaped daemon got one. Were
+// the daemon signalled only at the session's end, the server would be
+// killed after the grace instead, and would never see the daemon end.
+func TestStdioTerminateReachesEscapees(t *testing.T) {
+	defer func(grace time.Duration) { ShutdownGrace = grace }(ShutdownGrace)
+	ShutdownGrace = 3 * time.Second
+	dir := t.TempDir()
+	daemon, got, saw := filepath.Join(dir, "daemon"), filepath.Join(dir, "got"), filepath.Join(dir, "saw")
+	// The daemon starts before the server ignores SIGTERM: a shell cannot
+	// trap a signal ignored when it started.
+	script := `( setsid sh -c 'trap "echo TERM > \"$1\"; exit" TERM; echo $$ > "$0"; while :; do sleep 0.05; done' "$D" "$G" </dev/null >/dev/null 2>&1 & )
+trap "" TERM
+echo $$ > "$R"
+while [ ! -s "$D" ]; do sleep 0.02; done
+while [ ! -s "$G" ]; do sleep 0.02; done
+echo saw > "$W"`
+	cmd := exec.Command("sh", "-c", script)
+	cmd.Env = append(os.Environ(), "D="+daemon, "G="+got, "W="+saw, "R="+filepath.Join(dir, "ready"))
+	p, err := New(Options{Subreaper: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hostIn, hostW := io.Pipe()
+	defer hostW.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- p.RunStdio(ctx, cmd, hostIn, io.Discard) }()
+	pid := waitPID(t, daemon)
+	killLeft(t, []int{pid})
+	waitPID(t, filepath.Join(dir, "ready")) // the server ignores SIGTERM
+	cancel()
+	<-done
+	if b, _ := os.ReadFile(saw); len(b) == 0 {
+		b, _ := os.ReadFile(got)
+		t.Errorf("the escaped daemon did not get SIGTERM while the server ran (daemon wrote %q)", b)
+	}
+	if syscall.Kill(pid, 0) == nil {
+		t.Errorf("the escaped daemon %d outlived the session", pid)
+	}
+}
