@@ -1077,7 +1077,14 @@ func samePackFiles(tmp string, env []string, dir string, tarballs []string) erro
 	}
 	var want []string
 	for _, f := range packs[0].Files {
-		want = append(want, fmt.Sprintf("%s %o", f.Path, f.Mode))
+		// npm packs a file's own mode, less group and other write and with
+		// the owner's read and write; the release packs 0755 for what is
+		// executable and 0644 for the rest, whatever the umask left.
+		mode := 0o644
+		if f.Mode&0o111 != 0 {
+			mode = 0o755
+		}
+		want = append(want, fmt.Sprintf("%s %o", f.Path, mode))
 	}
 	i := slices.IndexFunc(tarballs, func(p string) bool { return filepath.Base(p) == packs[0].Filename })
 	if i < 0 {

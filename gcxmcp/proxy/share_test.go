@@ -108,7 +108,7 @@ func TestHTTPManyPeersHoldNoBudget(t *testing.T) {
 		// A host that reads nothing, with a small receive window so that
 		// the kernel's buffers hold little of what the proxy writes.
 		d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
-			return c.Control(func(fd uintptr) { syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4<<10) })
+			return c.Control(func(fd uintptr) { setReceiveBuffer(fd, 4<<10) })
 		}}
 		conn, err := d.Dial("tcp", addr)
 		if err != nil {

@@ -22,10 +22,20 @@ func tarballName(pkgName, npmVersion string) string {
 	return strings.ReplaceAll(strings.TrimPrefix(pkgName, "@"), "/", "-") + "-" + npmVersion + ".tgz"
 }
 
+// packMode is the mode a file of a package is packed with, by its role
+// rather than by the build machine's file system (which on Windows has no
+// executable bit): what runs, the files under bin/ (the platform's binary,
+// the launcher's script), is 0755; the rest is 0644.
+func packMode(rel string) int64 {
+	if strings.HasPrefix(rel, "bin/") {
+		return 0o755
+	}
+	return 0o644
+}
+
 // packNPM writes the package in dir as the gzipped tar npm install takes
 // (what npm pack makes): each file under package/, in lexical order, with
-// npm's fixed time, no owner, and mode 0755 for executables and 0644 for
-// the rest. The release packs its packages itself, rather than leaving it
+// npm's fixed time, no owner, and the mode packMode gives. The release packs its packages itself, rather than leaving it
 // to npm pack afterwards, so that the tarballs users install are built by
 // the same reproducible command as the binaries and listed in SHA256SUMS.
 func packNPM(dir, dst string) error {
@@ -42,10 +52,6 @@ func packNPM(dir, dst string) error {
 		if !d.Type().IsRegular() {
 			return fmt.Errorf("%s: a package holds regular files only", path)
 		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
 		rel, err := filepath.Rel(dir, path)
 		if err != nil {
 			return err
@@ -54,10 +60,7 @@ func packNPM(dir, dst string) error {
 		if err != nil {
 			return err
 		}
-		mode := int64(0o644)
-		if info.Mode().Perm()&0o111 != 0 {
-			mode = 0o755
-		}
+		mode := packMode(filepath.ToSlash(rel))
 		hdr := &tar.Header{
 			Typeflag: tar.TypeReg,
 			Name:     "package/" + filepath.ToSlash(rel),

@@ -1,0 +1,8 @@
+package proxy_test
+
+import "syscall"
+
+// setReceiveBuffer asks the kernel for a socket receive buffer of n bytes.
+func setReceiveBuffer(fd uintptr, n int) {
+	syscall.SetsockoptInt(syscall.Handle(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, n)
+}
