@@ -19,12 +19,16 @@ import (
 // child of the proxy is one whose pid cannot be another process's until
 // the proxy reaps it, so signalling it is safe. Its children are told
 // apart from the two the proxy started, the server and the watchdog, which
-// os/exec waits for, by pid, and from any older process by their start
-// time, which is not before the server's.
+// os/exec waits for, by pid and start time (once waited for, their pid may
+// be an escapee's), and from any older process by their start time, which
+// is not before the server's. A child still in the server's group is the
+// group's to end, not signalled again.
 type escapees struct {
 	self  int
-	skip  [2]int // the server and the watchdog (0 when none)
-	since uint64 // the server's start time, in clock ticks since boot
+	skip  [2]procID // the server and the watchdog (pid 0 when none)
+	since uint64    // the server's start time, in clock ticks since boot
+	pgid  int       // the server's process group
+	off   bool      // /proc did not show the server: nothing is followed
 
 	stopOnce sync.Once
 	quit     chan struct{}
@@ -34,6 +38,18 @@ type escapees struct {
 	termed map[int]uint64
 }
 
+// procID names a process: its pid and its start time.
+type procID struct {
+	pid   int
+	start uint64
+}
+
+// is reports whether st is the process id names.
+func (id procID) is(st procStat) bool { return id.pid != 0 && st.pid == id.pid && st.start == id.start }
+
+// procDir is where the proxy reads the processes; a variable for tests.
+var procDir = "/proc"
+
 // maxEscapees bounds the escapees held and signalled per pass.
 const maxEscapees = 4096
 
@@ -41,9 +57,17 @@ const maxEscapees = 4096
 // starts so that a descendant escaping at once is caught, and returns
 // what follows the session's escapees; nil where the kernel refuses, or
 // when the caller set cmd.SysProcAttr and the server has no group of its
-// own that the proxy ends.
+// own that the proxy ends, or when /proc cannot be read: the proxy could
+// then neither tell escapees apart nor reap them, and orphans would stay
+// its zombies.
 func followEscapees(cmd *exec.Cmd) *escapees {
-	if !hasGroup(cmd) || unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != nil {
+	if !hasGroup(cmd) {
+		return nil
+	}
+	if _, ok := readStat(os.Getpid()); !ok {
+		return nil
+	}
+	if unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != nil {
 		return nil
 	}
 	return &escapees{self: os.Getpid(), termed: map[int]uint64{}}
@@ -51,14 +75,25 @@ func followEscapees(cmd *exec.Cmd) *escapees {
 
 // watch starts reaping, during the session, the escapees that end, so that
 // they do not pile up as zombies: the kernel tells the proxy a child ended
-// with SIGCHLD. server and watchdog are the pids os/exec waits for.
+// with SIGCHLD. server and watchdog are the pids os/exec waits for. When
+// /proc does not show the server, the proxy stops being a subreaper and
+// follows nothing.
 func (e *escapees) watch(server, watchdog int) {
 	if e == nil {
 		return
 	}
-	e.skip = [2]int{server, watchdog}
-	if st, ok := readStat(server); ok {
-		e.since = st.start
+	st, ok := readStat(server)
+	if !ok {
+		e.off = true
+		unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+		return
+	}
+	e.since, e.pgid = st.start, st.pgrp
+	e.skip[0] = procID{server, st.start}
+	if watchdog != 0 {
+		if wst, ok := readStat(watchdog); ok {
+			e.skip[1] = procID{watchdog, wst.start}
+		}
 	}
 	e.quit, e.done = make(chan struct{}), make(chan struct{})
 	chld := make(chan os.Signal, 1)
@@ -102,6 +137,9 @@ func (e *escapees) stop(forced bool) (left bool) {
 			reap(c.pid)
 			continue
 		}
+		if e.pgid > 1 && c.pgrp == e.pgid {
+			continue // the group's signals reach it
+		}
 		left = true
 		sig := syscall.SIGKILL
 		if !forced {
@@ -137,7 +175,7 @@ type procStat struct {
 
 // readStat reads the stat of pid; ok is false when it has ended.
 func readStat(pid int) (procStat, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	b, err := os.ReadFile(procDir + "/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return procStat{}, false
 	}
@@ -166,9 +204,13 @@ func parseStat(pid int, b []byte) (procStat, bool) {
 }
 
 // children lists this proxy's children that are the server's escaped
-// descendants, at most maxEscapees of them, in one pass over /proc.
+// descendants, or orphans still in its group, at most maxEscapees of them,
+// in one pass over /proc.
 func (e *escapees) children() []procStat {
-	dir, err := os.Open("/proc")
+	if e.off {
+		return nil
+	}
+	dir, err := os.Open(procDir)
 	if err != nil {
 		return nil
 	}
@@ -180,11 +222,11 @@ func (e *escapees) children() []procStat {
 	var out []procStat
 	for _, name := range names {
 		pid, err := strconv.Atoi(name)
-		if err != nil || pid <= 1 || pid == e.skip[0] || pid == e.skip[1] || pid == e.self {
+		if err != nil || pid <= 1 || pid == e.self {
 			continue
 		}
 		st, ok := readStat(pid)
-		if !ok || st.ppid != e.self || st.start < e.since {
+		if !ok || st.ppid != e.self || st.start < e.since || e.skip[0].is(st) || e.skip[1].is(st) {
 			continue
 		}
 		out = append(out, st)

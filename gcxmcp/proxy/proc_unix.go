@@ -20,9 +20,10 @@ func ownGroup(cmd *exec.Cmd) {
 
 func hasGroup(cmd *exec.Cmd) bool { return cmd.SysProcAttr != nil && cmd.SysProcAttr.Setpgid }
 
-// terminate asks the server and its group to stop; kill stops them.
-func terminate(cmd *exec.Cmd) { signal(cmd, syscall.SIGTERM) }
-func kill(cmd *exec.Cmd)      { signal(cmd, syscall.SIGKILL) }
+// terminate asks the server and its group to stop, and esc's escapees
+// (one pass: SIGTERM to each not sent it yet); kill stops them all.
+func terminate(cmd *exec.Cmd, esc *escapees) { signal(cmd, syscall.SIGTERM); esc.stop(false) }
+func kill(cmd *exec.Cmd, esc *escapees)      { signal(cmd, syscall.SIGKILL); esc.stop(true) }
 
 // endGroup ends what is left of the server's process group once the
 // session is over, whichever way it ended: a child the server started

@@ -11,10 +11,10 @@ import (
 // Windows has no process groups and no signals a console-less server
 // could catch: the proxy stops the server process itself, and a job object
 // holds the server and every process it starts.
-func ownGroup(cmd *exec.Cmd)                {}
-func terminate(cmd *exec.Cmd)               { cmd.Process.Kill() }
-func kill(cmd *exec.Cmd)                    { cmd.Process.Kill() }
-func endGroup(cmd *exec.Cmd, esc *escapees) {}
+func ownGroup(cmd *exec.Cmd)                 {}
+func terminate(cmd *exec.Cmd, esc *escapees) { cmd.Process.Kill() }
+func kill(cmd *exec.Cmd, esc *escapees)      { cmd.Process.Kill() }
+func endGroup(cmd *exec.Cmd, esc *escapees)  {}
 
 // contain puts the started server in a job object that ends every process
 // in it when its last handle closes: when release closes it at the

@@ -145,34 +145,34 @@ func (p *Proxy) RunStdioWatched(ctx context.Context, cmd *exec.Cmd, hostIn io.Re
 			// The server stopped reading: it has ended or is ending. A
 			// server that closed its stdin but keeps its stdout open is
 			// stopped, so that the host is not kept waiting.
-			return p.serverEnded(cmd, awaitOutput(cmd, serverDone, fromServer))
+			return p.serverEnded(cmd, esc, awaitOutput(cmd, esc, serverDone, fromServer))
 		}
 		// The host ended the session: the server gets the end of its
 		// stdin and time to answer what it was asked, and exit.
-		outErr := awaitOutput(cmd, serverDone, fromServer)
-		wait(cmd)
+		outErr := awaitOutput(cmd, esc, serverDone, fromServer)
+		wait(cmd, esc)
 		return errors.Join(err, outErr)
 	case err := <-serverDone:
-		return p.serverEnded(cmd, err)
+		return p.serverEnded(cmd, esc, err)
 	case <-ctx.Done():
 		toServer.Close()
-		terminate(cmd)
-		awaitOutput(cmd, serverDone, fromServer)
-		wait(cmd)
+		terminate(cmd, esc)
+		awaitOutput(cmd, esc, serverDone, fromServer)
+		wait(cmd, esc)
 		return ctx.Err()
 	}
 }
 
 // serverEnded handles the server's output ending first (outErr nil or a
 // read error), or the host's output failing (the server is then stopped).
-func (p *Proxy) serverEnded(cmd *exec.Cmd, outErr error) error {
+func (p *Proxy) serverEnded(cmd *exec.Cmd, esc *escapees, outErr error) error {
 	var se *StreamError
 	if errors.As(outErr, &se) && se.Stream == hostWrite {
-		terminate(cmd)
-		wait(cmd)
+		terminate(cmd, esc)
+		wait(cmd, esc)
 		return outErr
 	}
-	wait(cmd)
+	wait(cmd, esc)
 	return &ServerEndedError{State: cmd.ProcessState, Unanswered: p.Pending()}
 }
 
@@ -180,10 +180,10 @@ func (p *Proxy) serverEnded(cmd *exec.Cmd, outErr error) error {
 // ShutdownGrace, then SIGTERM and ShutdownGrace, then SIGKILL and
 // ShutdownGrace, then closing the pipe. It returns the error of the
 // output's copy to the host, but none for the pipe it closed.
-func awaitOutput(cmd *exec.Cmd, serverDone <-chan error, fromServer io.Closer) error {
+func awaitOutput(cmd *exec.Cmd, esc *escapees, serverDone <-chan error, fromServer io.Closer) error {
 	steps := []func(){
-		func() { terminate(cmd) },
-		func() { kill(cmd) },
+		func() { terminate(cmd, esc) },
+		func() { kill(cmd, esc) },
 		func() { fromServer.Close() },
 	}
 	for i, step := range steps {
@@ -203,15 +203,15 @@ func awaitOutput(cmd *exec.Cmd, serverDone <-chan error, fromServer io.Closer) e
 
 // wait waits for the server to exit, stopping it when it lives on: after
 // ShutdownGrace with a request to stop, after another by force.
-func wait(cmd *exec.Cmd) {
+func wait(cmd *exec.Cmd, esc *escapees) {
 	waited := make(chan struct{})
 	go func() { cmd.Wait(); close(waited) }()
-	for _, stop := range []func(*exec.Cmd){terminate, kill} {
+	for _, stop := range []func(*exec.Cmd, *escapees){terminate, kill} {
 		select {
 		case <-waited:
 			return
 		case <-time.After(ShutdownGrace):
-			stop(cmd)
+			stop(cmd, esc)
 		}
 	}
 	<-waited
