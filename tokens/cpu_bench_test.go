@@ -5,25 +5,22 @@ package tokens_test
 import (
 	"path/filepath"
 	"runtime"
-	"syscall"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/gcxwire/gcx/bench/scorecard"
+	"github.com/gcxwire/gcx/internal/cputime"
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/tokens"
 )
 
-// threadCPU returns the processor time the calling thread has used, which
-// unlike the wall clock leaves out the time a loaded machine makes it wait.
+// threadCPU is the processor time the calling thread has used.
 func threadCPU(b *testing.B) time.Duration {
-	var ts syscall.Timespec
-	const clockThreadCPUTime = 3 // CLOCK_THREAD_CPUTIME_ID
-	if _, _, errno := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0); errno != 0 {
-		b.Fatal(errno)
+	d, err := cputime.Thread()
+	if err != nil {
+		b.Fatal(err)
 	}
-	return time.Duration(ts.Nano())
+	return d
 }
 
 // BenchmarkCountCPU times what auto mode adds to mode gcx on

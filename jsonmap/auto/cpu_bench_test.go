@@ -5,26 +5,22 @@ package auto_test
 import (
 	"path/filepath"
 	"runtime"
-	"syscall"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/gcxwire/gcx/bench/scorecard"
+	"github.com/gcxwire/gcx/internal/cputime"
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/jsonmap/auto"
 )
 
-// threadCPU returns the processor time the calling thread has used. Unlike
-// the wall clock, it does not count the time the thread waits for a
-// processor, which on a loaded machine is most of a benchmark's time.
+// threadCPU is the processor time the calling thread has used.
 func threadCPU(b *testing.B) time.Duration {
-	var ts syscall.Timespec
-	const clockThreadCPUTime = 3 // CLOCK_THREAD_CPUTIME_ID
-	if _, _, errno := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0); errno != 0 {
-		b.Fatal(errno)
+	d, err := cputime.Thread()
+	if err != nil {
+		b.Fatal(err)
 	}
-	return time.Duration(ts.Nano())
+	return d
 }
 
 // BenchmarkAutoCPU is BenchmarkAutoPaired for the inputs of bench/floors'
