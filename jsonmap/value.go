@@ -115,10 +115,28 @@ func parse(text string) (Value, error) {
 	return v, err
 }
 
+// ParseLiteral is ParseShared of the JSON text a JSON string literal
+// holds, read from lit, the literal's bytes between its quotes as they
+// stand, without decoding them into a copy: the value's strings without
+// escapes and its numbers share lit (jsontext.NewLiteralReader). ok is
+// false when the text is not JSON, or the literal writes it in a form
+// that reader leaves to decoding: the caller then decodes the literal
+// and calls ParseShared, which tells the two apart; when ok, v and
+// compact are what ParseShared gives of the decoded text.
+func ParseLiteral(lit []byte) (v Value, compact bool, ok bool) {
+	r := jsontext.NewLiteralReader(unsafe.String(unsafe.SliceData(lit), len(lit)))
+	v, compact, err := parseWith(r, true)
+	return v, compact, err == nil
+}
+
 // parseText is parse that also reports, when checkCompact is set, whether
 // text is the value's compact form.
 func parseText(text string, checkCompact bool) (Value, bool, error) {
-	r := jsontext.NewStringReader(text)
+	return parseWith(jsontext.NewStringReader(text), checkCompact)
+}
+
+// parseWith is parseText reading with r, which has read nothing yet.
+func parseWith(r *jsontext.Reader, checkCompact bool) (Value, bool, error) {
 	r.MaxDepth = MaxDepth
 	r.RejectDuplicateNames = true
 	r.CheckCompact = checkCompact

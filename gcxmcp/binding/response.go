@@ -240,9 +240,8 @@ func (x *responseReader) readContent() bool {
 			x.resp.texts = append(x.resp.texts, span{-1, -1})
 			continue
 		}
-		var text string
 		var isText, textIsString bool
-		var at span
+		var at span // the text's string literal
 		if !x.object(func(name string) bool {
 			if name != "type" && name != "text" {
 				_, ok := x.skip()
@@ -251,6 +250,13 @@ func (x *responseReader) readContent() bool {
 			from, ok := x.valueStart()
 			if !ok || from >= len(x.msg) || isSpace(x.msg[from]) {
 				return false
+			}
+			if name == "text" && x.msg[from] == '"' {
+				// The text as its literal, checked but not decoded: the
+				// text's value may be read from it where it lies.
+				lit, err := x.r.NextRawString()
+				textIsString, at = err == nil, span{from, from + len(lit)}
+				return err == nil
 			}
 			// A text block's text may be in any form, for an answer writes
 			// it anew: the reader need not scan a long text a second time
@@ -270,21 +276,15 @@ func (x *responseReader) readContent() bool {
 			if err != nil {
 				return false
 			}
-			s := span{from, int(x.r.InputOffset())}
-			if name == "type" {
-				isText = tok.Text == "text"
-				x.checkCompact(s, tok.Text)
-			} else {
-				textIsString = true
-				text, at = tok.Text, s
-			}
+			isText = tok.Text == "text"
+			x.checkCompact(span{from, int(x.r.InputOffset())}, tok.Text)
 			return true
 		}) {
 			return false
 		}
 		if !isText {
 			if textIsString {
-				x.checkCompact(at, text) // a text that stays as it is
+				x.checkCompact(at, x.unquote(at)) // a text that stays as it is
 			}
 			res.Content = append(res.Content, Block{})
 			x.resp.texts = append(x.resp.texts, span{-1, -1})
@@ -298,8 +298,16 @@ func (x *responseReader) readContent() bool {
 		} else {
 			only = -2
 		}
-		res.Content = append(res.Content, Block{IsText: true, Text: text})
+		res.Content = append(res.Content, Block{IsText: true})
 		x.resp.texts = append(x.resp.texts, at)
+	}
+	if only >= 0 && x.parseLiteral(only) {
+		return true
+	}
+	for i, t := range x.resp.texts {
+		if t.from >= 0 {
+			res.Content[i].Text = x.unquote(t)
+		}
 	}
 	if only < 0 {
 		return true
@@ -314,17 +322,52 @@ func (x *responseReader) readContent() bool {
 	if err != nil {
 		return true
 	}
-	x.block = &block{at: only, json: bytesOf(text), value: v, parsed: true}
+	x.found(&block{at: only, json: bytesOf(text), shared: bytesOf(text), value: v, parsed: true})
+	return true
+}
+
+// parseLiteral reads the value of the one text block's text, at, from its
+// literal where it lies in the message, and makes it the JSON block as
+// readContent does with the value of the decoded text: the two are the
+// same (jsonmap.ParseLiteral), but for the text, which is decoded only if
+// something asks for it (Result.DecodeTexts). It reports false, having
+// done nothing, when the literal must be decoded to know the text's
+// value, or whether it has one that is read whole.
+func (x *responseReader) parseLiteral(at int) bool {
+	t := x.resp.texts[at]
+	lit := x.msg[t.from+1 : t.to-1]
+	if len(lit) >= streamAbove {
+		return false // the text may be as long, and its value streamed
+	}
+	v, _, ok := jsonmap.ParseLiteral(lit)
+	if !ok {
+		return false
+	}
+	x.resp.Result.undecoded = literalText{at: at, lit: unsafe.String(&x.msg[t.from], t.to-t.from)}
+	x.found(&block{at: at, shared: lit, value: v, parsed: true})
+	return true
+}
+
+// found makes b, the value of the one text block's text, the JSON block
+// when structuredContent holds the same value [MCP-5].
+func (x *responseReader) found(b *block) {
+	x.block = b
 	if x.structured.from >= 0 {
 		// structuredContent came first and was read token by token.
-		n, _, _, ok := matchCompact(x.msg[x.structured.from:x.structured.to], 0, &v, x.block.json)
+		n, _, _, ok := matchCompact(x.msg[x.structured.from:x.structured.to], 0, &b.value, b.shared)
 		x.settle(ok && n == x.structured.to-x.structured.from)
-		return true
+		return
 	}
 	if !x.hasStruct {
 		x.settle(false)
 	}
-	return true
+}
+
+// unquote returns the string of the literal at s, which the reader has
+// checked.
+func (x *responseReader) unquote(s span) string {
+	str, _ := jsontext.Unquote(unsafe.String(&x.msg[s.from], s.to-s.from))
+	return str
 }
 
 // checkCompact notes that the message is not in compact form unless the
@@ -344,7 +387,7 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\
 // comparing it with the compact form of the JSON block's value: when it
 // is that form, the reader passes over it; otherwise it reads it.
 func (x *responseReader) compare(from int) bool {
-	n, depth, fixes, same := matchCompact(x.msg[from:], from, &x.block.value, x.block.json)
+	n, depth, fixes, same := matchCompact(x.msg[from:], from, &x.block.value, x.block.shared)
 	if same && x.r.Depth()+depth <= x.r.MaxDepth && x.r.PassValue(n) == nil {
 		x.structured = span{from, from + n}
 		// The answer writes these strings in compact form, as
@@ -474,6 +517,9 @@ func (resp *Response) Apply(a Answer) []byte {
 	}
 	var edits []edit
 	var meta []byte
+	if a.Block != resp.Result.undecoded.at {
+		resp.Result.DecodeTexts() // a text written anew
+	}
 	if a.Block >= 0 {
 		edits = append(edits, edit{from: resp.texts[a.Block].from, to: resp.texts[a.Block].to, text: a.Text})
 	}
@@ -527,7 +573,7 @@ func (resp *Response) Apply(a Answer) []byte {
 	slices.SortStableFunc(edits, func(p, q edit) int { return p.from - q.from })
 	size := len(resp.msg) + 64 + len(meta)
 	if a.Block >= 0 {
-		size += len(a.Text) + len(a.Text)/8 - len(resp.Result.Content[a.Block].Text)
+		size += len(a.Text) + len(a.Text)/8 - (resp.texts[a.Block].to - resp.texts[a.Block].from)
 	}
 	out := make([]byte, 0, max(size, 64))
 	at := 0

@@ -23,7 +23,7 @@ var ErrCannotPass = errors.New("jsontext: no value to pass over here")
 // checked as ever, so that one large value can be compared with what the
 // caller holds without being read twice.
 func (r *Reader) PassValue(n int) error {
-	if !r.whole || r.peeked || r.err != nil || n <= 0 {
+	if !r.whole || r.mode != plain || r.peeked || r.err != nil || n <= 0 {
 		return ErrCannotPass
 	}
 	pos := r.pos

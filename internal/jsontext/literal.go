@@ -1,0 +1,224 @@
+package jsontext
+
+import (
+	"strings"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// A JSON text is often carried in a string literal of another — an MCP
+// tool result's text block — escaped once more. A literal reader reads
+// that text straight from the literal's bytes, resolving the outer
+// escapes as it goes, so that the text is never decoded into a copy and
+// its plain strings and numbers share the literal's bytes. It reads the
+// forms JSON encoders write: the text's quotes as \", its whitespace as
+// spaces and the escapes \n, \t and \r, and the escapes of its strings
+// doubled (\\n, \\\", \\\\, \\u00e9). Every rule it applies is the
+// Reader's own: the tokens, nesting, member names, numbers and what
+// Compact reports; the escapes of the text's strings are read by escape.
+
+// readMode says how a Reader reads its input.
+type readMode uint8
+
+const (
+	plain     readMode = iota
+	rawString          // NextRawString: the next string as its literal
+	inLiteral          // NewLiteralReader: the input is a literal's bytes
+)
+
+// errLiteralForm is a literal reader's error for what it does not read:
+// a byte that breaks a rule, or a form it leaves to decoding.
+const errLiteralForm = "not JSON, or a form of the literal the literal reader does not read"
+
+// NewLiteralReader returns a Reader over the JSON text held in a JSON
+// string literal, given as the literal's bytes between its quotes, as
+// they stand. It reads exactly the texts NewStringReader reads in the
+// decoded literal, with the same tokens and the same Compact, as long as
+// the literal writes the text's quotes as \", its whitespace as spaces or
+// the escapes \n, \t and \r, its other characters as themselves, and
+// each escape of its strings with its backslash (and a quote or backslash
+// after it) escaped; the Text of a string with no escape, and of every
+// number, is a substring of lit. Any other literal — an escape \u, \/,
+// \b or \f outside such a doubled escape, a raw control — is an error,
+// as is a text that is not JSON: an error says only that the literal
+// must be decoded and read with NewStringReader to know which. Its
+// positions are offsets in lit. MaxTokenBytes and LimitString are not
+// applied: with either set, every string is an error.
+func NewLiteralReader(lit string) *Reader {
+	r := NewStringReader(lit)
+	r.mode = inLiteral
+	return r
+}
+
+// literalSpace reads, in a literal reader, the escape at pos, whose
+// backslash skipSpace met: the whitespace \n, \t or \r is passed over
+// and ok is true; at \", the opening quote of a string, c is '"' and pos
+// stays at its backslash for str; any other escape gives c '\', which no
+// state of the reader accepts.
+func (r *Reader) literalSpace() (c byte, ok bool) {
+	if r.pos+1 >= r.end {
+		return '\\', false
+	}
+	switch r.buf[r.pos+1] {
+	case 'n':
+		r.pos += 2
+		r.loose = true
+		r.line++
+		r.lineStart = r.base + int64(r.pos)
+		return 0, true
+	case 't', 'r':
+		r.pos += 2
+		r.loose = true
+		return 0, true
+	case '"':
+		return '"', false
+	}
+	return '\\', false
+}
+
+// strOfMode is str in a mode other than plain.
+func (r *Reader) strOfMode() (string, error) {
+	if r.mode == inLiteral {
+		return r.literalStr()
+	}
+	r.limitNext = false
+	start := r.pos
+	end, _, f, at := scanString(r.buf[:r.end], start, false, nil)
+	if err := r.checkToken(start, end, f, at, true); err != nil {
+		return "", err
+	}
+	r.pos = end
+	return r.text[start:end], nil
+}
+
+// literalStr reads, in a literal reader, the string whose opening quote,
+// written \", is at pos. Between it and its closing \", every character
+// stands as itself, or is an escape of the string written with its
+// backslash escaped: \\ and the escape's letter, itself escaped when it
+// is a quote or a backslash, and the hex digits of \u as they are.
+func (r *Reader) literalStr() (string, error) {
+	src := r.buf[:r.end]
+	start := r.pos
+	if r.limitNext || r.MaxTokenBytes > 0 || start+1 >= len(src) || src[start] != '\\' || src[start+1] != '"' {
+		r.limitNext = false
+		return "", r.errAt(start, errLiteralForm)
+	}
+	from := start + 2
+	i := from
+	var d []byte     // the string's bytes, once an escape is met
+	run := from      // the plain bytes not yet in d begin here
+	var esc [12]byte // an escape of the string, its outer escapes resolved
+	for {
+		i = plainRun(src, i)
+		if i >= len(src) {
+			return "", r.errAt(i, errLiteralForm)
+		}
+		c := src[i]
+		if c >= utf8.RuneSelf {
+			ch, size := utf8.DecodeRune(src[i:])
+			if ch == utf8.RuneError && size <= 1 {
+				return "", r.errAt(i, errLiteralForm)
+			}
+			i += size
+			continue
+		}
+		if c != '\\' || i+1 >= len(src) || src[i+1] != '"' && src[i+1] != '\\' {
+			// A raw quote or control, or an outer escape other than
+			// \" and \\: what the decoded string holds there is left
+			// to decoding.
+			return "", r.errAt(i, errLiteralForm)
+		}
+		if src[i+1] == '"' { // the closing quote
+			r.pos = i + 2
+			if d == nil {
+				return r.text[from:i], nil
+			}
+			r.scratch = append(d, src[run:i]...)
+			return r.ownScratch(), nil
+		}
+		// An escape of the string: \\ and what follows, resolved into
+		// esc as far as escape may read (twelve bytes for a surrogate
+		// pair), each byte's end in src noted.
+		var ends [12]int
+		n, k := 1, i+2
+		esc[0], ends[0] = '\\', k
+		for n < len(esc) && k < len(src) && (n < 2 || esc[1] == 'u') {
+			b := src[k]
+			switch {
+			case b == '\\' && k+1 < len(src) && (src[k+1] == '\\' || src[k+1] == '"'):
+				b, k = src[k+1], k+2
+			case b > 0x20 && b < utf8.RuneSelf && b != '\\' && b != '"':
+				k++
+			default:
+				k = -1
+			}
+			if k < 0 {
+				break
+			}
+			esc[n], ends[n] = b, k
+			n++
+		}
+		var ch rune
+		next, f, _ := escape(esc[:n], 0, false, &ch)
+		if f != faultNone {
+			return "", r.errAt(i, errLiteralForm)
+		}
+		if r.CheckCompact && !r.loose {
+			var again rune
+			if _, f, _ := escape(esc[:n], 0, true, &again); f != faultNone {
+				r.loose = true
+			}
+		}
+		if d == nil {
+			d = r.scratch[:0]
+		}
+		d = append(d, src[run:i]...)
+		d = utf8.AppendRune(d, ch)
+		i = ends[next-1]
+		run = i
+	}
+}
+
+// NextRawString reads the next token of a text held whole, which must be
+// a string value, and returns its literal as it stands, quotes and
+// escapes included: checked as NextToken checks a string, but neither
+// decoded nor checked for compact form, for a caller that may need only
+// its bytes (NewLiteralReader) and decodes it only if it needs it
+// (Unquote). Compact is as it was before it.
+func (r *Reader) NextRawString() (string, error) {
+	switch {
+	case !r.whole || r.mode != plain || r.peeked || r.err != nil:
+		return "", ErrCannotPass
+	case r.state != stColon && r.state != stValue && r.state != stFirstElem:
+		return "", ErrCannotPass
+	}
+	r.mode = rawString
+	tok, err := r.NextToken()
+	r.mode = plain
+	if err == nil && tok.Kind != String {
+		err = r.fail(tok.Pos, "expected a string, found "+tok.Kind.String())
+		r.err = err
+	}
+	return tok.Text, err
+}
+
+// Unquote returns the string of a JSON string literal lit, quotes
+// included, and false when lit is not one. A literal without escapes
+// gives a substring of lit; one with escapes, a string of its own.
+func Unquote(lit string) (string, bool) {
+	src := unsafe.Slice(unsafe.StringData(lit), len(lit))
+	if len(src) < 2 || src[0] != '"' {
+		return "", false
+	}
+	var d []byte
+	end, escaped, f, _ := scanString(src, 0, false, &d)
+	switch {
+	case f != faultNone || end != len(src):
+		return "", false
+	case !escaped:
+		return lit[1 : len(lit)-1], true
+	case len(d) < handOverFrom:
+		return strings.Clone(unsafe.String(unsafe.SliceData(d), len(d))), true
+	}
+	return unsafe.String(unsafe.SliceData(d), len(d)), true
+}
