@@ -311,3 +311,72 @@ func TestReadResponseRawQuotesDiffer(t *testing.T) {
 		}
 	}
 }
+
+// The JSON block's value read from its text's literal where it lies
+// gives what decoding the text and parsing it gives (the tree): the same
+// decision and answer, byte for byte, in mode gcx and auto mode, and the
+// same texts once decoded, whatever the escapes of the literal and the
+// text, valid JSON or not; and a text in a literal as encoders write it
+// is read so, never decoded for its value.
+func TestPropertyLiteralTextAsTree(t *testing.T) {
+	servers := map[string]*Server{}
+	for _, mode := range []Mode{ModeGCX, ModeAuto} {
+		s, err := NewServer(ServerOptions{Mode: mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		servers[string(mode)] = s
+	}
+	propcheck.Check(t, 1000, func(t *rapid.T) {
+		text := jsongen.LiteralText(t)
+		lit := jsongen.Literal(t, text)
+		members := []string{`"content":[{"type":"text","text":` + lit + `}]`}
+		v, _, err := jsonmap.ParseShared([]byte(text))
+		switch rapid.IntRange(0, 3).Draw(t, "structured") {
+		case 1:
+			if err == nil {
+				members = append(members, `"structuredContent":`+string(v.AppendCompact(nil)))
+			}
+		case 2:
+			members = append(members, `"structuredContent":{"other":[1]}`)
+		case 3:
+			if err == nil {
+				members = append([]string{`"structuredContent":` + string(v.AppendCompact(nil))}, members...)
+			}
+		}
+		msg := []byte(`{"jsonrpc":"2.0","id":1,"result":{` + strings.Join(members, ",") + `}}`)
+		s := servers[rapid.SampledFrom([]string{"gcx", "auto"}).Draw(t, "mode")]
+		want, wantD, treeOK := viaTree(s, msg)
+		resp, ok := ReadResponse(msg)
+		switch {
+		case ok && !treeOK:
+			t.Fatalf("ReadResponse read what the tree refuses: %.400s", msg)
+		case !treeOK:
+			return // structuredContent nested too deep
+		case !ok:
+			t.Fatalf("a compact response left to the tree: %.400s", msg)
+		}
+		fromLiteral := resp.Result.undecoded.lit != ""
+		if err == nil && lit == string(jsontext.AppendString(nil, text)) && len(text) < streamAbove && !fromLiteral {
+			t.Fatalf("the value of a text in compact form was not read from its literal: %.400s", msg)
+		}
+		if fromLiteral && (resp.Result.known == nil || resp.Result.known.json != nil) {
+			t.Fatalf("read from the literal, but the block is %+v", resp.Result.known)
+		}
+		d := s.Decide("t", []string{"GCX1"}, resp.Result)
+		got := msg
+		if d.Answered {
+			got = resp.Apply(d.Answer)
+		}
+		if d != wantD {
+			t.Fatalf("decision %+v, the tree's %+v\nmessage %.400s", d, wantD, msg)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("wrote\n%.400s\nthe tree writes\n%.400s\nmessage %.400s", got, want, msg)
+		}
+		resp.Result.DecodeTexts()
+		if resp.Result.Content[0].Text != text {
+			t.Fatalf("decoded the text %.400q, not %.400q", resp.Result.Content[0].Text, text)
+		}
+	})
+}
