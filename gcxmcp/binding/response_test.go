@@ -18,6 +18,11 @@ import (
 // in compact form. ok is false when the message is no response with a
 // result the binding reads.
 func viaTree(s *Server, msg []byte) (out []byte, d Decision, ok bool) {
+	return viaTreeFor(s, "t", msg)
+}
+
+// viaTreeFor is viaTree for a tool of that name.
+func viaTreeFor(s *Server, tool string, msg []byte) (out []byte, d Decision, ok bool) {
 	m, _, err := jsonmap.ParseShared(msg)
 	if err != nil || m.Kind != jsonmap.Object {
 		return nil, Decision{}, false
@@ -36,7 +41,7 @@ func viaTree(s *Server, msg []byte) (out []byte, d Decision, ok bool) {
 	if err != nil {
 		return nil, Decision{}, false
 	}
-	d = s.Decide("t", []string{"GCX1"}, r)
+	d = s.Decide(tool, []string{"GCX1"}, r)
 	if !d.Answered {
 		return msg, d, true
 	}
@@ -346,7 +351,10 @@ func TestPropertyLiteralTextAsTree(t *testing.T) {
 		}
 		msg := []byte(`{"jsonrpc":"2.0","id":1,"result":{` + strings.Join(members, ",") + `}}`)
 		s := servers[rapid.SampledFrom([]string{"gcx", "auto"}).Draw(t, "mode")]
-		want, wantD, treeOK := viaTree(s, msg)
+		// A name the mapping does not write under: the text stays,
+		// written anew.
+		tool := rapid.SampledFrom([]string{"t", "bad name"}).Draw(t, "tool")
+		want, wantD, treeOK := viaTreeFor(s, tool, msg)
 		resp, ok := ReadResponse(msg)
 		switch {
 		case ok && !treeOK:
@@ -363,7 +371,7 @@ func TestPropertyLiteralTextAsTree(t *testing.T) {
 		if fromLiteral && (resp.Result.known == nil || resp.Result.known.json != nil) {
 			t.Fatalf("read from the literal, but the block is %+v", resp.Result.known)
 		}
-		d := s.Decide("t", []string{"GCX1"}, resp.Result)
+		d := s.Decide(tool, []string{"GCX1"}, resp.Result)
 		got := msg
 		if d.Answered {
 			got = resp.Apply(d.Answer)
