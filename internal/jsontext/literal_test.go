@@ -1,0 +1,147 @@
+package jsontext
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// literalTokens reads lit with a literal reader and the decoded literal
+// with a string reader, both checking names and compact form, and fails
+// t when the literal reader reads a text the other does not read alike:
+// other tokens, texts, Compact, or an end where the other refuses.
+func literalTokens(t *testing.T, lit string) (read bool) {
+	t.Helper()
+	r := NewLiteralReader(lit)
+	r.RejectDuplicateNames, r.CheckCompact = true, true
+	got, err := tokens(r)
+	if err != nil {
+		return false
+	}
+	text, ok := Unquote(`"` + lit + `"`)
+	if !ok {
+		t.Fatalf("read %q, which is no literal's content", lit)
+	}
+	s := NewStringReader(text)
+	s.RejectDuplicateNames, s.CheckCompact = true, true
+	want, err := tokens(s)
+	if err != nil {
+		t.Fatalf("read %q, whose text %q is refused: %v", lit, text, err)
+	}
+	if len(got) != len(want) || r.Compact() != s.Compact() {
+		t.Fatalf("%q: %d tokens (compact %v), the text's %d (compact %v)", lit, len(got), r.Compact(), len(want), s.Compact())
+	}
+	for i := range got {
+		if got[i].Kind != want[i].Kind || got[i].Text != want[i].Text {
+			t.Fatalf("%q: token %d is %v %q, the text's %v %q", lit, i, got[i].Kind, got[i].Text, want[i].Kind, want[i].Text)
+		}
+	}
+	return true
+}
+
+// A literal reader reads the forms encoders write, with the reader's own
+// rules, and leaves every other form to decoding.
+func TestLiteralReader(t *testing.T) {
+	for _, c := range []struct {
+		lit  string
+		read bool
+	}{
+		{`{\"a\":[1,true,null,\"x\"]}`, true},
+		{`{\n  \"a\": [\n\t1\r\n  ]\n}`, true},
+		{`[\"\\n\\t\\\"\\\\\\/\\u00e9\\ud83d\\ude00\"]`, true},
+		{`[\"é😀\"]`, true},
+		{`\"\"`, true},
+		{`-1.5e+3`, true},
+		{`{\"a\":1,\"a\":2}`, false},           // a repeated name
+		{`[\"\\ud800\"]`, false},               // an unpaired surrogate
+		{`[\"\\x\"]`, false},                   // an unknown escape
+		{`[\"a\nb\"]`, false},                  // a raw line feed in the text's string
+		{`\u005b1]`, false},                    // a \u outside the text's strings: decode
+		{`[1,\/]`, false},                      // \/ outside them
+		{`[\"\/\"]`, false},                    // \/ inside them: decode
+		{`[\"\u00e9\"]`, false},                // \u inside them: decode
+		{`[1]\f`, false},                       // \f is no whitespace
+		{"[1,\t2]", false},                     // a raw tab is no literal's
+		{`"1"`, false},                         // a raw quote is no literal's
+		{`[1`, false},                          // cut short
+		{strings.Repeat("[", 3) + "]]", false}, // unclosed
+	} {
+		if got := literalTokens(t, c.lit); got != c.read {
+			t.Errorf("%q: read %v", c.lit, got)
+		}
+	}
+	// Nesting, numbers and names keep the reader's bounds and rules.
+	deep := NewLiteralReader(strings.Repeat("[", 3) + strings.Repeat("]", 3))
+	deep.MaxDepth = 2
+	if _, err := tokens(deep); err == nil {
+		t.Error("nested beyond MaxDepth, read")
+	}
+	var e *Error
+	if _, err := tokens(NewLiteralReader(`[01]`)); !errors.As(err, &e) {
+		t.Errorf("a leading zero: %v", err)
+	}
+	bounded := NewLiteralReader(`[\"x\"]`)
+	bounded.MaxTokenBytes = 100
+	if _, err := tokens(bounded); err == nil {
+		t.Error("a string read under MaxTokenBytes")
+	}
+}
+
+// Compact is the decoded text's: whitespace, and escapes of its strings
+// AppendString does not write, make it false.
+func TestLiteralReaderCompact(t *testing.T) {
+	for lit, compact := range map[string]bool{
+		`{\"a\":[\"\\n\\\"\\u001f\"]}`: true,
+		`{\"a\": 1}`:                   false,
+		`[1]\n`:                        false,
+		`[\"\\/\"]`:                    false,
+		`[\"\\u00e9\"]`:                false,
+		`[\"\\u001F\"]`:                false,
+		`[\"\\u000a\"]`:                false,
+	} {
+		r := NewLiteralReader(lit)
+		r.CheckCompact = true
+		if _, err := tokens(r); err != nil {
+			t.Fatalf("%q: %v", lit, err)
+		}
+		if r.Compact() != compact {
+			t.Errorf("%q: Compact %v", lit, r.Compact())
+		}
+	}
+}
+
+// NextRawString gives a string value's literal as it stands and leaves
+// the reader after it; it reads nothing but a string value.
+func TestNextRawString(t *testing.T) {
+	r := NewStringReader(`{"a":"x\ny","b":[1]}`)
+	r.NextToken()
+	r.NextToken()
+	if lit, err := r.NextRawString(); err != nil || lit != `"x\ny"` {
+		t.Fatalf("NextRawString = %q, %v", lit, err)
+	}
+	if tok, _ := r.NextToken(); tok.Kind != Name || tok.Text != "b" {
+		t.Fatalf("then %v %q", tok.Kind, tok.Text)
+	}
+	if _, err := r.NextRawString(); err == nil {
+		t.Fatal("NextRawString read an array")
+	}
+	if _, err := NewStringReader(`["\q"]`).NextRawString(); err == nil {
+		t.Fatal("NextRawString before the array's '['")
+	}
+	bad := NewStringReader(`["\q"]`)
+	bad.NextToken()
+	if _, err := bad.NextRawString(); err == nil {
+		t.Fatal(`NextRawString read "\q"`)
+	}
+}
+
+// Whatever the bytes, what a literal reader reads is what a string reader
+// reads in the decoded literal.
+func FuzzLiteralReader(f *testing.F) {
+	for _, s := range []string{`{\"a\":[1,2,{\"b\":null}]}`, `[\"\\ud83d\\ude00\"]`, `{\n\t\"a\": \"\\\"\"\r\n}`, `[\"\\u00E9\/\"]`, `1`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, lit string) {
+		literalTokens(t, lit)
+	})
+}
