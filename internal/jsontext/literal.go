@@ -15,7 +15,9 @@ import (
 // spaces and the escapes \n, \t and \r, and the escapes of its strings
 // doubled (\\n, \\\", \\\\, \\u00e9). Every rule it applies is the
 // Reader's own: the tokens, nesting, member names, numbers and what
-// Compact reports; the escapes of the text's strings are read by escape.
+// Compact reports; the escapes of the text's strings, and of the literal
+// within them (\u003c for '<', as Go's encoding/json writes it, or \/),
+// are read by escape.
 
 // readMode says how a Reader reads its input.
 type readMode uint8
@@ -37,9 +39,11 @@ const errLiteralForm = "not JSON, or a form of the literal the literal reader do
 // the literal writes the text's quotes as \", its whitespace as spaces or
 // the escapes \n, \t and \r, its other characters as themselves, and
 // each escape of its strings with its backslash (and a quote or backslash
-// after it) escaped; the Text of a string with no escape, and of every
-// number, is a substring of lit. Any other literal — an escape \u, \/,
-// \b or \f outside such a doubled escape, a raw control — is an error,
+// after it) escaped, and any other character of its strings as itself or
+// as an escape \u or \/; the Text of a string with no escape, and of
+// every number, is a substring of lit. Any other literal — an escape \u,
+// \/, \b or \f outside the text's strings, a quote or backslash of a
+// string written as \u, a raw control — is an error,
 // as is a text that is not JSON: an error says only that the literal
 // must be decoded and read with NewStringReader to know which. Its
 // positions are offsets in lit. MaxTokenBytes and LimitString are not
@@ -122,19 +126,39 @@ func (r *Reader) literalStr() (string, error) {
 			i += size
 			continue
 		}
-		if c != '\\' || i+1 >= len(src) || src[i+1] != '"' && src[i+1] != '\\' {
-			// A raw quote or control, or an outer escape other than
-			// \" and \\: what the decoded string holds there is left
-			// to decoding.
-			return "", r.errAt(i, errLiteralForm)
+		if c != '\\' || i+1 >= len(src) {
+			return "", r.errAt(i, errLiteralForm) // a raw quote or control
 		}
-		if src[i+1] == '"' { // the closing quote
+		switch src[i+1] {
+		case '"': // the closing quote
 			r.pos = i + 2
 			if d == nil {
 				return r.text[from:i], nil
 			}
 			r.scratch = append(d, src[run:i]...)
 			return r.ownScratch(), nil
+		case 'u', '/':
+			// A character of the string written as an escape of the
+			// literal, as Go's encoding/json writes '<' (\u003c): the
+			// character itself, unless it is one that would be the
+			// string's end or an escape of it, or a control the
+			// string cannot hold, which are left to decoding.
+			var ch rune
+			next, f, _ := escape(src, i, false, &ch)
+			if f != faultNone || ch < 0x20 || ch == '"' || ch == '\\' {
+				return "", r.errAt(i, errLiteralForm)
+			}
+			if d == nil {
+				d = r.scratch[:0]
+			}
+			d = append(d, src[run:i]...)
+			d = utf8.AppendRune(d, ch)
+			i, run = next, next
+			continue
+		case '\\':
+		default:
+			// \n, \t and the like: a control the string cannot hold.
+			return "", r.errAt(i, errLiteralForm)
 		}
 		// An escape of the string: \\ and what follows, resolved into
 		// esc as far as escape may read (twelve bytes for a surrogate

@@ -58,8 +58,10 @@ func TestLiteralReader(t *testing.T) {
 		{`[\"a\nb\"]`, false},                  // a raw line feed in the text's string
 		{`\u005b1]`, false},                    // a \u outside the text's strings: decode
 		{`[1,\/]`, false},                      // \/ outside them
-		{`[\"\/\"]`, false},                    // \/ inside them: decode
-		{`[\"\u00e9\"]`, false},                // \u inside them: decode
+		{`[\"\/\u003c\ud83d\ude00\"]`, true},   // \/ and \u inside them
+		{`[\"\u0022\"]`, false},                // a quote as \u: decode
+		{`[\"\u005c\\n\"]`, false},             // a backslash as \u: decode
+		{`[\"\u000a\"]`, false},                // a control: decode, and refuse
 		{`[1]\f`, false},                       // \f is no whitespace
 		{"[1,\t2]", false},                     // a raw tab is no literal's
 		{`"1"`, false},                         // a raw quote is no literal's

@@ -13,14 +13,18 @@ import (
 )
 
 // Literal writes s as a JSON string literal, quotes included, in one of
-// its spellings: half the time the compact form (what JSON encoders
-// write), and otherwise with characters escaped here and there as no
-// encoder must — '/' as \/, controls as \u00XX rather than their short
-// escape, any character as \u in either case, astral ones as surrogate
-// pairs. Every spelling holds s.
+// its spellings: mostly as encoders write it (EncodersLiteral), and
+// otherwise with characters escaped here and there as no encoder must —
+// '/' as \/, controls as \u00XX rather than their short escape, any
+// character as \u in either case, astral ones as surrogate pairs. Every
+// spelling holds s.
 func Literal(t *rapid.T, s string) string {
-	if rapid.Bool().Draw(t, "compact-literal") {
+	switch rapid.IntRange(0, 3).Draw(t, "literal-form") {
+	case 0, 1:
 		return string(jsontext.AppendString(nil, s))
+	case 2:
+		b, _ := json.Marshal(s)
+		return string(b)
 	}
 	var b strings.Builder
 	b.WriteByte('"')
@@ -90,4 +94,12 @@ func LiteralText(t *rapid.T) string {
 		}).Draw(t, "odd")
 	}
 	return text
+}
+
+// EncodersLiteral reports whether lit is s as JSON encoders write it: the
+// compact form, or Go's encoding/json's, which also escapes '<', '>', '&',
+// U+2028 and U+2029 as \u.
+func EncodersLiteral(lit, s string) bool {
+	goForm, _ := json.Marshal(s)
+	return lit == string(jsontext.AppendString(nil, s)) || lit == string(goForm)
 }
