@@ -252,9 +252,11 @@ func (x *responseReader) readContent() bool {
 				return false
 			}
 			if name == "text" && x.msg[from] == '"' {
-				// The text as its literal, checked but not decoded: the
-				// text's value may be read from it where it lies.
-				lit, err := x.r.NextRawString()
+				// The text as its literal, neither checked nor decoded
+				// yet: the text's value may be read from it where it
+				// lies, which checks it (parseLiteral), and it is
+				// decoded otherwise (unquote).
+				lit, err := x.r.PassString()
 				textIsString, at = err == nil, span{from, from + len(lit)}
 				return err == nil
 			}
@@ -284,7 +286,11 @@ func (x *responseReader) readContent() bool {
 		}
 		if !isText {
 			if textIsString {
-				x.checkCompact(at, x.unquote(at)) // a text that stays as it is
+				text, ok := x.unquote(at)
+				if !ok {
+					return false
+				}
+				x.checkCompact(at, text) // a text that stays as it is
 			}
 			res.Content = append(res.Content, Block{})
 			x.resp.texts = append(x.resp.texts, span{-1, -1})
@@ -306,7 +312,10 @@ func (x *responseReader) readContent() bool {
 	}
 	for i, t := range x.resp.texts {
 		if t.from >= 0 {
-			res.Content[i].Text = x.unquote(t)
+			var ok bool
+			if res.Content[i].Text, ok = x.unquote(t); !ok {
+				return false // no JSON string: the message is no JSON
+			}
 		}
 	}
 	if only < 0 {
@@ -330,9 +339,10 @@ func (x *responseReader) readContent() bool {
 // literal where it lies in the message, and makes it the JSON block as
 // readContent does with the value of the decoded text: the two are the
 // same (jsonmap.ParseLiteral), but for the text, which is decoded only if
-// something asks for it (Result.DecodeTexts). It reports false, having
-// done nothing, when the literal must be decoded to know the text's
-// value, or whether it has one that is read whole.
+// something asks for it (Result.DecodeTexts). Reading the literal whole
+// checks it, as decoding it would. It reports false, having done nothing,
+// when the literal must be decoded to know the text's value, whether it
+// has one that is read whole, or whether it is a JSON string at all.
 func (x *responseReader) parseLiteral(at int) bool {
 	t := x.resp.texts[at]
 	lit := x.msg[t.from+1 : t.to-1]
@@ -363,11 +373,10 @@ func (x *responseReader) found(b *block) {
 	}
 }
 
-// unquote returns the string of the literal at s, which the reader has
-// checked.
-func (x *responseReader) unquote(s span) string {
-	str, _ := jsontext.Unquote(unsafe.String(&x.msg[s.from], s.to-s.from))
-	return str
+// unquote returns the string of the literal at s, which the reader
+// passed, and false when it is no JSON string literal.
+func (x *responseReader) unquote(s span) (string, bool) {
+	return jsontext.Unquote(unsafe.String(&x.msg[s.from], s.to-s.from))
 }
 
 // checkCompact notes that the message is not in compact form unless the

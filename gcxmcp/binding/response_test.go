@@ -235,6 +235,17 @@ func TestReadResponseLeaves(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"\u0074ext","text":"1"}]}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text": "1"}]}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"text":"\u003c","type":"note"}]}}`,
+		// A text's literal that is no JSON string, though its value would
+		// read: a raw control or invalid UTF-8, in the text's JSON or
+		// in a string of it, or an unknown escape.
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"[1]\x01\"}]}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"[1,\t2]\"}]}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"[\\\"a\tb\\\"]\"}]}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"[\\\"a\xffb\\\"]\"}]}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"[1]\\q\"}]}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"[1]\\q\"},{\"type\":\"text\",\"text\":\"2\"}]}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"note\",\"text\":\"\\q\"}]}}",
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"[1]}]}}`,
 	} {
 		if _, ok := ReadResponse([]byte(msg)); ok {
 			t.Errorf("ReadResponse read %s", msg)

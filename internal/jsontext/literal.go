@@ -24,7 +24,6 @@ type readMode uint8
 
 const (
 	plain     readMode = iota
-	rawString          // NextRawString: the next string as its literal
 	inLiteral          // NewLiteralReader: the input is a literal's bytes
 )
 
@@ -82,17 +81,7 @@ func (r *Reader) literalSpace() (c byte, ok bool) {
 
 // strOfMode is str in a mode other than plain.
 func (r *Reader) strOfMode() (string, error) {
-	if r.mode == inLiteral {
-		return r.literalStr()
-	}
-	r.limitNext = false
-	start := r.pos
-	end, _, f, at := scanString(r.buf[:r.end], start, false, nil)
-	if err := r.checkToken(start, end, f, at, true); err != nil {
-		return "", err
-	}
-	r.pos = end
-	return r.text[start:end], nil
+	return r.literalStr()
 }
 
 // literalStr reads, in a literal reader, the string whose opening quote,
@@ -201,29 +190,6 @@ func (r *Reader) literalStr() (string, error) {
 		i = ends[next-1]
 		run = i
 	}
-}
-
-// NextRawString reads the next token of a text held whole, which must be
-// a string value, and returns its literal as it stands, quotes and
-// escapes included: checked as NextToken checks a string, but neither
-// decoded nor checked for compact form, for a caller that may need only
-// its bytes (NewLiteralReader) and decodes it only if it needs it
-// (Unquote). Compact is as it was before it.
-func (r *Reader) NextRawString() (string, error) {
-	switch {
-	case !r.whole || r.mode != plain || r.peeked || r.err != nil:
-		return "", ErrCannotPass
-	case r.state != stColon && r.state != stValue && r.state != stFirstElem:
-		return "", ErrCannotPass
-	}
-	r.mode = rawString
-	tok, err := r.NextToken()
-	r.mode = plain
-	if err == nil && tok.Kind != String {
-		err = r.fail(tok.Pos, "expected a string, found "+tok.Kind.String())
-		r.err = err
-	}
-	return tok.Text, err
 }
 
 // Unquote returns the string of a JSON string literal lit, quotes

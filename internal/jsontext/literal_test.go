@@ -112,28 +112,32 @@ func TestLiteralReaderCompact(t *testing.T) {
 	}
 }
 
-// NextRawString gives a string value's literal as it stands and leaves
-// the reader after it; it reads nothing but a string value.
-func TestNextRawString(t *testing.T) {
-	r := NewStringReader(`{"a":"x\ny","b":[1]}`)
+// PassString gives a string value's literal as it stands and leaves the
+// reader after it; it passes nothing but a string, and a literal that
+// does not close is an error.
+func TestPassString(t *testing.T) {
+	r := NewStringReader(`{"a":"x\"\\","b":[1]}`)
 	r.NextToken()
 	r.NextToken()
-	if lit, err := r.NextRawString(); err != nil || lit != `"x\ny"` {
-		t.Fatalf("NextRawString = %q, %v", lit, err)
+	if lit, err := r.PassString(); err != nil || lit != `"x\"\\"` {
+		t.Fatalf("PassString = %q, %v", lit, err)
 	}
-	if tok, _ := r.NextToken(); tok.Kind != Name || tok.Text != "b" {
-		t.Fatalf("then %v %q", tok.Kind, tok.Text)
+	if tok, err := r.NextToken(); err != nil || tok.Kind != Name || tok.Text != "b" {
+		t.Fatalf("then %v %q, %v", tok.Kind, tok.Text, err)
 	}
-	if _, err := r.NextRawString(); err == nil {
-		t.Fatal("NextRawString read an array")
+	if _, err := r.PassString(); err == nil {
+		t.Fatal("PassString passed an array")
 	}
-	if _, err := NewStringReader(`["\q"]`).NextRawString(); err == nil {
-		t.Fatal("NextRawString before the array's '['")
+	if _, err := NewStringReader(`["x"]`).PassString(); err == nil {
+		t.Fatal("PassString before the array's '['")
 	}
-	bad := NewStringReader(`["\q"]`)
-	bad.NextToken()
-	if _, err := bad.NextRawString(); err == nil {
-		t.Fatal(`NextRawString read "\q"`)
+	open := NewStringReader(`["x\"]`)
+	open.NextToken()
+	if _, err := open.PassString(); err == nil {
+		t.Fatal("PassString passed a literal that does not close")
+	}
+	if _, err := open.NextToken(); err == nil {
+		t.Fatal("the error of PassString was not sticky")
 	}
 }
 
