@@ -64,6 +64,7 @@ func TestLiteralReader(t *testing.T) {
 		{`[\"\u000a\"]`, false},                // a control: decode, and refuse
 		{`[1]\f`, false},                       // \f is no whitespace
 		{"[1,\t2]", false},                     // a raw tab is no literal's
+		{"[\\\"a\tb\\\"]", false},              // nor in a string of the text
 		{`"1"`, false},                         // a raw quote is no literal's
 		{`[1`, false},                          // cut short
 		{strings.Repeat("[", 3) + "]]", false}, // unclosed
