@@ -26,7 +26,13 @@ func TestPropertyParseLiteralAsDecoded(t *testing.T) {
 			t.Fatalf("the literal %s does not hold the text %q", lit, text)
 		}
 		want, wantCompact, err := jsonmap.ParseShared([]byte(decoded))
-		got, gotCompact, read := jsonmap.ParseLiteral([]byte(lit[1 : len(lit)-1]))
+		// The literal's bytes after its opening quote, and what a
+		// message may hold after it.
+		after := rapid.SampledFrom([]string{"", `}]}`, `,"x":"\"y\""}`}).Draw(t, "after")
+		got, gotCompact, n, read := jsonmap.ParseLiteral([]byte(lit[1:] + after))
+		if read && n != len(lit)-2 {
+			t.Fatalf("the literal %s closes at %d, not %d", lit, len(lit)-2, n)
+		}
 		switch {
 		case read && err != nil:
 			t.Fatalf("read %#v from %s, whose text is refused: %v", got, lit, err)
@@ -40,8 +46,8 @@ func TestPropertyParseLiteralAsDecoded(t *testing.T) {
 
 // The literal's plain strings and numbers are shared, not copied.
 func TestParseLiteralShares(t *testing.T) {
-	lit := []byte(`{\"name\": \"plain\", \"n\": 12, \"e\": \"a\\nb\"}`)
-	v, compact, ok := jsonmap.ParseLiteral(lit)
+	lit := []byte(`{\"name\": \"plain\", \"n\": 12, \"e\": \"a\\nb\"}"`)
+	v, compact, _, ok := jsonmap.ParseLiteral(lit)
 	if !ok || compact {
 		t.Fatalf("ParseLiteral: ok %v, compact %v", ok, compact)
 	}

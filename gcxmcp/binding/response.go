@@ -85,7 +85,10 @@ type responseReader struct {
 	resp *Response
 	// The JSON block, when the content holds one text block with a JSON
 	// text: its value, parsed.
-	block      *block
+	block *block
+	// literal is the value of the first text whose value was read from
+	// its literal, and its block (parseLiteral).
+	literal    *block
 	content    bool // the content has been read
 	structured span // structuredContent's value, from -1 when none has been read
 	hasStruct  bool // structuredContent is present and not null
@@ -252,12 +255,19 @@ func (x *responseReader) readContent() bool {
 				return false
 			}
 			if name == "text" && x.msg[from] == '"' {
-				// The text as its literal, neither checked nor decoded
-				// yet: the text's value may be read from it where it
-				// lies, which checks it (parseLiteral), and it is
-				// decoded otherwise (unquote).
+				// The text as its literal, not decoded: the text's value
+				// is read from it where it lies, which checks it, or else
+				// it is passed and decoded below.
+				textIsString = true
+				if x.literal == nil {
+					if v, n, ok := x.parseLiteral(from); ok && x.r.PassValue(n) == nil {
+						x.literal = &block{at: len(res.Content), shared: x.msg[from+1 : from+n-1], value: v, parsed: true}
+						at = span{from, from + n}
+						return true
+					}
+				}
 				lit, err := x.r.PassString()
-				textIsString, at = err == nil, span{from, from + len(lit)}
+				at = span{from, from + len(lit)}
 				return err == nil
 			}
 			// A text block's text may be in any form, for an answer writes
@@ -307,7 +317,13 @@ func (x *responseReader) readContent() bool {
 		res.Content = append(res.Content, Block{IsText: true})
 		x.resp.texts = append(x.resp.texts, at)
 	}
-	if only >= 0 && x.parseLiteral(only) {
+	if b := x.literal; b != nil && b.at == only {
+		// The one text block's value, read from its literal: the same as
+		// that of the decoded text (jsonmap.ParseLiteral), which is
+		// decoded only if something asks for it (Result.DecodeTexts).
+		t := x.resp.texts[only]
+		res.undecoded = literalText{at: only, lit: unsafe.String(&x.msg[t.from], t.to-t.from)}
+		x.found(b)
 		return true
 	}
 	for i, t := range x.resp.texts {
@@ -335,27 +351,17 @@ func (x *responseReader) readContent() bool {
 	return true
 }
 
-// parseLiteral reads the value of the one text block's text, at, from its
-// literal where it lies in the message, and makes it the JSON block as
-// readContent does with the value of the decoded text: the two are the
-// same (jsonmap.ParseLiteral), but for the text, which is decoded only if
-// something asks for it (Result.DecodeTexts). Reading the literal whole
-// checks it, as decoding it would. It reports false, having done nothing,
-// when the literal must be decoded to know the text's value, whether it
-// has one that is read whole, or whether it is a JSON string at all.
-func (x *responseReader) parseLiteral(at int) bool {
-	t := x.resp.texts[at]
-	lit := x.msg[t.from+1 : t.to-1]
-	if len(lit) >= streamAbove {
-		return false // the text may be as long, and its value streamed
-	}
-	v, _, ok := jsonmap.ParseLiteral(lit)
-	if !ok {
-		return false
-	}
-	x.resp.Result.undecoded = literalText{at: at, lit: unsafe.String(&x.msg[t.from], t.to-t.from)}
-	x.found(&block{at: at, shared: lit, value: v, parsed: true})
-	return true
+// parseLiteral reads the value of the text whose literal's opening
+// quote is at, from the literal where it lies in the message, and returns
+// the literal's length with its quotes. Reading the literal whole checks
+// it, as decoding it would. ok is false when the literal must be decoded
+// to know the text's value, whether it has one that is read whole
+// (streamAbove: a literal at least as long may hold such a text), or
+// whether it is a JSON string at all.
+func (x *responseReader) parseLiteral(at int) (v jsonmap.Value, n int, ok bool) {
+	text := x.msg[at+1 : min(len(x.msg), at+1+streamAbove)]
+	v, _, end, ok := jsonmap.ParseLiteral(text)
+	return v, end + 2, ok
 }
 
 // found makes b, the value of the one text block's text, the JSON block

@@ -1,6 +1,7 @@
 package jsontext
 
 import (
+	"io"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -32,25 +33,39 @@ const (
 const errLiteralForm = "not JSON, or a form of the literal the literal reader does not read"
 
 // NewLiteralReader returns a Reader over the JSON text held in a JSON
-// string literal, given as the literal's bytes between its quotes, as
-// they stand. It reads exactly the texts NewStringReader reads in the
-// decoded literal, with the same tokens and the same Compact, as long as
-// the literal writes the text's quotes as \", its whitespace as spaces or
-// the escapes \n, \t and \r, its other characters as themselves, and
-// each escape of its strings with its backslash (and a quote or backslash
-// after it) escaped, and any other character of its strings as itself or
-// as an escape \u or \/; the Text of a string with no escape, and of
-// every number, is a substring of lit. Any other literal — an escape \u,
-// \/, \b or \f outside the text's strings, a quote or backslash of a
-// string written as \u, a raw control — is an error,
-// as is a text that is not JSON: an error says only that the literal
-// must be decoded and read with NewStringReader to know which. Its
-// positions are offsets in lit. MaxTokenBytes and LimitString are not
-// applied: with either set, every string is an error.
-func NewLiteralReader(lit string) *Reader {
-	r := NewStringReader(lit)
+// string literal, given as text, which begins with the literal's bytes
+// after its opening quote, as they stand, and may go on after its closing
+// quote: the first quote not part of an escape, where the reader finds
+// the end of its input (LiteralEnd). It reads exactly the texts
+// NewStringReader reads in the decoded literal, with the same tokens and
+// the same Compact, as long as the literal writes the text's quotes as
+// \", its whitespace as spaces or the escapes \n, \t and \r, its other
+// characters as themselves, each escape of its strings with its
+// backslash (and a quote or backslash after it) escaped, and any other
+// character of its strings as itself or as an escape \u or \/; the Text
+// of a string with no escape, and of every number, is a substring of
+// text. Any other literal — an escape \u, \/, \b or \f outside the
+// text's strings, a quote or backslash of a string written as \u, a raw
+// control — is an error, as is a text that is not JSON: an error says
+// only that the literal must be decoded and read with NewStringReader to
+// know which. A text read to its end without error is one of a literal
+// that is a JSON string. Its positions are offsets in text. MaxTokenBytes
+// and LimitString are not applied: with either set, every string is an
+// error.
+func NewLiteralReader(text string) *Reader {
+	r := NewStringReader(text)
 	r.mode = inLiteral
 	return r
+}
+
+// LiteralEnd returns, for a literal reader that has read to the end of
+// the text without error (End), the offset of the literal's closing
+// quote, and -1 when the input ended without one.
+func (r *Reader) LiteralEnd() int {
+	if r.mode != inLiteral || !r.literalClosed || r.err != nil && r.err != io.EOF {
+		return -1
+	}
+	return r.end
 }
 
 // literalSpace reads, in a literal reader, the escape at pos, whose

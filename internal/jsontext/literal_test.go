@@ -15,10 +15,11 @@ func literalTokens(t *testing.T, lit string) (read bool) {
 	r := NewLiteralReader(lit)
 	r.RejectDuplicateNames, r.CheckCompact = true, true
 	got, err := tokens(r)
-	if err != nil {
+	end := r.LiteralEnd()
+	if err != nil || end < 0 {
 		return false
 	}
-	text, ok := Unquote(`"` + lit + `"`)
+	text, ok := Unquote(`"` + lit[:end+1])
 	if !ok {
 		t.Fatalf("read %q, which is no literal's content", lit)
 	}
@@ -65,25 +66,31 @@ func TestLiteralReader(t *testing.T) {
 		{`[1]\f`, false},                       // \f is no whitespace
 		{"[1,\t2]", false},                     // a raw tab is no literal's
 		{"[\\\"a\tb\\\"]", false},              // nor in a string of the text
-		{`"1"`, false},                         // a raw quote is no literal's
+		{`"1"`, false},                         // a text that ends where it begins
+		{`[1,\"a\"]"]`, true},                  // what follows the closing quote is no part
+		{`[\"a"\"]`, false},                    // a string the literal's end cuts
 		{`[1`, false},                          // cut short
 		{strings.Repeat("[", 3) + "]]", false}, // unclosed
 	} {
-		if got := literalTokens(t, c.lit); got != c.read {
+		if got := literalTokens(t, c.lit+`"`); got != c.read {
 			t.Errorf("%q: read %v", c.lit, got)
 		}
 	}
 	// Nesting, numbers and names keep the reader's bounds and rules.
-	deep := NewLiteralReader(strings.Repeat("[", 3) + strings.Repeat("]", 3))
+	unclosed := NewLiteralReader(`[1]`)
+	if _, err := tokens(unclosed); err != nil || unclosed.LiteralEnd() != -1 {
+		t.Errorf("a literal without its closing quote: %v, LiteralEnd %d", err, unclosed.LiteralEnd())
+	}
+	deep := NewLiteralReader(strings.Repeat("[", 3) + strings.Repeat("]", 3) + `"`)
 	deep.MaxDepth = 2
 	if _, err := tokens(deep); err == nil {
 		t.Error("nested beyond MaxDepth, read")
 	}
 	var e *Error
-	if _, err := tokens(NewLiteralReader(`[01]`)); !errors.As(err, &e) {
+	if _, err := tokens(NewLiteralReader(`[01]"`)); !errors.As(err, &e) {
 		t.Errorf("a leading zero: %v", err)
 	}
-	bounded := NewLiteralReader(`[\"x\"]`)
+	bounded := NewLiteralReader(`[\"x\"]"`)
 	bounded.MaxTokenBytes = 100
 	if _, err := tokens(bounded); err == nil {
 		t.Error("a string read under MaxTokenBytes")
@@ -102,7 +109,7 @@ func TestLiteralReaderCompact(t *testing.T) {
 		`[\"\\u001F\"]`:                false,
 		`[\"\\u000a\"]`:                false,
 	} {
-		r := NewLiteralReader(lit)
+		r := NewLiteralReader(lit + `"`)
 		r.CheckCompact = true
 		if _, err := tokens(r); err != nil {
 			t.Fatalf("%q: %v", lit, err)

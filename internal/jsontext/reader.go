@@ -83,10 +83,13 @@ type Reader struct {
 
 	interned map[string]string
 
-	loose       bool // whitespace or an escape compact form does not write was read
-	mode        readMode
-	limitNext   bool // LimitString applies to the next string scanned
-	stringLimit int
+	loose bool // whitespace or an escape compact form does not write was read
+	mode  readMode
+	// literalClosed: a literal reader met the literal's closing quote,
+	// at end.
+	literalClosed bool
+	limitNext     bool // LimitString applies to the next string scanned
+	stringLimit   int
 }
 
 type state uint8
@@ -1010,6 +1013,12 @@ func (r *Reader) skipSpace() (c byte, ok bool, err error) {
 				if c, ok := r.literalSpace(); !ok {
 					return c, true, nil
 				}
+			case '"':
+				if r.mode != inLiteral {
+					return c, true, nil
+				}
+				r.literalClosed = true // the literal's closing quote: the end of its text
+				r.end = r.pos
 			default:
 				return c, true, nil
 			}
