@@ -140,7 +140,7 @@ func (r *Reader) literalStr() (string, error) {
 				return r.text[from:i], nil
 			}
 			r.scratch = append(d, src[run:i]...)
-			return r.ownScratch(), nil
+			return r.keepDecoded(r.scratch), nil
 		case 'u', '/':
 			// A character of the string written as an escape of the
 			// literal, as Go's encoding/json writes '<' (\u003c): the
@@ -226,4 +226,17 @@ func Unquote(lit string) (string, bool) {
 		return strings.Clone(unsafe.String(unsafe.SliceData(d), len(d))), true
 	}
 	return unsafe.String(unsafe.SliceData(d), len(d)), true
+}
+
+// keepDecoded returns a string of b's bytes, a string with escapes that a
+// literal reader decoded: in a buffer the reader fills with them, so that
+// the strings of a text take an allocation now and then, not one each. A
+// full buffer is left to the strings that share it.
+func (r *Reader) keepDecoded(b []byte) string {
+	if cap(r.decoded)-len(r.decoded) < len(b) {
+		r.decoded = make([]byte, 0, max(2*cap(r.decoded), len(b), 512))
+	}
+	start := len(r.decoded)
+	r.decoded = append(r.decoded, b...)
+	return unsafe.String(&r.decoded[start], len(b))
 }

@@ -88,7 +88,8 @@ type Reader struct {
 	// literalClosed: a literal reader met the literal's closing quote,
 	// at end.
 	literalClosed bool
-	limitNext     bool // LimitString applies to the next string scanned
+	decoded       []byte // a literal reader's strings with escapes (keepDecoded)
+	limitNext     bool   // LimitString applies to the next string scanned
 	stringLimit   int
 }
 
