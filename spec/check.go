@@ -172,7 +172,7 @@ func CheckHeader(index int, tool string, fields []string, meta []Meta) error {
 		if !IsName(m.Key) {
 			return modelErr("HDR-3", fmt.Sprintf("%s: meta key %s must be one or more of A-Z a-z 0-9 _ - .", where, QuoteShort(m.Key)))
 		}
-		if m.Key == KeyTool || m.Key == KeyFields {
+		if StructuralKey(m.Key) {
 			return modelErr("HDR-8", fmt.Sprintf("%s: %q is a structural key and cannot be a meta key", where, m.Key))
 		}
 		if keys[m.Key] {

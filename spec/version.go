@@ -40,6 +40,9 @@ func IsTagByte(c byte) bool {
 // TagMalformed, n is the 0-based index of the byte that breaks the tag rule
 // (the error's column is n+1). For TagNotGCX, n is 0.
 func ReadTag(line []byte) (tag string, kind TagKind, n int) {
+	if len(line) > len(Version) && string(line[:len(Version)]) == Version && (line[len(Version)] == ' ' || line[len(Version)] == '\n') {
+		return Version, TagGCX1, len(Version) // every header of a GCX1 payload
+	}
 	if len(line) < len(TagPrefix) || string(line[:len(TagPrefix)]) != TagPrefix {
 		return "", TagNotGCX, 0
 	}

@@ -2,6 +2,7 @@ package streaming
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -104,9 +105,9 @@ var (
 	fieldStops, metaStops [256]byte
 	// nameByte is spec.IsNameByte as a table [HDR-3].
 	nameByte [256]bool
-	// plainClass tells headerMarks.scan, a bit for each, whether a byte may
+	// plainClass tells scanHeader, a bit for each, whether a byte may
 	// stand in a name (nameByte), and in a field name or meta value
-	// without escapes and as ASCII (fieldStops or metaStops 0).
+	// as printable ASCII without escapes.
 	plainClass [256]byte
 )
 
@@ -140,80 +141,132 @@ func init() {
 	}
 }
 
-// headerMarks holds what its scan marks on a header line, in arrays that
-// stand on readHeader's stack.
-type headerMarks struct {
-	tool   string
-	fields [markRoom]spec.Mark
-	keys   [metaMarkRoom]spec.Mark
-	values [metaMarkRoom]spec.Mark
-	nf, nm int // fields and meta pairs marked
-}
-
-// scan reads, in one pass over its bytes, a header line that is well
-// formed and whose names and values are ASCII without escapes, as nearly
-// every header is: it marks the tool name, the field names and the meta
-// pairs, cut from text, the line's string. It reports false, having
-// decided nothing, for any other line: one with an escape, a character
-// that is not ASCII, an empty field name or meta value, a byte that breaks
-// the grammar, or more fields or pairs than m has room for. parseHeader
-// reads those, and reports the errors where they stand [ERR-2]; the rules
-// that need the whole header (spec.HeaderFault) are checked on either's
-// marks.
-func (m *headerMarks) scan(line []byte, text string, hasLF bool) bool {
+// scanHeader reads, in one pass over its bytes, a header line that is well
+// formed, whose field names and meta values are printable ASCII without
+// escapes, and which breaks none of the rules spec.HeaderFault checks, as
+// nearly every header is: it fills block's Header with the tool name, the
+// field names and the meta pairs, cut from text, the line's string, and
+// sets the decoder's columns. It goes a word at a time (nameEnd,
+// fieldNameEnd, metaValueEnd), and checks each part as it meets it with the
+// rules' own functions from spec: the field limit, repeated names (whose
+// bits, spec.NameBit, are mostly enough to tell them apart), structural
+// keys, reserved keys' values. It returns the header's rows= pair, if any.
+//
+// It reports false, having handed out nothing, for any other line: one
+// with an escape, a byte that is not ASCII, a control, an empty field name
+// or meta value, a byte that breaks the grammar, or a fault. walkHeader
+// reads those, and reports the errors where they stand [ERR-2].
+func (d *Decoder) scanHeader(line []byte, text string, hasLF bool, block *headerBlock) (*declared, bool) {
 	const toolAt = len(spec.Version) + len(" tool=")
-	if !hasLF || len(line) < toolAt || string(line[len(spec.Version):toolAt]) != " tool=" {
-		return false
+	n := len(line)
+	if !hasLF || n < toolAt || string(line[len(spec.Version):toolAt]) != " tool=" {
+		return nil, false
 	}
+	// The loops below go byte by byte through plainClass; they stand
+	// written out, not called, so that the scan's state stays in
+	// registers.
 	i := toolAt
-	for i < len(line) && plainClass[line[i]]&plainName != 0 {
+	for i < n && plainClass[line[i]]&plainName != 0 {
 		i++
 	}
-	if i == toolAt || len(line)-i < len(" fields=") || string(line[i:i+len(" fields=")]) != " fields=" {
-		return false
+	if i == toolAt || n-i < len(" fields=") || string(line[i:i+len(" fields=")]) != " fields=" {
+		return nil, false
 	}
-	m.tool = text[toolAt:i]
+	block.h.Tool = text[toolAt:i]
 	i += len(" fields=")
-	nf := 0
+	d.fieldsCol = i + 1
+	fields := block.fields[:0]
+	var held uint64 // the spec.NameBit of each name so far
 	for {
 		from := i
-		for i < len(line) && plainClass[line[i]]&plainField != 0 {
+		for i < n && plainClass[line[i]]&plainField != 0 {
 			i++
 		}
-		if i == from || nf == len(m.fields) {
-			return false
+		if i == from {
+			return nil, false
 		}
-		m.fields[nf] = spec.Mark{Col: from, Text: text[from:i]}
-		nf++
-		if i == len(line) || line[i] != ',' {
+		name := text[from:i]
+		if bit := spec.NameBit(name); held&bit == 0 {
+			held |= bit
+		} else if len(fields) >= inlineFields || slices.Contains(fields, name) {
+			// A repeat [HDR-6], or one of a long list that only a
+			// map tells in linear time: HeaderFault's to decide.
+			return nil, false
+		}
+		fields = append(fields, name)
+		if i == n || line[i] != ',' {
 			break
 		}
 		i++
 	}
-	nm := 0
-	for i < len(line) && line[i] == ' ' {
+	// The limit holds for every field where it holds for the last.
+	if d.Limits.FieldFault(len(fields)-1, 0) != nil {
+		return nil, false
+	}
+	block.h.Fields = fields[:len(fields):len(fields)]
+	meta := block.meta[:0]
+	if d.metaCols == nil {
+		d.metaCols = d.metaColRoom[:0]
+	}
+	cols := d.metaCols[:0]
+	rows := -1 // the index of the rows= pair
+	held = 0
+	for i < n && line[i] == ' ' {
 		i++
 		keyAt := i
-		for i < len(line) && plainClass[line[i]]&plainName != 0 {
+		for i < n && plainClass[line[i]]&plainName != 0 {
 			i++
 		}
-		if i == keyAt || i == len(line) || line[i] != '=' {
-			return false
+		if i == keyAt || i == n || line[i] != '=' {
+			return nil, false
 		}
+		key := text[keyAt:i]
 		i++
 		valueAt := i
-		for i < len(line) && plainClass[line[i]]&plainMeta != 0 {
+		for i < n && plainClass[line[i]]&plainMeta != 0 {
 			i++
 		}
-		if i == valueAt || nm == len(m.keys) {
-			return false
+		if i == valueAt || spec.StructuralKey(key) {
+			return nil, false
 		}
-		m.keys[nm] = spec.Mark{Col: keyAt, Text: text[keyAt : valueAt-1]}
-		m.values[nm] = spec.Mark{Col: valueAt, Text: text[valueAt:i]}
-		nm++
+		if bit := spec.NameBit(key); held&bit == 0 {
+			held |= bit
+		} else if len(meta) >= inlineMeta || repeatsKey(meta, key) {
+			return nil, false // a repeated key [HDR-8], or a long list
+		}
+		value := text[valueAt:i]
+		if rule, _ := spec.CheckMeta(key, value); rule != "" {
+			return nil, false
+		}
+		if key == spec.KeyRows {
+			rows = len(meta)
+		}
+		meta = append(meta, spec.Meta{Key: key, Value: value})
+		cols = append(cols, valueAt+1)
 	}
-	m.nf, m.nm = nf, nm
-	return i == len(line)
+	if i != n {
+		return nil, false
+	}
+	block.h.Meta = nil // without pairs, as the reference has it
+	if len(meta) > 0 {
+		block.h.Meta = meta[:len(meta):len(meta)]
+	}
+	d.metaCols = cols
+	if rows < 0 {
+		return nil, true
+	}
+	d.decl = declared{value: meta[rows].Value, line: d.line, lineOffset: d.base + int64(d.start), col: cols[rows] - 1}
+	return &d.decl, true
+}
+
+// repeatsKey reports whether key is the key of one of meta's pairs.
+func repeatsKey(meta []spec.Meta, key string) bool {
+	for _, m := range meta {
+		if m.Key == key {
+			return true
+		}
+	}
+	return false
 }
 
 // escapedRest goes on with escapedText from the first backslash or byte
@@ -314,56 +367,20 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 	} else {
 		text = string(line)
 	}
-	var m headerMarks
-	tool, fields, keys, values := m.tool, m.fields[:0], m.keys[:0], m.values[:0]
-	if m.scan(line, text, hasLF) {
-		tool, fields, keys, values = m.tool, m.fields[:m.nf], m.keys[:m.nm], m.values[:m.nm]
-	} else {
+	// The first section's Header stands in the decoder, which never
+	// writes over it again; every later one is allocated.
+	block := &d.first
+	if d.sections > 0 {
+		block = new(headerBlock)
+	}
+	decl, ok := d.scanHeader(line, text, hasLF, block)
+	if !ok {
 		var err error
-		tool, fields, keys, values, err = d.parseHeader(line, text, hasLF, fields, keys, values)
-		if err != nil {
+		if decl, err = d.walkHeader(line, text, hasLF, block); err != nil {
 			return err
 		}
 	}
-	if f := spec.HeaderFault(fields, keys, values, d.Limits); f != nil {
-		return d.fault(f)
-	}
-	block := new(headerBlock)
 	h := &block.h
-	h.Tool = tool
-	if len(fields) <= inlineFields {
-		h.Fields = block.fields[:len(fields):len(fields)]
-	} else {
-		h.Fields = make([]string, len(fields))
-	}
-	for k, f := range fields {
-		h.Fields[k] = f.Text
-	}
-	switch {
-	case len(keys) == 0:
-		// nil without pairs, as the reference has it
-	case len(keys) <= inlineMeta:
-		h.Meta = block.meta[:len(keys):len(keys)]
-	default:
-		h.Meta = make([]spec.Meta, len(keys))
-	}
-	var decl *declared
-	for k, key := range keys {
-		if key.Text == spec.KeyRows {
-			d.decl = declared{value: values[k].Text, line: d.line, lineOffset: d.base + int64(d.start), col: values[k].Col}
-			decl = &d.decl
-		}
-		h.Meta[k] = spec.Meta{Key: key.Text, Value: values[k].Text}
-	}
-
-	d.fieldsCol = fields[0].Col + 1
-	if d.metaCols == nil {
-		d.metaCols = d.metaColRoom[:0]
-	}
-	d.metaCols = d.metaCols[:0]
-	for _, v := range values {
-		d.metaCols = append(d.metaCols, v.Col+1)
-	}
 	if haveRowScanner && len(d.marks) < len(h.Fields) {
 		// Room for the row scanner to mark a row's TABs and a few
 		// backslashes; a row with more grows it. A section of a few
@@ -382,9 +399,61 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 	return nil
 }
 
+// walkHeader reads a header line scanHeader does not take, the grammar's
+// way (parseHeader), checks the rules the grammar cannot express
+// (spec.HeaderFault), and fills block and the decoder's columns as
+// scanHeader does. The marks stand on its own stack, which the header of
+// scanHeader's path never pays to clear.
+func (d *Decoder) walkHeader(line []byte, text string, hasLF bool, block *headerBlock) (*declared, error) {
+	var fieldRoom [markRoom]spec.Mark
+	var keyRoom, valueRoom [metaMarkRoom]spec.Mark
+	tool, fields, keys, values, err := d.parseHeader(line, text, hasLF, fieldRoom[:0], keyRoom[:0], valueRoom[:0])
+	if err != nil {
+		return nil, err
+	}
+	if f := spec.HeaderFault(fields, keys, values, d.Limits); f != nil {
+		return nil, d.fault(f)
+	}
+	h := &block.h
+	h.Tool = tool
+	if len(fields) <= inlineFields {
+		h.Fields = block.fields[:len(fields):len(fields)]
+	} else {
+		h.Fields = make([]string, len(fields))
+	}
+	for k, f := range fields {
+		h.Fields[k] = f.Text
+	}
+	switch {
+	case len(keys) == 0:
+		h.Meta = nil // without pairs, as the reference has it
+	case len(keys) <= inlineMeta:
+		h.Meta = block.meta[:len(keys):len(keys)]
+	default:
+		h.Meta = make([]spec.Meta, len(keys))
+	}
+	var decl *declared
+	for k, key := range keys {
+		if key.Text == spec.KeyRows {
+			d.decl = declared{value: values[k].Text, line: d.line, lineOffset: d.base + int64(d.start), col: values[k].Col}
+			decl = &d.decl
+		}
+		h.Meta[k] = spec.Meta{Key: key.Text, Value: values[k].Text}
+	}
+	d.fieldsCol = fields[0].Col + 1
+	if d.metaCols == nil {
+		d.metaCols = d.metaColRoom[:0]
+	}
+	d.metaCols = d.metaCols[:0]
+	for _, v := range values {
+		d.metaCols = append(d.metaCols, v.Col+1)
+	}
+	return decl, nil
+}
+
 // parseHeader walks a header line the grammar's way, production by
 // production, and reports the first byte that cannot continue it [ERR-2]:
-// the path of every header headerMarks.scan does not take, errors included. It
+// the path of every header scanHeader does not take, errors included. It
 // appends the line's field names and meta pairs to fields, keys and values.
 func (d *Decoder) parseHeader(line []byte, text string, hasLF bool, fields, keys, values []spec.Mark) (tool string, _, _, _ []spec.Mark, _ error) {
 	p := headerParser{d: d, line: line, text: text, hasLF: hasLF, i: len(spec.Version)}
