@@ -54,6 +54,15 @@ func NotGCX(start []byte) *Fault {
 // another well-formed tag [VER-2] (VER-4 when sectionsBefore > 0, a later
 // section), and a syntax fault where a malformed tag breaks [VER-3].
 func TagFault(line []byte, sectionsBefore int) *Fault {
+	if StartsGCX1(line) {
+		return nil
+	}
+	return tagFault(line, sectionsBefore)
+}
+
+// tagFault is TagFault for a line that does not start with GCX1 and SP or
+// LF, kept out of line so that TagFault inlines.
+func tagFault(line []byte, sectionsBefore int) *Fault {
 	tag, kind, n := ReadTag(line)
 	switch kind {
 	case TagOther:

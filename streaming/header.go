@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/gcxwire/gcx/spec"
 )
@@ -132,60 +133,124 @@ func init() {
 		if nameByte[c] {
 			plainClass[c] |= plainName
 		}
-		if fieldStops[c] == 0 {
+		// No part holds the LF that ends the line, and scanHeader's
+		// loops stop at it.
+		if fieldStops[c] == 0 && b != '\n' {
 			plainClass[c] |= plainField
 		}
-		if metaStops[c] == 0 {
+		if metaStops[c] == 0 && b != '\n' {
 			plainClass[c] |= plainMeta
 		}
 	}
 }
 
 // scanHeader reads, in one pass over its bytes, a header line that is well
-// formed, whose field names and meta values are printable ASCII without
-// escapes, and which breaks none of the rules spec.HeaderFault checks, as
-// nearly every header is: it fills block's Header with the tool name, the
-// field names and the meta pairs, cut from text, the line's string, and
-// sets the decoder's columns. It goes a word at a time (nameEnd,
-// fieldNameEnd, metaValueEnd), and checks each part as it meets it with the
-// rules' own functions from spec: the field limit, repeated names (whose
-// bits, spec.NameBit, are mostly enough to tell them apart), structural
-// keys, reserved keys' values. It returns the header's rows= pair, if any.
+// formed, whose field names and meta values are ASCII without escapes,
+// TABs or CRs, and which breaks none of the rules spec.HeaderFault checks,
+// as nearly every header is: it fills block's Header with the tool name,
+// the field names and the meta pairs, cut from text, the line's string,
+// and sets the decoder's columns. It returns the header's rows= pair, if
+// any. First its loops find where each part ends, byte by byte through
+// plainClass; then it cuts the parts and checks each with the rule's own
+// function from spec: the field limit, repeated names (whose bits,
+// spec.NameBit, mostly tell them apart without comparing their bytes),
+// structural keys, reserved keys' values (spec.ValidMeta).
 //
 // It reports false, having handed out nothing, for any other line: one
-// with an escape, a byte that is not ASCII, a control, an empty field name
-// or meta value, a byte that breaks the grammar, or a fault. walkHeader
-// reads those, and reports the errors where they stand [ERR-2].
+// with an escape, a byte that is not ASCII, an empty field name or meta
+// value, more fields or pairs than it marks, a byte that breaks the
+// grammar, or a fault. walkHeader reads those, and reports the errors
+// where they stand [ERR-2].
 func (d *Decoder) scanHeader(line []byte, text string, hasLF bool, block *headerBlock) (*declared, bool) {
-	const toolAt = len(spec.Version) + len(" tool=")
+	const (
+		toolAt   = len(spec.Version) + len(" tool=")
+		maxIndex = 1<<31 - 2
+	)
 	n := len(line)
-	if !hasLF || n < toolAt || string(line[len(spec.Version):toolAt]) != " tool=" {
+	if !hasLF || n < toolAt || n > maxIndex || cap(line) == n || line[:n+1][n] != '\n' ||
+		string(line[len(spec.Version):toolAt]) != " tool=" {
 		return nil, false
 	}
-	// The loops below go byte by byte through plainClass; they stand
-	// written out, not called, so that the scan's state stays in
-	// registers.
+	// First the bytes: where each part ends, on the stack, with no
+	// string made yet, so that the loops keep their few variables in
+	// registers. The LF after the line, whose class is none, stops
+	// every loop (plainClass), so they test no index against the line's
+	// length: at(i) is line[i] for i <= n without a bounds check.
+	class := &plainClass
+	base := unsafe.Pointer(unsafe.SliceData(line))
+	at := func(i int) byte { return *(*byte)(unsafe.Add(base, i)) }
 	i := toolAt
-	for i < n && plainClass[line[i]]&plainName != 0 {
+	for class[at(i)]&plainName != 0 {
 		i++
 	}
+	toolEnd := i
 	if i == toolAt || n-i < len(" fields=") || string(line[i:i+len(" fields=")]) != " fields=" {
 		return nil, false
 	}
-	block.h.Tool = text[toolAt:i]
 	i += len(" fields=")
-	d.fieldsCol = i + 1
-	fields := block.fields[:0]
-	var held uint64 // the spec.NameBit of each name so far
+	fieldsAt := i
+	var fieldEnds [markRoom]int32 // where each field name ends
+	nf := 0
 	for {
 		from := i
-		for i < n && plainClass[line[i]]&plainField != 0 {
+		for class[at(i)]&plainField != 0 {
 			i++
 		}
-		if i == from {
+		if i == from || nf == len(fieldEnds) {
 			return nil, false
 		}
-		name := text[from:i]
+		fieldEnds[nf] = int32(i)
+		nf++
+		if at(i) != ',' {
+			break
+		}
+		i++
+	}
+	var pairs [metaMarkRoom][2]int32 // where each meta key's "=" stands and its value ends
+	nm := 0
+	for at(i) == ' ' {
+		i++
+		keyAt := i
+		for class[at(i)]&plainName != 0 {
+			i++
+		}
+		if i == keyAt || at(i) != '=' || nm == len(pairs) {
+			return nil, false
+		}
+		pairs[nm][0] = int32(i)
+		i++
+		valueAt := i
+		for class[at(i)]&plainMeta != 0 {
+			i++
+		}
+		if i == valueAt {
+			return nil, false
+		}
+		pairs[nm][1] = int32(i)
+		nm++
+	}
+	if i != n {
+		return nil, false
+	}
+
+	// Then the parts, each checked with the rule's own function as it
+	// is cut from text.
+	if d.Limits.FieldFault(nf-1, 0) != nil {
+		return nil, false // the limit holds for every field where it holds for the last
+	}
+	fields := block.fields[:0]
+	if nf > len(block.fields) {
+		fields = make([]string, 0, nf)
+	}
+	// The parts are cut from text where the loops above found them,
+	// which they vouch for: from <= end <= len(text) each.
+	cut := func(from, end int) string {
+		return unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(text)), from)), end-from)
+	}
+	var held uint64 // the spec.NameBit of each name so far
+	from := fieldsAt
+	for _, end := range fieldEnds[:nf] {
+		name := cut(from, int(end))
 		if bit := spec.NameBit(name); held&bit == 0 {
 			held |= bit
 		} else if len(fields) >= inlineFields || slices.Contains(fields, name) {
@@ -194,39 +259,26 @@ func (d *Decoder) scanHeader(line []byte, text string, hasLF bool, block *header
 			return nil, false
 		}
 		fields = append(fields, name)
-		if i == n || line[i] != ',' {
-			break
-		}
-		i++
+		from = int(end) + 1
 	}
-	// The limit holds for every field where it holds for the last.
-	if d.Limits.FieldFault(len(fields)-1, 0) != nil {
-		return nil, false
+	var meta []spec.Meta // nil without pairs, as the reference has it
+	switch {
+	case nm == 0:
+	case nm <= len(block.meta):
+		meta = block.meta[:0]
+	default:
+		meta = make([]spec.Meta, 0, nm)
 	}
-	block.h.Fields = fields[:len(fields):len(fields)]
-	meta := block.meta[:0]
 	if d.metaCols == nil {
 		d.metaCols = d.metaColRoom[:0]
 	}
 	cols := d.metaCols[:0]
 	rows := -1 // the index of the rows= pair
 	held = 0
-	for i < n && line[i] == ' ' {
-		i++
-		keyAt := i
-		for i < n && plainClass[line[i]]&plainName != 0 {
-			i++
-		}
-		if i == keyAt || i == n || line[i] != '=' {
-			return nil, false
-		}
-		key := text[keyAt:i]
-		i++
-		valueAt := i
-		for i < n && plainClass[line[i]]&plainMeta != 0 {
-			i++
-		}
-		if i == valueAt || spec.StructuralKey(key) {
+	from-- // the SP before the first key, as a value's end is before the next
+	for _, ends := range pairs[:nm] {
+		key, value := cut(from+1, int(ends[0])), cut(int(ends[0])+1, int(ends[1]))
+		if spec.StructuralKey(key) {
 			return nil, false
 		}
 		if bit := spec.NameBit(key); held&bit == 0 {
@@ -234,23 +286,21 @@ func (d *Decoder) scanHeader(line []byte, text string, hasLF bool, block *header
 		} else if len(meta) >= inlineMeta || repeatsKey(meta, key) {
 			return nil, false // a repeated key [HDR-8], or a long list
 		}
-		value := text[valueAt:i]
-		if rule, _ := spec.CheckMeta(key, value); rule != "" {
-			return nil, false
+		if !spec.ValidMeta(key, value) {
+			return nil, false // META-1 or META-3: HeaderFault's to report
 		}
 		if key == spec.KeyRows {
 			rows = len(meta)
 		}
 		meta = append(meta, spec.Meta{Key: key, Value: value})
-		cols = append(cols, valueAt+1)
+		cols = append(cols, int(ends[0])+2)
+		from = int(ends[1])
 	}
-	if i != n {
-		return nil, false
-	}
-	block.h.Meta = nil // without pairs, as the reference has it
-	if len(meta) > 0 {
-		block.h.Meta = meta[:len(meta):len(meta)]
-	}
+	h := &block.h
+	h.Tool = cut(toolAt, toolEnd)
+	h.Fields = fields[:nf:nf]
+	h.Meta = meta[:nm:nm]
+	d.fieldsCol = fieldsAt + 1
 	d.metaCols = cols
 	if rows < 0 {
 		return nil, true
@@ -354,8 +404,10 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 	if f := d.Limits.SectionFault(d.sections); f != nil {
 		return d.fault(f)
 	}
-	if f := spec.TagFault(line, d.sections); f != nil {
-		return d.fault(f)
+	if !spec.StartsGCX1(line) { // the tag of nearly every header, told inline
+		if f := spec.TagFault(line, d.sections); f != nil {
+			return d.fault(f)
+		}
 	}
 	if err := d.checkLineLength(line); err != nil {
 		return err
