@@ -190,8 +190,12 @@ type Decoder struct {
 	comment spec.Comment
 
 	// first is the first section's Header, with room for its fields and
-	// pairs: a call of one section allocates no Header of its own.
-	first headerBlock
+	// pairs, and firstLine the copy of its line that its strings point
+	// into with ReuseRecord, where the line is short enough: a call of
+	// one section allocates no Header of its own, and a Decoder fills a
+	// size class of the runtime's (1 KiB; TestDecoderHoldsTheFirstHeader).
+	first     headerBlock
+	firstLine [192]byte
 }
 
 // escapedRow is the room a Decoder decodes rows with escapes in, kept from

@@ -413,17 +413,23 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 		return err
 	}
 
-	var text string
-	if d.sealed {
-		text = sharedString(line)
-	} else {
-		text = string(line)
-	}
 	// The first section's Header stands in the decoder, which never
-	// writes over it again; every later one is allocated.
+	// writes over it again; every later one is allocated. Its strings
+	// are cut from the line where the buffer is never written over, and
+	// otherwise from a copy: for the first header, one in the decoder
+	// where the line fits.
 	block := &d.first
 	if d.sections > 0 {
 		block = new(headerBlock)
+	}
+	var text string
+	switch {
+	case d.sealed:
+		text = sharedString(line)
+	case d.sections == 0 && len(line) <= len(d.firstLine):
+		text = sharedString(d.firstLine[:copy(d.firstLine[:], line)])
+	default:
+		text = string(line)
 	}
 	decl, ok := d.scanHeader(line, text, hasLF, block)
 	if !ok {
