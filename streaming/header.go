@@ -108,7 +108,8 @@ var (
 	nameByte [256]bool
 	// plainClass tells scanHeader, a bit for each, whether a byte may
 	// stand in a name (nameByte), and in a field name or meta value
-	// as printable ASCII without escapes.
+	// without escapes and as ASCII (fieldStops or metaStops 0, LF
+	// aside).
 	plainClass [256]byte
 )
 
@@ -164,7 +165,7 @@ func init() {
 func (d *Decoder) scanHeader(line []byte, text string, hasLF bool, block *headerBlock) (*declared, bool) {
 	const (
 		toolAt   = len(spec.Version) + len(" tool=")
-		maxIndex = 1<<31 - 2
+		maxIndex = 1<<31 - 2 // the parts' ends are kept as int32
 	)
 	n := len(line)
 	if !hasLF || n < toolAt || n > maxIndex || cap(line) == n || line[:n+1][n] != '\n' ||
@@ -396,10 +397,12 @@ type headerBlock struct {
 // order [ERR-3].
 //
 // A call of a small tool result reads one header and a few rows, so the
-// header's cost is most of the call's: the parser's marks stand on the
-// stack, the header, its fields and its meta pairs take one allocation, and
-// their strings are cut from one copy of the line (from the line itself
-// where the buffer is never written over).
+// header's cost is much of the call's: nearly every header is read and
+// checked in one pass (scanHeader); the first section's Header, its fields
+// and its meta pairs stand in the decoder, and later ones take one
+// allocation; their strings are cut from the line itself where the buffer
+// is never written over, and otherwise from one copy of it (in the decoder
+// for a short first header).
 func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 	if f := d.Limits.SectionFault(d.sections); f != nil {
 		return d.fault(f)
