@@ -234,73 +234,78 @@ func (d *Decoder) scanHeader(line []byte, text string, hasLF bool, block *header
 		return nil, false
 	}
 
-	// Then the parts, each checked with the rule's own function as it
-	// is cut from text.
+	// Then the parts, cut from text and checked with the rules' own
+	// functions. The loops make no call, so that their few variables
+	// stay in registers: they put each name's spec.NameBit aside, and
+	// only where two share one are the names compared, after them.
 	if d.Limits.FieldFault(nf-1, 0) != nil {
 		return nil, false // the limit holds for every field where it holds for the last
 	}
-	fields := block.fields[:0]
-	if nf > len(block.fields) {
-		fields = make([]string, 0, nf)
+	fields := block.fields[:]
+	if nf > len(fields) {
+		fields = make([]string, nf)
 	}
+	fields = fields[:nf:nf]
 	// The parts are cut from text where the loops above found them,
 	// which they vouch for: from <= end <= len(text) each.
 	cut := func(from, end int) string {
 		return unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(text)), from)), end-from)
 	}
-	var held uint64 // the spec.NameBit of each name so far
+	var held, shared uint64 // the spec.NameBit of each name so far, and those met twice
 	from := fieldsAt
-	for _, end := range fieldEnds[:nf] {
-		name := cut(from, int(end))
-		if bit := spec.NameBit(name); held&bit == 0 {
-			held |= bit
-		} else if len(fields) >= inlineFields || slices.Contains(fields, name) {
-			// A repeat [HDR-6], or one of a long list that only a
-			// map tells in linear time: HeaderFault's to decide.
-			return nil, false
-		}
-		fields = append(fields, name)
+	for k, end := range fieldEnds[:nf] {
+		fields[k] = cut(from, int(end))
+		bit := spec.NameBit(fields[k])
+		shared |= held & bit
+		held |= bit
 		from = int(end) + 1
 	}
+	if shared != 0 && repeatsName(fields, nil) {
+		return nil, false // a repeat [HDR-6]: HeaderFault's to report
+	}
 	var meta []spec.Meta // nil without pairs, as the reference has it
-	switch {
-	case nm == 0:
-	case nm <= len(block.meta):
-		meta = block.meta[:0]
-	default:
-		meta = make([]spec.Meta, 0, nm)
+	if nm > 0 {
+		meta = block.meta[:]
+		if nm > len(meta) {
+			meta = make([]spec.Meta, nm)
+		}
+		meta = meta[:nm:nm]
 	}
 	if d.metaCols == nil {
 		d.metaCols = d.metaColRoom[:0]
 	}
 	cols := d.metaCols[:0]
+	if nm > cap(cols) {
+		cols = make([]int, 0, nm)
+	}
+	cols = cols[:nm]
 	rows := -1 // the index of the rows= pair
-	held = 0
-	from-- // the SP before the first key, as a value's end is before the next
-	for _, ends := range pairs[:nm] {
-		key, value := cut(from+1, int(ends[0])), cut(int(ends[0])+1, int(ends[1]))
-		if spec.StructuralKey(key) {
-			return nil, false
+	held, shared = 0, 0
+	keyAt := from // each key begins after the SP that ends what stands before it
+	for k, pair := range pairs[:nm] {
+		eq, end := int(pair[0]), int(pair[1])
+		meta[k] = spec.Meta{Key: cut(keyAt, eq), Value: cut(eq+1, end)}
+		bit := spec.NameBit(meta[k].Key)
+		shared |= held & bit
+		held |= bit
+		cols[k] = eq + 2
+		keyAt = end + 1
+	}
+	if shared != 0 && repeatsName(nil, meta) {
+		return nil, false // a repeated key [HDR-8]
+	}
+	for k, m := range meta {
+		if spec.StructuralKey(m.Key) || !spec.ValidMeta(m.Key, m.Value) {
+			return nil, false // HDR-8, META-1 or META-3: HeaderFault's to report
 		}
-		if bit := spec.NameBit(key); held&bit == 0 {
-			held |= bit
-		} else if len(meta) >= inlineMeta || repeatsKey(meta, key) {
-			return nil, false // a repeated key [HDR-8], or a long list
+		if m.Key == spec.KeyRows {
+			rows = k
 		}
-		if !spec.ValidMeta(key, value) {
-			return nil, false // META-1 or META-3: HeaderFault's to report
-		}
-		if key == spec.KeyRows {
-			rows = len(meta)
-		}
-		meta = append(meta, spec.Meta{Key: key, Value: value})
-		cols = append(cols, int(ends[0])+2)
-		from = int(ends[1])
 	}
 	h := &block.h
 	h.Tool = cut(toolAt, toolEnd)
-	h.Fields = fields[:nf:nf]
-	h.Meta = meta[:nm:nm]
+	h.Fields = fields
+	h.Meta = meta
 	d.fieldsCol = fieldsAt + 1
 	d.metaCols = cols
 	if rows < 0 {
@@ -310,11 +315,21 @@ func (d *Decoder) scanHeader(line []byte, text string, hasLF bool, block *header
 	return &d.decl, true
 }
 
-// repeatsKey reports whether key is the key of one of meta's pairs.
-func repeatsKey(meta []spec.Meta, key string) bool {
-	for _, m := range meta {
-		if m.Key == key {
+// repeatsName reports whether one of the field names, or one of the meta
+// keys, repeats one before it, comparing them pair by pair: scanHeader
+// takes at most markRoom fields and metaMarkRoom pairs, so that this stays
+// a bounded cost.
+func repeatsName(fields []string, meta []spec.Meta) bool {
+	for k := range fields {
+		if slices.Contains(fields[:k], fields[k]) {
 			return true
+		}
+	}
+	for k := range meta {
+		for _, m := range meta[:k] {
+			if m.Key == meta[k].Key {
+				return true
+			}
 		}
 	}
 	return false
