@@ -26,10 +26,12 @@ type pieceCache struct {
 
 // The caches hold 16384 pieces of up to 16 bytes, which the key of the
 // rank table packs, in sets of two by hash, and 4096 longer ones, in sets
-// of four, the newest first (a hit moves nothing): 640 KiB. Long pieces, the identifiers
-// of a result, come in hundreds, and a set that three of them shared
-// missed all three every time a result that cycles through them was
-// counted again.
+// of four, the newest first: 640 KiB. Long pieces, the identifiers of a
+// result, come in hundreds, and a set that three of them shared missed
+// all three every time a result that cycles through them was counted
+// again. A hit in a long set moves nothing: moving the piece found to the
+// front, so that the set kept the one used last, cost more than the
+// misses it saved (docs/performance.md).
 //
 // In front of them, a direct-mapped cache of 8192 pieces of up to eight
 // bytes, most of the pieces of tool results, keyed by the word that holds
