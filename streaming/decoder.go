@@ -247,7 +247,9 @@ func (d *Decoder) Next() (Kind, error) {
 // Header returns the header of the current section: the one Next read last
 // when it returned KindHeader, and the section that rows and comments belong
 // to. It is nil before the first header. Each section gets a new Header, so
-// it may be kept.
+// it may be kept. The first section's stands in the decoder's own
+// allocation, which keeping it keeps alive too, with the buffer it reads
+// into at the time.
 func (d *Decoder) Header() *Header { return d.header }
 
 // Row returns the values of the row Next just read, one per field [ROW-2].
