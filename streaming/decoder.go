@@ -400,7 +400,7 @@ func (d *Decoder) next() (Kind, error) {
 			size = min(n+1, fullBuffer)
 		}
 		d.sealed = !d.ReuseRecord
-		d.buf = make([]byte, size+bufferSlack)
+		d.buf = d.newBuffer(size)
 		if limit := d.Limits.MaxLineBytes; limit > 0 {
 			d.threshold = max(limit+1, spec.MaxTagBytes+1)
 		}
@@ -516,7 +516,7 @@ func (d *Decoder) read() (shift int) {
 		if d.sealed || grown != size {
 			// Sealed, the buffer is left to the strings that point
 			// into it, and reading goes on in a new one.
-			to = make([]byte, grown+bufferSlack)
+			to = d.newBuffer(grown)
 		}
 		shift = d.start
 		copy(to, d.buf[d.start:d.end])
@@ -528,6 +528,39 @@ func (d *Decoder) read() (shift int) {
 	}
 	d.readOnce(grown)
 	return shift
+}
+
+// newBuffer returns a read buffer of size bytes and the slack after them.
+//
+// A sealed buffer read from a bytes.Reader, strings.Reader or bytes.Buffer
+// is not zeroed first: it comes, as a strings.Builder's room does, from
+// the runtime's allocation without zeroing, and only its slack is cleared.
+// That is safe because no byte of it is ever seen before the reader wrote
+// it. The decoder hands out, quotes in errors and scans only buf[:end],
+// and end grows by what Read reports (readOnce refuses a count beyond the
+// room); the scanners' loads past end, into the room and the slack, mark
+// nothing that is handed out, as with ReuseRecord, where that room holds
+// earlier lines. The three readers' Read is a copy into p[:n] of bytes
+// they hold: they read nothing of p and write all n bytes, where another
+// reader may use p as scratch space or report bytes it did not write, so
+// every other reader, and every buffer with ReuseRecord (reused, so
+// zeroing it once costs nothing a call), gets zeroed memory from make. A
+// sealed buffer is never written again once read into, so nothing
+// another string shares changes either: the strings the builder made are
+// dropped at once.
+func (d *Decoder) newBuffer(size int) []byte {
+	if d.sealed {
+		switch d.r.(type) {
+		case *bytes.Reader, *strings.Reader, *bytes.Buffer:
+			var room strings.Builder
+			room.Grow(size + bufferSlack)
+			room.WriteByte(0)
+			buf := unsafe.Slice(unsafe.StringData(room.String()), size+bufferSlack)
+			clear(buf[size:])
+			return buf
+		}
+	}
+	return make([]byte, size+bufferSlack)
 }
 
 // readOnce reads into buf[end:size], trying again while the reader returns
