@@ -120,17 +120,18 @@ type Decoder struct {
 	// Without ReuseRecord the rows and comments are the caller's to keep,
 	// and cost no allocation each either. The decoder then never writes
 	// over what it has read: their strings point into its read buffer,
-	// and once a buffer is full, reading goes on in a new one (64 KiB, or
-	// the input's size where its reader tells it and it is smaller, or
+	// and once a buffer is full, reading goes on in a new one (from 64 KiB
+	// doubling up to 256 KiB, or 256 KiB at once where the reader tells
+	// the input's length, or the input's size where that is smaller, or
 	// up to twice the longest line so far where that is longer), which
-	// leaves the old one to the
-	// strings. Only a row with escapes has its decoded text copied, into
-	// blocks that start at 1 KiB and double up to 16 KiB (twice the row,
-	// for a longer row). The rows' slices are cut from shared slabs,
-	// capped at the row's width. A row kept alive therefore keeps its
-	// buffer or block and its slab alive, about 64 KiB of other rows' text
-	// each at most; a caller that keeps a few rows of a long stream and
-	// drops the rest should strings.Clone the few.
+	// leaves the old one to the strings. Only a row with escapes has its
+	// decoded text copied, into blocks that start at 1 KiB and double up
+	// to 16 KiB (twice the row, for a longer row). The rows' slices are
+	// cut from shared slabs, capped at the row's width. A row kept alive
+	// therefore keeps its buffer or block and its slab alive, about
+	// 256 KiB of other rows' text each at most; a caller that keeps a few
+	// rows of a long stream and drops the rest should strings.Clone the
+	// few.
 	ReuseRecord bool
 
 	// The flags stand next to ReuseRecord, where they take no room of
@@ -363,6 +364,15 @@ const (
 	// bufferSlack is kept free at the end of the buffer, never read into,
 	// so the row scanner may load 16 bytes at a time past the data.
 	bufferSlack = 16
+	// sealedBuffer is the largest buffer of a sealed stream (without
+	// ReuseRecord), which is never reused: every buffer it fills is a new
+	// allocation, so past fullBuffer its buffers double up to this size,
+	// and a reader that tells its length gets one this size at once. A
+	// long stream then takes a quarter of the allocations, and of the
+	// lines that straddle two buffers and are copied from the one to the
+	// next; a fresh row kept alive keeps at most this much of other rows'
+	// text alive.
+	sealedBuffer = 256<<10 - bufferSlack
 	// maxMarks bounds the TABs and backslashes of a row readPlainRow
 	// takes; a row with more takes the general path.
 	maxMarks = 1024
@@ -393,13 +403,16 @@ func (d *Decoder) next() (Kind, error) {
 	}
 	if d.buf == nil {
 		size := initialBuffer
+		d.sealed = !d.ReuseRecord
 		if n, ok := inputSize(d.r); ok {
 			// The whole input fits a buffer one byte longer, which the
 			// first read therefore does not fill: a full read would
 			// take the input for a big one and grow the buffer.
 			size = min(n+1, fullBuffer)
+			if d.sealed {
+				size = min(n+1, sealedBuffer)
+			}
 		}
-		d.sealed = !d.ReuseRecord
 		d.buf = d.newBuffer(size)
 		if limit := d.Limits.MaxLineBytes; limit > 0 {
 			d.threshold = max(limit+1, spec.MaxTagBytes+1)
@@ -493,6 +506,8 @@ func (d *Decoder) read() (shift int) {
 		// straight to the full size rather than through every size
 		// between.
 		grown = fullBuffer
+	case d.growNext && d.sealed && size < sealedBuffer:
+		grown = min(2*(size+bufferSlack), sealedBuffer+bufferSlack) - bufferSlack
 	}
 	if d.threshold > 0 && grown > d.threshold {
 		// A line needs no more than threshold bytes to be decided, and it

@@ -137,3 +137,43 @@ func TestOtherReadersGetZeroedBuffers(t *testing.T) {
 		}
 	}
 }
+
+// A fresh stream's buffers are never reused, so each is a new allocation:
+// past the full size they double up to sealedBuffer, and a reader that
+// tells its length gets one of that size at once. 2 MB of 10 KiB values
+// then take at most 9 buffers from a sized reader and 12 from another,
+// where they took 34 and 36 of 64 KiB.
+func TestSealedBuffersAreFewAndLarge(t *testing.T) {
+	payload := longValuesPayload(200, 10<<10)
+	// Each buffer reads at least sealedBuffer bytes, less the row that
+	// straddles the one before.
+	most := (len(payload) + sealedBuffer - 11<<10 - 1) / (sealedBuffer - 11<<10)
+	for _, c := range []struct {
+		name string
+		r    io.Reader
+		most int
+	}{
+		{"bytes.Reader", bytes.NewReader(payload), most},
+		// 4 KiB, 64 KiB and 128 KiB come first.
+		{"unsized", unsized{bytes.NewReader(payload)}, most + 3},
+	} {
+		d := NewDecoder(c.r)
+		buffers := 0
+		var last *byte
+		for {
+			if _, err := d.Next(); err != nil {
+				if err != io.EOF {
+					t.Fatal(err)
+				}
+				break
+			}
+			if &d.buf[0] != last {
+				last = &d.buf[0]
+				buffers++
+			}
+		}
+		if buffers > c.most {
+			t.Errorf("%s: %d buffers for %d bytes, want at most %d", c.name, buffers, len(payload), c.most)
+		}
+	}
+}
