@@ -559,10 +559,12 @@ func (d *Decoder) read() (shift int) {
 // they hold: they read nothing of p and write all n bytes, where another
 // reader may use p as scratch space or report bytes it did not write, so
 // every other reader, and every buffer with ReuseRecord (reused, so
-// zeroing it once costs nothing a call), gets zeroed memory from make. A
-// sealed buffer is never written again once read into, so nothing
-// another string shares changes either: the strings the builder made are
-// dropped at once.
+// zeroing it once costs nothing a call), gets zeroed memory from make.
+// The memory holds no pointers, so the collector never reads it; the
+// builder and the one-byte string its String returned are dropped at
+// once, so buf is the only way to it and writing into it changes no
+// string anyone holds; and a sealed buffer is written only by reads, each
+// into room no string points into yet.
 func (d *Decoder) newBuffer(size int) []byte {
 	if d.sealed {
 		switch d.r.(type) {
