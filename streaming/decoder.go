@@ -545,11 +545,17 @@ func (d *Decoder) read() (shift int) {
 	return shift
 }
 
+// unzeroedBuffer is the least size newBuffer takes without zeroing: the
+// runtime's large objects begin at 32 KiB, and zeroing a smaller buffer,
+// a five-row call's, costs less than going through a strings.Builder.
+const unzeroedBuffer = 32 << 10
+
 // newBuffer returns a read buffer of size bytes and the slack after them.
 //
-// A sealed buffer read from a bytes.Reader, strings.Reader or bytes.Buffer
-// is not zeroed first: it comes, as a strings.Builder's room does, from
-// the runtime's allocation without zeroing, and only its slack is cleared.
+// A sealed buffer of unzeroedBuffer bytes or more read from a
+// bytes.Reader, strings.Reader or bytes.Buffer is not zeroed first: it
+// comes, as a strings.Builder's room does, from the runtime's allocation
+// without zeroing, and only its slack is cleared.
 // That is safe because no byte of it is ever seen before the reader wrote
 // it. The decoder hands out, quotes in errors and scans only buf[:end],
 // and end grows by what Read reports (readOnce refuses a count beyond the
@@ -566,7 +572,7 @@ func (d *Decoder) read() (shift int) {
 // string anyone holds; and a sealed buffer is written only by reads, each
 // into room no string points into yet.
 func (d *Decoder) newBuffer(size int) []byte {
-	if d.sealed {
+	if d.sealed && size >= unzeroedBuffer {
 		switch d.r.(type) {
 		case *bytes.Reader, *strings.Reader, *bytes.Buffer:
 			var room strings.Builder
