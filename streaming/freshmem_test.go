@@ -177,3 +177,31 @@ func TestSealedBuffersAreFewAndLarge(t *testing.T) {
 		}
 	}
 }
+
+// The buffers newBuffer takes without zeroing are the runtime's memory as
+// it was. Blocks of their size, held together and filled with stale bytes,
+// take the lowest free pages (the runtime's page allocator takes the lowest
+// that fit); collected, they leave those pages to the next buffer, whose
+// room no Read has written yet shows the stale bytes. Where buffers were
+// zeroed, as every buffer was before, it shows none.
+func TestSealedBuffersSkipZeroing(t *testing.T) {
+	payload := longValuesPayload(40, 10<<10)
+	for range 5 {
+		held := make([][]byte, 64)
+		for i := range held {
+			held[i] = make([]byte, sealedBuffer+bufferSlack)
+			for j := range held[i] {
+				held[i][j] = stale
+			}
+		}
+		held = nil
+		runtime.GC()
+		d := NewDecoder(bytes.NewReader(payload))
+		d.sealed = true // as Next sets it without ReuseRecord
+		buf := d.newBuffer(sealedBuffer)
+		if bytes.IndexByte(buf[:sealedBuffer], stale) >= 0 {
+			return
+		}
+	}
+	t.Error("5 buffers of a fresh stream from a bytes.Reader were all zeroed")
+}
