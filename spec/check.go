@@ -19,7 +19,7 @@ func ValidCount(s string) bool {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
+		if s[i]-'0' > 9 { // below '0' wraps around
 			return false
 		}
 	}
@@ -43,21 +43,31 @@ func countMessage(key, value string) string {
 // [META-3].
 func ValidBool(s string) bool { return s == "true" || s == "false" }
 
+// ValidMeta reports whether value is acceptable for key under the
+// reserved-key rules: a count for rows= and total= [META-1], true or false
+// for truncated= [META-3], anything for another key. CheckMeta says why a
+// value is not.
+func ValidMeta(key, value string) bool {
+	switch key {
+	case KeyRows, KeyTotal:
+		return ValidCount(value)
+	case KeyTruncated:
+		return ValidBool(value)
+	}
+	return true
+}
+
 // CheckMeta checks one meta pair against the reserved-key rules [META-1]
 // [META-3] and returns a message describing the problem, or "" if the value
 // is acceptable. It does not check the key's spelling or uniqueness.
 func CheckMeta(key, value string) (rule, msg string) {
-	switch key {
-	case KeyRows, KeyTotal:
-		if !ValidCount(value) {
-			return "META-1", countMessage(key, value)
-		}
-	case KeyTruncated:
-		if !ValidBool(value) {
-			return "META-3", fmt.Sprintf("truncated=%s is neither true nor false", QuoteShort(value))
-		}
+	switch {
+	case ValidMeta(key, value):
+		return "", ""
+	case key == KeyTruncated:
+		return "META-3", fmt.Sprintf("truncated=%s is neither true nor false", QuoteShort(value))
 	}
-	return "", ""
+	return "META-1", countMessage(key, value)
 }
 
 // Check reports whether p has a GCX1 spelling and, if not, returns an
@@ -172,7 +182,7 @@ func CheckHeader(index int, tool string, fields []string, meta []Meta) error {
 		if !IsName(m.Key) {
 			return modelErr("HDR-3", fmt.Sprintf("%s: meta key %s must be one or more of A-Z a-z 0-9 _ - .", where, QuoteShort(m.Key)))
 		}
-		if m.Key == KeyTool || m.Key == KeyFields {
+		if StructuralKey(m.Key) {
 			return modelErr("HDR-8", fmt.Sprintf("%s: %q is a structural key and cannot be a meta key", where, m.Key))
 		}
 		if keys[m.Key] {

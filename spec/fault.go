@@ -54,6 +54,15 @@ func NotGCX(start []byte) *Fault {
 // another well-formed tag [VER-2] (VER-4 when sectionsBefore > 0, a later
 // section), and a syntax fault where a malformed tag breaks [VER-3].
 func TagFault(line []byte, sectionsBefore int) *Fault {
+	if StartsGCX1(line) {
+		return nil
+	}
+	return tagFault(line, sectionsBefore)
+}
+
+// tagFault is TagFault for a line that does not start with GCX1 and SP or
+// LF, kept out of line so that TagFault inlines.
+func tagFault(line []byte, sectionsBefore int) *Fault {
 	tag, kind, n := ReadTag(line)
 	switch kind {
 	case TagOther:
@@ -123,7 +132,7 @@ type Mark struct {
 // returns nil when the header is sound.
 func HeaderFault(fields, keys, values []Mark, limits Limits) *Fault {
 	// held has a bit set for the length and first byte of each name
-	// checked so far (nameBit), in which the names of a header mostly
+	// checked so far (NameBit), in which the names of a header mostly
 	// differ: a short list's name whose bit is not yet set repeats none, and
 	// only the others are compared with the names before them.
 	var held uint64
@@ -135,7 +144,7 @@ func HeaderFault(fields, keys, values []Mark, limits Limits) *Fault {
 		if lf := limits.FieldFault(k, f.Col); lf != nil {
 			return lf
 		}
-		if bit := nameBit(f.Text); seen == nil && held&bit == 0 {
+		if bit := NameBit(f.Text); seen == nil && held&bit == 0 {
 			held |= bit
 		} else if repeats(fields, k, seen) {
 			return &Fault{Col: f.Col, Class: ErrConstraint, Production: "field_name", Rule: "HDR-6",
@@ -148,9 +157,9 @@ func HeaderFault(fields, keys, values []Mark, limits Limits) *Fault {
 		seenKeys = make(map[string]bool, len(keys))
 	}
 	for k, key := range keys {
-		bit := nameBit(key.Text)
+		bit := NameBit(key.Text)
 		switch {
-		case key.Text == KeyTool || key.Text == KeyFields:
+		case StructuralKey(key.Text):
 			return &Fault{Col: key.Col, Class: ErrConstraint, Production: "meta", Rule: "HDR-8",
 				Msg: fmt.Sprintf("%s= may appear only once, in its fixed place", key.Text)}
 		case seenKeys == nil && held&bit == 0:
@@ -171,9 +180,18 @@ func HeaderFault(fields, keys, values []Mark, limits Limits) *Fault {
 // builds no map. Longer lists go through a map, so the work stays linear.
 const pairwise = 8
 
-// nameBit returns a bit of a uint64 picked by the length and first byte
-// of a name.
-func nameBit(name string) uint64 {
+// StructuralKey reports whether key is one of the header's structural
+// keys, tool and fields, which stand only in their fixed places and never
+// among the meta pairs [HDR-8].
+func StructuralKey(key string) bool { return key == KeyTool || key == KeyFields }
+
+// NameBit returns a bit of a uint64 picked by the length and first byte of
+// a name, in which the names of a header mostly differ: two names whose
+// bits differ are different names. HeaderFault keeps the bits of the names
+// it has checked so far, and compares a name's bytes with the earlier
+// names' only where its bit is already set [HDR-6] [HDR-8]; a decoder's
+// fast path over a header does the same.
+func NameBit(name string) uint64 {
 	var first byte
 	if name != "" {
 		first = name[0]
@@ -253,12 +271,30 @@ func limitFault(col int, production, format string, limit int) *Fault {
 // returns the fault to report at the value, or nil when they agree
 // [META-4].
 func RowCountFault(value string, held int) *Fault {
-	var digits [20]byte
-	if value == string(strconv.AppendInt(digits[:0], int64(held), 10)) {
+	if spellsCount(value, held) {
 		return nil
 	}
 	return &Fault{Class: ErrConstraint, Production: "meta", Rule: "META-4",
 		Msg: fmt.Sprintf("rows=%s but the section holds %d rows", value, held)}
+}
+
+// spellsCount reports whether value is n written in decimal, from its
+// last digit back: a section's end compares its count with rows= without
+// formatting the count.
+func spellsCount(value string, n int) bool {
+	if n < 0 {
+		return false
+	}
+	for i := len(value) - 1; i >= 0; i-- {
+		if value[i] != byte('0'+n%10) {
+			return false
+		}
+		n /= 10
+		if n == 0 {
+			return i == 0
+		}
+	}
+	return false
 }
 
 // RowCountValue returns the rows= value among a header's meta pairs, and

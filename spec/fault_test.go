@@ -1,6 +1,8 @@
 package spec_test
 
 import (
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -296,6 +298,23 @@ func TestRowCountFault(t *testing.T) {
 	if v, ok := spec.RowCountValue([]spec.Meta{{Key: "total", Value: "9"}, {Key: "rows", Value: "2"}}); !ok || v != "2" {
 		t.Errorf("RowCountValue = %q, %v", v, ok)
 	}
+}
+
+// A section's end compares its row count with rows= digit by digit: a
+// count agrees with exactly its own decimal spelling, whatever the two
+// look like [META-4].
+func TestPropertyRowCountFaultSpellsTheCount(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		held := rapid.OneOf(rapid.IntRange(0, 1000), rapid.IntRange(0, math.MaxInt)).Draw(t, "held")
+		value := rapid.OneOf(
+			rapid.Just(strconv.Itoa(held)),
+			rapid.Map(rapid.IntRange(-3, 3), func(d int) string { return strconv.Itoa(held + d) }),
+			rapid.StringMatching(`0*[0-9]{0,20}`),
+		).Draw(t, "value")
+		if got, want := spec.RowCountFault(value, held) == nil, value == strconv.Itoa(held); got != want {
+			t.Fatalf("RowCountFault(%q, %d) agrees: %v, want %v", value, held, got, want)
+		}
+	})
 }
 
 // Messages quote at most a short prefix of an input.

@@ -40,6 +40,9 @@ func IsTagByte(c byte) bool {
 // TagMalformed, n is the 0-based index of the byte that breaks the tag rule
 // (the error's column is n+1). For TagNotGCX, n is 0.
 func ReadTag(line []byte) (tag string, kind TagKind, n int) {
+	if StartsGCX1(line) {
+		return Version, TagGCX1, len(Version) // every header of a GCX1 payload
+	}
 	if len(line) < len(TagPrefix) || string(line[:len(TagPrefix)]) != TagPrefix {
 		return "", TagNotGCX, 0
 	}
@@ -60,6 +63,15 @@ func ReadTag(line []byte) (tag string, kind TagKind, n int) {
 		return Version, TagGCX1, n // no copy for the tag of every header
 	}
 	return string(line[:n]), TagOther, n
+}
+
+// StartsGCX1 reports whether line begins with the tag GCX1 followed by SP
+// or LF, as ReadTag classifies it, in a test small enough to inline: the
+// tag of every header of a GCX1 payload. A tag cut short by the end of the
+// input is left to ReadTag.
+func StartsGCX1(line []byte) bool {
+	return len(line) > len(Version) && string(line[:len(Version)]) == Version &&
+		(line[len(Version)] == ' ' || line[len(Version)] == '\n')
 }
 
 // IsNameByte reports whether c may appear in a tool name or a meta key: an

@@ -135,8 +135,7 @@ type Decoder struct {
 	ReuseRecord bool
 
 	// The flags stand next to ReuseRecord, where they take no room of
-	// their own: a Decoder of at most 512 bytes is allocated on the
-	// runtime's fast path for small objects, and a call makes a new one.
+	// their own: a call makes a new Decoder, so its size is a call's.
 	growNext bool // the last read filled the buffer: grow it before the next
 	// sealed: without ReuseRecord, what is read into buf is never
 	// written over: fresh rows, comments and headers point into it rather
@@ -190,6 +189,16 @@ type Decoder struct {
 	record  []string
 	kept    arena // where rows and comments are copied without ReuseRecord
 	comment spec.Comment
+
+	// first is the first section's Header, with room for its fields and
+	// pairs, and firstLine the copy of its line that its strings point
+	// into with ReuseRecord, where the line is short enough: a call of
+	// one section allocates no Header of its own. firstLine takes what
+	// is left of the runtime's 1 KiB size class, where a Decoder with
+	// the 8-byte header of an object with pointers over 512 bytes is
+	// allocated (TestDecoderHoldsTheFirstHeader).
+	first     headerBlock
+	firstLine [184]byte
 }
 
 // escapedRow is the room a Decoder decodes rows with escapes in, kept from
@@ -239,7 +248,9 @@ func (d *Decoder) Next() (Kind, error) {
 // Header returns the header of the current section: the one Next read last
 // when it returned KindHeader, and the section that rows and comments belong
 // to. It is nil before the first header. Each section gets a new Header, so
-// it may be kept.
+// it may be kept. The first section's stands in the decoder's own
+// allocation, which keeping it keeps alive too, with the buffer it reads
+// into at the time.
 func (d *Decoder) Header() *Header { return d.header }
 
 // Row returns the values of the row Next just read, one per field [ROW-2].
@@ -389,6 +400,16 @@ var errBadRead = errors.New("streaming: reader returned an invalid byte count")
 // full buffer at once. A wrong answer costs only a buffer of the wrong
 // size: reading goes on to the end of the input either way.
 func inputSize(r io.Reader) (int, bool) {
+	// The readers a call usually has are told by their type alone,
+	// which costs less than looking for a Len method.
+	switch r := r.(type) {
+	case *bytes.Reader:
+		return r.Len(), true
+	case *strings.Reader:
+		return r.Len(), true
+	case *bytes.Buffer:
+		return r.Len(), true
+	}
 	if sized, ok := r.(interface{ Len() int }); ok {
 		if n := sized.Len(); n >= 0 {
 			return n, true

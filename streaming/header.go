@@ -2,8 +2,10 @@ package streaming
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/gcxwire/gcx/spec"
 )
@@ -104,9 +106,10 @@ var (
 	fieldStops, metaStops [256]byte
 	// nameByte is spec.IsNameByte as a table [HDR-3].
 	nameByte [256]bool
-	// plainClass tells headerMarks.scan, a bit for each, whether a byte may
+	// plainClass tells scanHeader, a bit for each, whether a byte may
 	// stand in a name (nameByte), and in a field name or meta value
-	// without escapes and as ASCII (fieldStops or metaStops 0).
+	// without escapes and as ASCII (fieldStops or metaStops 0, LF
+	// aside).
 	plainClass [256]byte
 )
 
@@ -131,89 +134,205 @@ func init() {
 		if nameByte[c] {
 			plainClass[c] |= plainName
 		}
-		if fieldStops[c] == 0 {
+		// No part holds the LF that ends the line, and scanHeader's
+		// loops stop at it.
+		if fieldStops[c] == 0 && b != '\n' {
 			plainClass[c] |= plainField
 		}
-		if metaStops[c] == 0 {
+		if metaStops[c] == 0 && b != '\n' {
 			plainClass[c] |= plainMeta
 		}
 	}
 }
 
-// headerMarks holds what its scan marks on a header line, in arrays that
-// stand on readHeader's stack.
-type headerMarks struct {
-	tool   string
-	fields [markRoom]spec.Mark
-	keys   [metaMarkRoom]spec.Mark
-	values [metaMarkRoom]spec.Mark
-	nf, nm int // fields and meta pairs marked
-}
-
-// scan reads, in one pass over its bytes, a header line that is well
-// formed and whose names and values are ASCII without escapes, as nearly
-// every header is: it marks the tool name, the field names and the meta
-// pairs, cut from text, the line's string. It reports false, having
-// decided nothing, for any other line: one with an escape, a character
-// that is not ASCII, an empty field name or meta value, a byte that breaks
-// the grammar, or more fields or pairs than m has room for. parseHeader
-// reads those, and reports the errors where they stand [ERR-2]; the rules
-// that need the whole header (spec.HeaderFault) are checked on either's
-// marks.
-func (m *headerMarks) scan(line []byte, text string, hasLF bool) bool {
-	const toolAt = len(spec.Version) + len(" tool=")
-	if !hasLF || len(line) < toolAt || string(line[len(spec.Version):toolAt]) != " tool=" {
-		return false
+// scanHeader reads, in one pass over its bytes, a header line that is well
+// formed, whose field names and meta values are ASCII without escapes,
+// TABs or CRs, and which breaks none of the rules spec.HeaderFault checks,
+// as nearly every header is: it fills block's Header with the tool name,
+// the field names and the meta pairs, cut from text, the line's string,
+// and sets the decoder's columns. It returns the header's rows= pair, if
+// any. First its loops find where each part ends, byte by byte through
+// plainClass; then it cuts the parts and checks each with the rule's own
+// function from spec: the field limit, repeated names (whose bits,
+// spec.NameBit, mostly tell them apart without comparing their bytes),
+// structural keys, reserved keys' values (spec.ValidMeta).
+//
+// It reports false, having handed out nothing, for any other line: one
+// with an escape, a byte that is not ASCII, an empty field name or meta
+// value, more fields or pairs than it marks, a byte that breaks the
+// grammar, or a fault. walkHeader reads those, and reports the errors
+// where they stand [ERR-2].
+func (d *Decoder) scanHeader(line []byte, text string, hasLF bool, block *headerBlock) (*declared, bool) {
+	const (
+		toolAt   = len(spec.Version) + len(" tool=")
+		maxIndex = 1<<31 - 2 // the parts' ends are kept as int32
+	)
+	n := len(line)
+	if !hasLF || n < toolAt || n > maxIndex || cap(line) == n || line[:n+1][n] != '\n' ||
+		string(line[len(spec.Version):toolAt]) != " tool=" {
+		return nil, false
 	}
+	// First the bytes: where each part ends, on the stack, with no
+	// string made yet, so that the loops keep their few variables in
+	// registers. The LF after the line, whose class is none, stops
+	// every loop (plainClass), so they test no index against the line's
+	// length: at(i) is line[i] for i <= n without a bounds check.
+	class := &plainClass
+	base := unsafe.Pointer(unsafe.SliceData(line))
+	at := func(i int) byte { return *(*byte)(unsafe.Add(base, i)) }
 	i := toolAt
-	for i < len(line) && plainClass[line[i]]&plainName != 0 {
+	for class[at(i)]&plainName != 0 {
 		i++
 	}
-	if i == toolAt || len(line)-i < len(" fields=") || string(line[i:i+len(" fields=")]) != " fields=" {
-		return false
+	toolEnd := i
+	if i == toolAt || n-i < len(" fields=") || string(line[i:i+len(" fields=")]) != " fields=" {
+		return nil, false
 	}
-	m.tool = text[toolAt:i]
 	i += len(" fields=")
+	fieldsAt := i
+	var fieldEnds [markRoom]int32 // where each field name ends
 	nf := 0
 	for {
 		from := i
-		for i < len(line) && plainClass[line[i]]&plainField != 0 {
+		for class[at(i)]&plainField != 0 {
 			i++
 		}
-		if i == from || nf == len(m.fields) {
-			return false
+		if i == from || nf == len(fieldEnds) {
+			return nil, false
 		}
-		m.fields[nf] = spec.Mark{Col: from, Text: text[from:i]}
+		fieldEnds[nf] = int32(i)
 		nf++
-		if i == len(line) || line[i] != ',' {
+		if at(i) != ',' {
 			break
 		}
 		i++
 	}
+	var pairs [metaMarkRoom][2]int32 // where each meta key's "=" stands and its value ends
 	nm := 0
-	for i < len(line) && line[i] == ' ' {
+	for at(i) == ' ' {
 		i++
 		keyAt := i
-		for i < len(line) && plainClass[line[i]]&plainName != 0 {
+		for class[at(i)]&plainName != 0 {
 			i++
 		}
-		if i == keyAt || i == len(line) || line[i] != '=' {
-			return false
+		if i == keyAt || at(i) != '=' || nm == len(pairs) {
+			return nil, false
 		}
+		pairs[nm][0] = int32(i)
 		i++
 		valueAt := i
-		for i < len(line) && plainClass[line[i]]&plainMeta != 0 {
+		for class[at(i)]&plainMeta != 0 {
 			i++
 		}
-		if i == valueAt || nm == len(m.keys) {
-			return false
+		if i == valueAt {
+			return nil, false
 		}
-		m.keys[nm] = spec.Mark{Col: keyAt, Text: text[keyAt : valueAt-1]}
-		m.values[nm] = spec.Mark{Col: valueAt, Text: text[valueAt:i]}
+		pairs[nm][1] = int32(i)
 		nm++
 	}
-	m.nf, m.nm = nf, nm
-	return i == len(line)
+	if i != n {
+		return nil, false
+	}
+
+	// Then the parts, cut from text and checked with the rules' own
+	// functions. The loops make no call, so that their few variables
+	// stay in registers: they put each name's spec.NameBit aside, and
+	// only where two share one are the names compared, after them.
+	if d.Limits.FieldFault(nf-1, 0) != nil {
+		return nil, false // the limit holds for every field where it holds for the last
+	}
+	fields := block.fields[:]
+	if nf > len(fields) {
+		fields = make([]string, nf)
+	}
+	fields = fields[:nf:nf]
+	// The parts are cut from text where the loops above found them,
+	// which they vouch for: from <= end <= len(text) each.
+	cut := func(from, end int) string {
+		return unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(text)), from)), end-from)
+	}
+	var held, shared uint64 // the spec.NameBit of each name so far, and those met twice
+	from := fieldsAt
+	for k, end := range fieldEnds[:nf] {
+		fields[k] = cut(from, int(end))
+		bit := spec.NameBit(fields[k])
+		shared |= held & bit
+		held |= bit
+		from = int(end) + 1
+	}
+	if shared != 0 && repeatsName(fields, nil) {
+		return nil, false // a repeat [HDR-6]: HeaderFault's to report
+	}
+	var meta []spec.Meta // nil without pairs, as the reference has it
+	if nm > 0 {
+		meta = block.meta[:]
+		if nm > len(meta) {
+			meta = make([]spec.Meta, nm)
+		}
+		meta = meta[:nm:nm]
+	}
+	if d.metaCols == nil {
+		d.metaCols = d.metaColRoom[:0]
+	}
+	cols := d.metaCols[:0]
+	if nm > cap(cols) {
+		cols = make([]int, 0, nm)
+	}
+	cols = cols[:nm]
+	rows := -1 // the index of the rows= pair
+	held, shared = 0, 0
+	keyAt := from // each key begins after the SP that ends what stands before it
+	for k, pair := range pairs[:nm] {
+		eq, end := int(pair[0]), int(pair[1])
+		meta[k] = spec.Meta{Key: cut(keyAt, eq), Value: cut(eq+1, end)}
+		bit := spec.NameBit(meta[k].Key)
+		shared |= held & bit
+		held |= bit
+		cols[k] = eq + 2
+		keyAt = end + 1
+	}
+	if shared != 0 && repeatsName(nil, meta) {
+		return nil, false // a repeated key [HDR-8]
+	}
+	for k, m := range meta {
+		if spec.StructuralKey(m.Key) || !spec.ValidMeta(m.Key, m.Value) {
+			return nil, false // HDR-8, META-1 or META-3: HeaderFault's to report
+		}
+		if m.Key == spec.KeyRows {
+			rows = k
+		}
+	}
+	h := &block.h
+	h.Tool = cut(toolAt, toolEnd)
+	h.Fields = fields
+	h.Meta = meta
+	d.fieldsCol = fieldsAt + 1
+	d.metaCols = cols
+	if rows < 0 {
+		return nil, true
+	}
+	d.decl = declared{value: meta[rows].Value, line: d.line, lineOffset: d.base + int64(d.start), col: cols[rows] - 1}
+	return &d.decl, true
+}
+
+// repeatsName reports whether one of the field names, or one of the meta
+// keys, repeats one before it, comparing them pair by pair: scanHeader
+// takes at most markRoom fields and metaMarkRoom pairs, so that this stays
+// a bounded cost.
+func repeatsName(fields []string, meta []spec.Meta) bool {
+	for k := range fields {
+		if slices.Contains(fields[:k], fields[k]) {
+			return true
+		}
+	}
+	for k := range meta {
+		for _, m := range meta[:k] {
+			if m.Key == meta[k].Key {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // escapedRest goes on with escapedText from the first backslash or byte
@@ -293,77 +412,51 @@ type headerBlock struct {
 // order [ERR-3].
 //
 // A call of a small tool result reads one header and a few rows, so the
-// header's cost is most of the call's: the parser's marks stand on the
-// stack, the header, its fields and its meta pairs take one allocation, and
-// their strings are cut from one copy of the line (from the line itself
-// where the buffer is never written over).
+// header's cost is much of the call's: nearly every header is read and
+// checked in one pass (scanHeader); the first section's Header, its fields
+// and its meta pairs stand in the decoder, and later ones take one
+// allocation; their strings are cut from the line itself where the buffer
+// is never written over, and otherwise from one copy of it (in the decoder
+// for a short first header).
 func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 	if f := d.Limits.SectionFault(d.sections); f != nil {
 		return d.fault(f)
 	}
-	if f := spec.TagFault(line, d.sections); f != nil {
-		return d.fault(f)
+	if !spec.StartsGCX1(line) { // the tag of nearly every header, told inline
+		if f := spec.TagFault(line, d.sections); f != nil {
+			return d.fault(f)
+		}
 	}
 	if err := d.checkLineLength(line); err != nil {
 		return err
 	}
 
+	// The first section's Header stands in the decoder, which never
+	// writes over it again; every later one is allocated. Its strings
+	// are cut from the line where the buffer is never written over, and
+	// otherwise from a copy: for the first header, one in the decoder
+	// where the line fits.
+	block := &d.first
+	if d.sections > 0 {
+		block = new(headerBlock)
+	}
 	var text string
-	if d.sealed {
+	switch {
+	case d.sealed:
 		text = sharedString(line)
-	} else {
+	case d.sections == 0 && len(line) <= len(d.firstLine):
+		text = sharedString(d.firstLine[:copy(d.firstLine[:], line)])
+	default:
 		text = string(line)
 	}
-	var m headerMarks
-	tool, fields, keys, values := m.tool, m.fields[:0], m.keys[:0], m.values[:0]
-	if m.scan(line, text, hasLF) {
-		tool, fields, keys, values = m.tool, m.fields[:m.nf], m.keys[:m.nm], m.values[:m.nm]
-	} else {
+	decl, ok := d.scanHeader(line, text, hasLF, block)
+	if !ok {
 		var err error
-		tool, fields, keys, values, err = d.parseHeader(line, text, hasLF, fields, keys, values)
-		if err != nil {
+		if decl, err = d.walkHeader(line, text, hasLF, block); err != nil {
 			return err
 		}
 	}
-	if f := spec.HeaderFault(fields, keys, values, d.Limits); f != nil {
-		return d.fault(f)
-	}
-	block := new(headerBlock)
 	h := &block.h
-	h.Tool = tool
-	if len(fields) <= inlineFields {
-		h.Fields = block.fields[:len(fields):len(fields)]
-	} else {
-		h.Fields = make([]string, len(fields))
-	}
-	for k, f := range fields {
-		h.Fields[k] = f.Text
-	}
-	switch {
-	case len(keys) == 0:
-		// nil without pairs, as the reference has it
-	case len(keys) <= inlineMeta:
-		h.Meta = block.meta[:len(keys):len(keys)]
-	default:
-		h.Meta = make([]spec.Meta, len(keys))
-	}
-	var decl *declared
-	for k, key := range keys {
-		if key.Text == spec.KeyRows {
-			d.decl = declared{value: values[k].Text, line: d.line, lineOffset: d.base + int64(d.start), col: values[k].Col}
-			decl = &d.decl
-		}
-		h.Meta[k] = spec.Meta{Key: key.Text, Value: values[k].Text}
-	}
-
-	d.fieldsCol = fields[0].Col + 1
-	if d.metaCols == nil {
-		d.metaCols = d.metaColRoom[:0]
-	}
-	d.metaCols = d.metaCols[:0]
-	for _, v := range values {
-		d.metaCols = append(d.metaCols, v.Col+1)
-	}
 	if haveRowScanner && len(d.marks) < len(h.Fields) {
 		// Room for the row scanner to mark a row's TABs and a few
 		// backslashes; a row with more grows it. A section of a few
@@ -382,9 +475,61 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 	return nil
 }
 
+// walkHeader reads a header line scanHeader does not take, the grammar's
+// way (parseHeader), checks the rules the grammar cannot express
+// (spec.HeaderFault), and fills block and the decoder's columns as
+// scanHeader does. The marks stand on its own stack, which the header of
+// scanHeader's path never pays to clear.
+func (d *Decoder) walkHeader(line []byte, text string, hasLF bool, block *headerBlock) (*declared, error) {
+	var fieldRoom [markRoom]spec.Mark
+	var keyRoom, valueRoom [metaMarkRoom]spec.Mark
+	tool, fields, keys, values, err := d.parseHeader(line, text, hasLF, fieldRoom[:0], keyRoom[:0], valueRoom[:0])
+	if err != nil {
+		return nil, err
+	}
+	if f := spec.HeaderFault(fields, keys, values, d.Limits); f != nil {
+		return nil, d.fault(f)
+	}
+	h := &block.h
+	h.Tool = tool
+	if len(fields) <= inlineFields {
+		h.Fields = block.fields[:len(fields):len(fields)]
+	} else {
+		h.Fields = make([]string, len(fields))
+	}
+	for k, f := range fields {
+		h.Fields[k] = f.Text
+	}
+	switch {
+	case len(keys) == 0:
+		h.Meta = nil // without pairs, as the reference has it
+	case len(keys) <= inlineMeta:
+		h.Meta = block.meta[:len(keys):len(keys)]
+	default:
+		h.Meta = make([]spec.Meta, len(keys))
+	}
+	var decl *declared
+	for k, key := range keys {
+		if key.Text == spec.KeyRows {
+			d.decl = declared{value: values[k].Text, line: d.line, lineOffset: d.base + int64(d.start), col: values[k].Col}
+			decl = &d.decl
+		}
+		h.Meta[k] = spec.Meta{Key: key.Text, Value: values[k].Text}
+	}
+	d.fieldsCol = fields[0].Col + 1
+	if d.metaCols == nil {
+		d.metaCols = d.metaColRoom[:0]
+	}
+	d.metaCols = d.metaCols[:0]
+	for _, v := range values {
+		d.metaCols = append(d.metaCols, v.Col+1)
+	}
+	return decl, nil
+}
+
 // parseHeader walks a header line the grammar's way, production by
 // production, and reports the first byte that cannot continue it [ERR-2]:
-// the path of every header headerMarks.scan does not take, errors included. It
+// the path of every header scanHeader does not take, errors included. It
 // appends the line's field names and meta pairs to fields, keys and values.
 func (d *Decoder) parseHeader(line []byte, text string, hasLF bool, fields, keys, values []spec.Mark) (tool string, _, _, _ []spec.Mark, _ error) {
 	p := headerParser{d: d, line: line, text: text, hasLF: hasLF, i: len(spec.Version)}

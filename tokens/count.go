@@ -26,10 +26,12 @@ type pieceCache struct {
 
 // The caches hold 16384 pieces of up to 16 bytes, which the key of the
 // rank table packs, in sets of two by hash, and 4096 longer ones, in sets
-// of four, the one used last first: 640 KiB. Long pieces, the identifiers
-// of a result, come in hundreds, and a set that three of them shared
-// missed all three every time a result that cycles through them was
-// counted again.
+// of four, the newest first: 640 KiB. Long pieces, the identifiers of a
+// result, come in hundreds, and a set that three of them shared missed
+// all three every time a result that cycles through them was counted
+// again. A hit in a long set moves nothing: moving the piece found to the
+// front, so that the set kept the one used last, cost a copy of up to
+// three slots on a third of the hits when counting a tool result.
 //
 // In front of them, a direct-mapped cache of 8192 pieces of up to eight
 // bytes, most of the pieces of tool results, keyed by the word that holds
@@ -198,13 +200,7 @@ func (c *counter) longPieceTokens(p []byte) int {
 	set := c.cache.long[ranktable.LongHash(p)>>(64-longBits)&^(longWays-1):][:longWays]
 	for k := range set {
 		if s := &set[k]; s.n == uint32(len(p)) && string(s.piece[:len(p)]) == string(p) {
-			n := int(s.count)
-			if k > 0 {
-				hit := set[k]
-				copy(set[1:k+1], set[:k])
-				set[0] = hit
-			}
-			return n
+			return int(s.count)
 		}
 	}
 	n := 1
