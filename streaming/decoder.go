@@ -592,17 +592,27 @@ const unzeroedBuffer = 32 << 10
 // once, so buf is the only way to it and writing into it changes no
 // string anyone holds; and a sealed buffer is written only by reads, each
 // into room no string points into yet.
+//
+// It stays small enough to inline, so that a call's one small buffer costs
+// no call more than make.
 func (d *Decoder) newBuffer(size int) []byte {
-	if d.sealed && size >= unzeroedBuffer {
-		switch d.r.(type) {
-		case *bytes.Reader, *strings.Reader, *bytes.Buffer:
-			var room strings.Builder
-			room.Grow(size + bufferSlack)
-			room.WriteByte(0)
-			buf := unsafe.Slice(unsafe.StringData(room.String()), size+bufferSlack)
-			clear(buf[size:])
-			return buf
-		}
+	if size < unzeroedBuffer || !d.sealed {
+		return make([]byte, size+bufferSlack)
+	}
+	return largeBuffer(d.r, size)
+}
+
+// largeBuffer is newBuffer for a sealed buffer of unzeroedBuffer bytes or
+// more: unzeroed where r is one of the three readers.
+func largeBuffer(r io.Reader, size int) []byte {
+	switch r.(type) {
+	case *bytes.Reader, *strings.Reader, *bytes.Buffer:
+		var room strings.Builder
+		room.Grow(size + bufferSlack)
+		room.WriteByte(0)
+		buf := unsafe.Slice(unsafe.StringData(room.String()), size+bufferSlack)
+		clear(buf[size:])
+		return buf
 	}
 	return make([]byte, size+bufferSlack)
 }
