@@ -120,17 +120,18 @@ type Decoder struct {
 	// Without ReuseRecord the rows and comments are the caller's to keep,
 	// and cost no allocation each either. The decoder then never writes
 	// over what it has read: their strings point into its read buffer,
-	// and once a buffer is full, reading goes on in a new one (64 KiB, or
-	// the input's size where its reader tells it and it is smaller, or
+	// and once a buffer is full, reading goes on in a new one (from 64 KiB
+	// doubling up to 256 KiB, or 256 KiB at once where the reader tells
+	// the input's length, or the input's size where that is smaller, or
 	// up to twice the longest line so far where that is longer), which
-	// leaves the old one to the
-	// strings. Only a row with escapes has its decoded text copied, into
-	// blocks that start at 1 KiB and double up to 16 KiB (twice the row,
-	// for a longer row). The rows' slices are cut from shared slabs,
-	// capped at the row's width. A row kept alive therefore keeps its
-	// buffer or block and its slab alive, about 64 KiB of other rows' text
-	// each at most; a caller that keeps a few rows of a long stream and
-	// drops the rest should strings.Clone the few.
+	// leaves the old one to the strings. Only a row with escapes has its
+	// decoded text copied, into blocks that start at 1 KiB and double up
+	// to 16 KiB (twice the row, for a longer row). The rows' slices are
+	// cut from shared slabs, capped at the row's width. A row kept alive
+	// therefore keeps its buffer or block and its slab alive, about
+	// 256 KiB of other rows' text each at most; a caller that keeps a few
+	// rows of a long stream and drops the rest should strings.Clone the
+	// few.
 	ReuseRecord bool
 
 	// The flags stand next to ReuseRecord, where they take no room of
@@ -374,6 +375,15 @@ const (
 	// bufferSlack is kept free at the end of the buffer, never read into,
 	// so the row scanner may load 16 bytes at a time past the data.
 	bufferSlack = 16
+	// sealedBuffer is the largest buffer of a sealed stream (without
+	// ReuseRecord), which is never reused: every buffer it fills is a new
+	// allocation, so past fullBuffer its buffers double up to this size,
+	// and a reader that tells its length gets one this size at once. A
+	// long stream then takes a quarter of the allocations, and of the
+	// lines that straddle two buffers and are copied from the one to the
+	// next; a fresh row kept alive keeps at most this much of other rows'
+	// text alive.
+	sealedBuffer = 256<<10 - bufferSlack
 	// maxMarks bounds the TABs and backslashes of a row readPlainRow
 	// takes; a row with more takes the general path.
 	maxMarks = 1024
@@ -414,14 +424,17 @@ func (d *Decoder) next() (Kind, error) {
 	}
 	if d.buf == nil {
 		size := initialBuffer
+		d.sealed = !d.ReuseRecord
 		if n, ok := inputSize(d.r); ok {
 			// The whole input fits a buffer one byte longer, which the
 			// first read therefore does not fill: a full read would
 			// take the input for a big one and grow the buffer.
 			size = min(n+1, fullBuffer)
+			if d.sealed {
+				size = min(n+1, sealedBuffer)
+			}
 		}
-		d.sealed = !d.ReuseRecord
-		d.buf = make([]byte, size+bufferSlack)
+		d.buf = d.newBuffer(size)
 		if limit := d.Limits.MaxLineBytes; limit > 0 {
 			d.threshold = max(limit+1, spec.MaxTagBytes+1)
 		}
@@ -514,6 +527,8 @@ func (d *Decoder) read() (shift int) {
 		// straight to the full size rather than through every size
 		// between.
 		grown = fullBuffer
+	case d.growNext && d.sealed && size < sealedBuffer:
+		grown = min(2*(size+bufferSlack), sealedBuffer+bufferSlack) - bufferSlack
 	}
 	if d.threshold > 0 && grown > d.threshold {
 		// A line needs no more than threshold bytes to be decided, and it
@@ -537,7 +552,7 @@ func (d *Decoder) read() (shift int) {
 		if d.sealed || grown != size {
 			// Sealed, the buffer is left to the strings that point
 			// into it, and reading goes on in a new one.
-			to = make([]byte, grown+bufferSlack)
+			to = d.newBuffer(grown)
 		}
 		shift = d.start
 		copy(to, d.buf[d.start:d.end])
@@ -549,6 +564,57 @@ func (d *Decoder) read() (shift int) {
 	}
 	d.readOnce(grown)
 	return shift
+}
+
+// unzeroedBuffer is the least size newBuffer takes without zeroing: the
+// runtime's large objects begin at 32 KiB, and zeroing a smaller buffer,
+// a five-row call's, costs less than going through a strings.Builder.
+const unzeroedBuffer = 32 << 10
+
+// newBuffer returns a read buffer of size bytes and the slack after them.
+//
+// A sealed buffer of unzeroedBuffer bytes or more read from a
+// bytes.Reader, strings.Reader or bytes.Buffer is not zeroed first: it
+// comes, as a strings.Builder's room does, from the runtime's allocation
+// without zeroing, and only its slack is cleared.
+// That is safe because no byte of it is ever seen before the reader wrote
+// it. The decoder hands out, quotes in errors and scans only buf[:end],
+// and end grows by what Read reports (readOnce refuses a count beyond the
+// room); the scanners' loads past end, into the room and the slack, mark
+// nothing that is handed out, as with ReuseRecord, where that room holds
+// earlier lines. The three readers' Read is a copy into p[:n] of bytes
+// they hold: they read nothing of p and write all n bytes, where another
+// reader may use p as scratch space or report bytes it did not write, so
+// every other reader, and every buffer with ReuseRecord (reused, so
+// zeroing it once costs nothing a call), gets zeroed memory from make.
+// The memory holds no pointers, so the collector never reads it; the
+// builder and the one-byte string its String returned are dropped at
+// once, so buf is the only way to it and writing into it changes no
+// string anyone holds; and a sealed buffer is written only by reads, each
+// into room no string points into yet.
+//
+// It stays small enough to inline, so that a call's one small buffer costs
+// no call more than make.
+func (d *Decoder) newBuffer(size int) []byte {
+	if size < unzeroedBuffer || !d.sealed {
+		return make([]byte, size+bufferSlack)
+	}
+	return largeBuffer(d.r, size)
+}
+
+// largeBuffer is newBuffer for a sealed buffer of unzeroedBuffer bytes or
+// more: unzeroed where r is one of the three readers.
+func largeBuffer(r io.Reader, size int) []byte {
+	switch r.(type) {
+	case *bytes.Reader, *strings.Reader, *bytes.Buffer:
+		var room strings.Builder
+		room.Grow(size + bufferSlack)
+		room.WriteByte(0)
+		buf := unsafe.Slice(unsafe.StringData(room.String()), size+bufferSlack)
+		clear(buf[size:])
+		return buf
+	}
+	return make([]byte, size+bufferSlack)
 }
 
 // readOnce reads into buf[end:size], trying again while the reader returns

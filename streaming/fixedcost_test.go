@@ -315,7 +315,7 @@ func TestScanHeaderAgreesWithTheWalk(t *testing.T) {
 func TestSealedLastBufferFitsTheRest(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("GCX1 tool=t fields=a,b\n")
-	for i := 0; b.Len() < fullBuffer+fullBuffer/8; i++ {
+	for i := 0; b.Len() < sealedBuffer+sealedBuffer/8; i++ {
 		fmt.Fprintf(&b, "row %d\t%s\n", i, strings.Repeat("v", i%70))
 	}
 	payload := b.String()
@@ -328,10 +328,10 @@ func TestSealedLastBufferFitsTheRest(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("decoded %v, %v", len(got.Sections), err)
 	}
-	if size := len(d.buf) - bufferSlack; size > fullBuffer/4 {
-		t.Errorf("the last buffer holds %d bytes for the last %d of the input", size, len(payload)-(fullBuffer))
+	if size := len(d.buf) - bufferSlack; size > sealedBuffer/4 {
+		t.Errorf("the last buffer holds %d bytes for the last %d of the input", size, len(payload)-sealedBuffer)
 	}
-	for _, delta := range []int{-len(payload), -fullBuffer, -100, 100} {
+	for _, delta := range []int{-len(payload), -sealedBuffer, -fullBuffer, -100, 100} {
 		got, err := NewDecoder(misreporting{bytes.NewReader([]byte(payload)), delta}).ReadAll()
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("Len off by %d: the rows differ from the reference's (%v)", delta, err)
