@@ -115,10 +115,33 @@ func parse(text string) (Value, error) {
 	return v, err
 }
 
+// ParseLiteral is ParseShared of the JSON text a JSON string literal
+// holds, read from text, the literal's bytes after its opening quote as
+// they stand, up to its closing quote and maybe on after it, without
+// decoding them into a copy: the value's strings without escapes and its
+// numbers share text (jsontext.NewLiteralReader). n is the offset of the
+// closing quote in text. ok is false when the literal is not a JSON
+// string, when the text is not JSON, or when the literal writes it in a
+// form that reader leaves to decoding: the caller then decodes the
+// literal and calls ParseShared, which tells them apart; when ok, v and
+// compact are what ParseShared gives of the decoded text.
+func ParseLiteral(text []byte) (v Value, compact bool, n int, ok bool) {
+	r := jsontext.NewLiteralReader(unsafe.String(unsafe.SliceData(text), len(text)))
+	v, compact, err := parseWith(r, true)
+	if n = r.LiteralEnd(); err != nil || n < 0 {
+		return Value{}, false, -1, false
+	}
+	return v, compact, n, true
+}
+
 // parseText is parse that also reports, when checkCompact is set, whether
 // text is the value's compact form.
 func parseText(text string, checkCompact bool) (Value, bool, error) {
-	r := jsontext.NewStringReader(text)
+	return parseWith(jsontext.NewStringReader(text), checkCompact)
+}
+
+// parseWith is parseText reading with r, which has read nothing yet.
+func parseWith(r *jsontext.Reader, checkCompact bool) (Value, bool, error) {
 	r.MaxDepth = MaxDepth
 	r.RejectDuplicateNames = true
 	r.CheckCompact = checkCompact

@@ -85,7 +85,10 @@ type responseReader struct {
 	resp *Response
 	// The JSON block, when the content holds one text block with a JSON
 	// text: its value, parsed.
-	block      *block
+	block *block
+	// literal is the value of the first text whose value was read from
+	// its literal, and its block (parseLiteral).
+	literal    *block
 	content    bool // the content has been read
 	structured span // structuredContent's value, from -1 when none has been read
 	hasStruct  bool // structuredContent is present and not null
@@ -240,9 +243,8 @@ func (x *responseReader) readContent() bool {
 			x.resp.texts = append(x.resp.texts, span{-1, -1})
 			continue
 		}
-		var text string
 		var isText, textIsString bool
-		var at span
+		var at span // the text's string literal
 		if !x.object(func(name string) bool {
 			if name != "type" && name != "text" {
 				_, ok := x.skip()
@@ -251,6 +253,22 @@ func (x *responseReader) readContent() bool {
 			from, ok := x.valueStart()
 			if !ok || from >= len(x.msg) || isSpace(x.msg[from]) {
 				return false
+			}
+			if name == "text" && x.msg[from] == '"' {
+				// The text as its literal, not decoded: the text's value
+				// is read from it where it lies, which checks it, or else
+				// it is passed and decoded below.
+				textIsString = true
+				if x.literal == nil {
+					if v, n, ok := x.parseLiteral(from); ok && x.r.PassValue(n) == nil {
+						x.literal = &block{at: len(res.Content), shared: x.msg[from+1 : from+n-1], value: v, parsed: true}
+						at = span{from, from + n}
+						return true
+					}
+				}
+				lit, err := x.r.PassString()
+				at = span{from, from + len(lit)}
+				return err == nil
 			}
 			// A text block's text may be in any form, for an answer writes
 			// it anew: the reader need not scan a long text a second time
@@ -270,20 +288,18 @@ func (x *responseReader) readContent() bool {
 			if err != nil {
 				return false
 			}
-			s := span{from, int(x.r.InputOffset())}
-			if name == "type" {
-				isText = tok.Text == "text"
-				x.checkCompact(s, tok.Text)
-			} else {
-				textIsString = true
-				text, at = tok.Text, s
-			}
+			isText = tok.Text == "text"
+			x.checkCompact(span{from, int(x.r.InputOffset())}, tok.Text)
 			return true
 		}) {
 			return false
 		}
 		if !isText {
 			if textIsString {
+				text, ok := x.unquote(at)
+				if !ok {
+					return false
+				}
 				x.checkCompact(at, text) // a text that stays as it is
 			}
 			res.Content = append(res.Content, Block{})
@@ -298,8 +314,25 @@ func (x *responseReader) readContent() bool {
 		} else {
 			only = -2
 		}
-		res.Content = append(res.Content, Block{IsText: true, Text: text})
+		res.Content = append(res.Content, Block{IsText: true})
 		x.resp.texts = append(x.resp.texts, at)
+	}
+	if b := x.literal; b != nil && b.at == only {
+		// The one text block's value, read from its literal: the same as
+		// that of the decoded text (jsonmap.ParseLiteral), which is
+		// decoded only if something asks for it (Result.DecodeTexts).
+		t := x.resp.texts[only]
+		res.undecoded = literalText{at: only, lit: unsafe.String(&x.msg[t.from], t.to-t.from)}
+		x.found(b)
+		return true
+	}
+	for i, t := range x.resp.texts {
+		if t.from >= 0 {
+			var ok bool
+			if res.Content[i].Text, ok = x.unquote(t); !ok {
+				return false // no JSON string: the message is no JSON
+			}
+		}
 	}
 	if only < 0 {
 		return true
@@ -314,17 +347,42 @@ func (x *responseReader) readContent() bool {
 	if err != nil {
 		return true
 	}
-	x.block = &block{at: only, json: bytesOf(text), value: v, parsed: true}
+	x.found(&block{at: only, json: bytesOf(text), shared: bytesOf(text), value: v, parsed: true})
+	return true
+}
+
+// parseLiteral reads the value of the text whose literal's opening
+// quote is at, from the literal where it lies in the message, and returns
+// the literal's length with its quotes. Reading the literal whole checks
+// it, as decoding it would. ok is false when the literal must be decoded
+// to know the text's value, whether it has one that is read whole
+// (streamAbove: a literal at least as long may hold such a text), or
+// whether it is a JSON string at all.
+func (x *responseReader) parseLiteral(at int) (v jsonmap.Value, n int, ok bool) {
+	text := x.msg[at+1 : min(len(x.msg), at+1+streamAbove)]
+	v, _, end, ok := jsonmap.ParseLiteral(text)
+	return v, end + 2, ok
+}
+
+// found makes b, the value of the one text block's text, the JSON block
+// when structuredContent holds the same value [MCP-5].
+func (x *responseReader) found(b *block) {
+	x.block = b
 	if x.structured.from >= 0 {
 		// structuredContent came first and was read token by token.
-		n, _, _, ok := matchCompact(x.msg[x.structured.from:x.structured.to], 0, &v, x.block.json)
+		n, _, _, ok := matchCompact(x.msg[x.structured.from:x.structured.to], 0, &b.value, b.shared)
 		x.settle(ok && n == x.structured.to-x.structured.from)
-		return true
+		return
 	}
 	if !x.hasStruct {
 		x.settle(false)
 	}
-	return true
+}
+
+// unquote returns the string of the literal at s, which the reader
+// passed, and false when it is no JSON string literal.
+func (x *responseReader) unquote(s span) (string, bool) {
+	return jsontext.Unquote(unsafe.String(&x.msg[s.from], s.to-s.from))
 }
 
 // checkCompact notes that the message is not in compact form unless the
@@ -344,7 +402,7 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\
 // comparing it with the compact form of the JSON block's value: when it
 // is that form, the reader passes over it; otherwise it reads it.
 func (x *responseReader) compare(from int) bool {
-	n, depth, fixes, same := matchCompact(x.msg[from:], from, &x.block.value, x.block.json)
+	n, depth, fixes, same := matchCompact(x.msg[from:], from, &x.block.value, x.block.shared)
 	if same && x.r.Depth()+depth <= x.r.MaxDepth && x.r.PassValue(n) == nil {
 		x.structured = span{from, from + n}
 		// The answer writes these strings in compact form, as
@@ -474,6 +532,9 @@ func (resp *Response) Apply(a Answer) []byte {
 	}
 	var edits []edit
 	var meta []byte
+	if a.Block != resp.Result.undecoded.at {
+		resp.Result.DecodeTexts() // a text written anew
+	}
 	if a.Block >= 0 {
 		edits = append(edits, edit{from: resp.texts[a.Block].from, to: resp.texts[a.Block].to, text: a.Text})
 	}
@@ -527,7 +588,7 @@ func (resp *Response) Apply(a Answer) []byte {
 	slices.SortStableFunc(edits, func(p, q edit) int { return p.from - q.from })
 	size := len(resp.msg) + 64 + len(meta)
 	if a.Block >= 0 {
-		size += len(a.Text) + len(a.Text)/8 - len(resp.Result.Content[a.Block].Text)
+		size += len(a.Text) + len(a.Text)/8 - (resp.texts[a.Block].to - resp.texts[a.Block].from)
 	}
 	out := make([]byte, 0, max(size, 64))
 	at := 0

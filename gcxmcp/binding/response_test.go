@@ -18,6 +18,11 @@ import (
 // in compact form. ok is false when the message is no response with a
 // result the binding reads.
 func viaTree(s *Server, msg []byte) (out []byte, d Decision, ok bool) {
+	return viaTreeFor(s, "t", msg)
+}
+
+// viaTreeFor is viaTree for a tool of that name.
+func viaTreeFor(s *Server, tool string, msg []byte) (out []byte, d Decision, ok bool) {
 	m, _, err := jsonmap.ParseShared(msg)
 	if err != nil || m.Kind != jsonmap.Object {
 		return nil, Decision{}, false
@@ -36,7 +41,7 @@ func viaTree(s *Server, msg []byte) (out []byte, d Decision, ok bool) {
 	if err != nil {
 		return nil, Decision{}, false
 	}
-	d = s.Decide("t", []string{"GCX1"}, r)
+	d = s.Decide(tool, []string{"GCX1"}, r)
 	if !d.Answered {
 		return msg, d, true
 	}
@@ -230,6 +235,17 @@ func TestReadResponseLeaves(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"\u0074ext","text":"1"}]}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text": "1"}]}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"text":"\u003c","type":"note"}]}}`,
+		// A text's literal that is no JSON string, though its value would
+		// read: a raw control or invalid UTF-8, in the text's JSON or
+		// in a string of it, or an unknown escape.
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"[1]\x01\"}]}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"[1,\t2]\"}]}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"[\\\"a\tb\\\"]\"}]}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"[\\\"a\xffb\\\"]\"}]}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"[1]\\q\"}]}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"[1]\\q\"},{\"type\":\"text\",\"text\":\"2\"}]}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"note\",\"text\":\"\\q\"}]}}",
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"[1]}]}}`,
 	} {
 		if _, ok := ReadResponse([]byte(msg)); ok {
 			t.Errorf("ReadResponse read %s", msg)
@@ -310,4 +326,76 @@ func TestReadResponseRawQuotesDiffer(t *testing.T) {
 			t.Fatalf("decision %+v, the tree's %+v; wrote\n%s\nthe tree writes\n%s", gotD, wantD, got, want)
 		}
 	}
+}
+
+// The JSON block's value read from its text's literal where it lies
+// gives what decoding the text and parsing it gives (the tree): the same
+// decision and answer, byte for byte, in mode gcx and auto mode, and the
+// same texts once decoded, whatever the escapes of the literal and the
+// text, valid JSON or not; and a text in a literal as encoders write it
+// (Go's encoding/json too) is read so, never decoded for its value.
+func TestPropertyLiteralTextAsTree(t *testing.T) {
+	servers := map[string]*Server{}
+	for _, mode := range []Mode{ModeGCX, ModeAuto} {
+		s, err := NewServer(ServerOptions{Mode: mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		servers[string(mode)] = s
+	}
+	propcheck.Check(t, 1000, func(t *rapid.T) {
+		text := jsongen.LiteralText(t)
+		lit := jsongen.Literal(t, text)
+		members := []string{`"content":[{"type":"text","text":` + lit + `}]`}
+		v, _, err := jsonmap.ParseShared([]byte(text))
+		switch rapid.IntRange(0, 3).Draw(t, "structured") {
+		case 1:
+			if err == nil {
+				members = append(members, `"structuredContent":`+string(v.AppendCompact(nil)))
+			}
+		case 2:
+			members = append(members, `"structuredContent":{"other":[1]}`)
+		case 3:
+			if err == nil {
+				members = append([]string{`"structuredContent":` + string(v.AppendCompact(nil))}, members...)
+			}
+		}
+		msg := []byte(`{"jsonrpc":"2.0","id":1,"result":{` + strings.Join(members, ",") + `}}`)
+		s := servers[rapid.SampledFrom([]string{"gcx", "auto"}).Draw(t, "mode")]
+		// A name the mapping does not write under: the text stays,
+		// written anew.
+		tool := rapid.SampledFrom([]string{"t", "bad name"}).Draw(t, "tool")
+		want, wantD, treeOK := viaTreeFor(s, tool, msg)
+		resp, ok := ReadResponse(msg)
+		switch {
+		case ok && !treeOK:
+			t.Fatalf("ReadResponse read what the tree refuses: %.400s", msg)
+		case !treeOK:
+			return // structuredContent nested too deep
+		case !ok:
+			t.Fatalf("a compact response left to the tree: %.400s", msg)
+		}
+		fromLiteral := resp.Result.undecoded.lit != ""
+		if err == nil && jsongen.EncodersLiteral(lit, text) && len(text) < streamAbove && !fromLiteral {
+			t.Fatalf("the value of a text as encoders write it was not read from its literal: %.400s", msg)
+		}
+		if fromLiteral && (resp.Result.known == nil || resp.Result.known.json != nil) {
+			t.Fatalf("read from the literal, but the block is %+v", resp.Result.known)
+		}
+		d := s.Decide(tool, []string{"GCX1"}, resp.Result)
+		got := msg
+		if d.Answered {
+			got = resp.Apply(d.Answer)
+		}
+		if d != wantD {
+			t.Fatalf("decision %+v, the tree's %+v\nmessage %.400s", d, wantD, msg)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("wrote\n%.400s\nthe tree writes\n%.400s\nmessage %.400s", got, want, msg)
+		}
+		resp.Result.DecodeTexts()
+		if resp.Result.Content[0].Text != text {
+			t.Fatalf("decoded the text %.400q, not %.400q", resp.Result.Content[0].Text, text)
+		}
+	})
 }

@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/gcxwire/gcx/codec"
+	"github.com/gcxwire/gcx/internal/jsontext"
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/jsonmap/auto"
 	"github.com/gcxwire/gcx/spec"
@@ -133,6 +134,28 @@ type Result struct {
 	// known is the JSON block when the reader of the result found it
 	// already (ReadResponse), nil when Decide looks for it.
 	known *block
+	// undecoded is a text block whose Text is not set yet.
+	undecoded literalText
+}
+
+// literalText is the text block at, whose text is the string literal lit,
+// as it stands in a message; lit is "" when there is none.
+type literalText struct {
+	at  int
+	lit string
+}
+
+// DecodeTexts sets the Text of a text block that ReadResponse left
+// unset: it reads the value of the JSON block's text from the text's
+// string literal where it lies in the message, and decodes the text only
+// when asked, for the mapping needs only the value. A caller of
+// ReadResponse that reads the content's texts calls it first; for any
+// other result it does nothing.
+func (r *Result) DecodeTexts() {
+	if u := r.undecoded; u.lit != "" {
+		r.Content[u.at].Text, _ = jsontext.Unquote(u.lit)
+		r.undecoded = literalText{}
+	}
 }
 
 // PerRequestCapabilities is the first protocol version whose requests
@@ -297,6 +320,7 @@ func (s *Server) Decide(name string, accept []string, r *Result) Decision {
 		keep.Why = ReasonNotMapped
 	}
 	if mode == ModeAuto {
+		r.DecodeTexts()
 		sent := bytesOf(r.Content[b.at].Text)
 		c, err := b.cheapest(sent, payload)
 		switch {
@@ -340,8 +364,11 @@ const streamAbove = 1 << 20
 // value (the block's own text, or structuredContent's compact form), and
 // the value when it has been parsed.
 type block struct {
-	at     int
-	json   []byte // read-only: it may share a string's bytes
+	at   int
+	json []byte // read-only: it may share a string's bytes; nil when read from its literal
+	// shared is what the value's strings without escapes may lie in:
+	// json, or the text's string literal it was read from.
+	shared []byte
 	value  jsonmap.Value
 	parsed bool
 	// differs: the result has structuredContent and the block's value is

@@ -228,6 +228,7 @@ func (r *Recorder) decided(start time.Time, server, tool string, res *binding.Re
 	if r == nil {
 		return
 	}
+	res.DecodeTexts()
 	added := time.Since(start)
 	rec := record{when: start, server: server, tool: tool, why: string(d.Why), read: true, block: -1, added: added}
 	switch {

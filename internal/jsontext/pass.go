@@ -23,7 +23,7 @@ var ErrCannotPass = errors.New("jsontext: no value to pass over here")
 // checked as ever, so that one large value can be compared with what the
 // caller holds without being read twice.
 func (r *Reader) PassValue(n int) error {
-	if !r.whole || r.peeked || r.err != nil || n <= 0 {
+	if !r.whole || r.mode != plain || r.peeked || r.err != nil || n <= 0 {
 		return ErrCannotPass
 	}
 	pos := r.pos
@@ -53,6 +53,44 @@ func (r *Reader) PassValue(n int) error {
 	r.state = stAfter
 	r.last, r.lastEnd = Token{Pos: start}, r.offset()
 	return nil
+}
+
+// PassString moves past the next value of a text held whole, which must
+// be a string, as PassValue does, and returns its literal as it stands,
+// quotes included: it finds the literal's closing quote, the first quote
+// after an even number of backslashes, but checks nothing else of it and
+// decodes nothing. The caller vouches that it checks the literal: it
+// reads it whole (NewLiteralReader) or decodes it (Unquote), and holds the
+// text for no JSON text unless the literal is one. A literal that does
+// not close is an error.
+func (r *Reader) PassString() (string, error) {
+	if !r.whole || r.mode != plain || r.peeked || r.err != nil {
+		return "", ErrCannotPass
+	}
+	pos := r.pos
+	switch r.state {
+	case stColon:
+		if pos >= r.end || r.buf[pos] != ':' {
+			return "", ErrCannotPass
+		}
+		pos++
+	case stValue, stFirstElem:
+	default:
+		return "", ErrCannotPass
+	}
+	if pos >= r.end || r.buf[pos] != '"' {
+		return "", ErrCannotPass
+	}
+	end := pos + 1 + spanToQuote(r.buf[:r.end], pos+1)
+	if end >= r.end {
+		r.err = r.errAt(end, faultUnclosed.message(r.buf[:r.end], end))
+		return "", r.err
+	}
+	start := r.posAt(pos)
+	r.pos = end + 1
+	r.state = stAfter
+	r.last, r.lastEnd = Token{Kind: String, Pos: start}, r.offset()
+	return r.text[pos:r.pos], nil
 }
 
 // SetCompact sets what Compact reports of the text read so far, for a

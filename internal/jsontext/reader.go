@@ -83,9 +83,14 @@ type Reader struct {
 
 	interned map[string]string
 
-	loose       bool // whitespace or an escape compact form does not write was read
-	limitNext   bool // LimitString applies to the next string scanned
-	stringLimit int
+	loose bool // whitespace or an escape compact form does not write was read
+	mode  readMode
+	// literalClosed: a literal reader met the literal's closing quote,
+	// at end.
+	literalClosed bool
+	decoded       []byte // a literal reader's strings with escapes (keepDecoded)
+	limitNext     bool   // LimitString applies to the next string scanned
+	stringLimit   int
 }
 
 type state uint8
@@ -336,7 +341,7 @@ func (r *Reader) scanToken() (Token, error) {
 	for {
 		var c byte
 		var ok bool
-		if r.pos < r.end && !isSpace(r.buf[r.pos]) {
+		if r.pos < r.end && !isSpace(r.buf[r.pos]) && r.mode != inLiteral {
 			c, ok = r.buf[r.pos], true
 		} else {
 			var err error
@@ -576,6 +581,9 @@ func (r *Reader) LimitString(n int) {
 
 // str reads the string literal at pos and returns its string.
 func (r *Reader) str() (string, error) {
+	if r.mode != plain {
+		return r.strOfMode()
+	}
 	limited := r.limitNext
 	r.limitNext = false
 	if limited {
@@ -986,13 +994,32 @@ func (r *Reader) skipSpace() (c byte, ok bool, err error) {
 			c := r.buf[r.pos]
 			switch c {
 			case ' ', '\t', '\r':
+				if r.mode == inLiteral && c != ' ' {
+					return c, true, nil // a literal holds no raw control: a fault wherever it stands
+				}
 				r.pos++
 				r.loose = true
 			case '\n':
+				if r.mode == inLiteral {
+					return c, true, nil
+				}
 				r.pos++
 				r.loose = true
 				r.line++
 				r.lineStart = r.base + int64(r.pos)
+			case '\\':
+				if r.mode != inLiteral {
+					return c, true, nil
+				}
+				if c, ok := r.literalSpace(); !ok {
+					return c, true, nil
+				}
+			case '"':
+				if r.mode != inLiteral {
+					return c, true, nil
+				}
+				r.literalClosed = true // the literal's closing quote: the end of its text
+				r.end = r.pos
 			default:
 				return c, true, nil
 			}
