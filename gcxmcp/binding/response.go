@@ -706,10 +706,16 @@ func (m *compactMatcher) strOther(s string) bool {
 				return false
 			}
 			i, j = next, j+n
-		case c < 0x20 || j >= len(s) || s[j] != c:
+		case c < 0x20:
 			return false
 		default:
-			i, j = i+1, j+1
+			// The run of bytes up to the next quote, backslash or
+			// control, compared whole.
+			n := jsontext.UnescapedRun(b[i:])
+			if n > len(s)-j || string(b[i:i+n]) != s[j:j+n] {
+				return false
+			}
+			i, j = i+n, j+n
 		}
 	}
 	return false

@@ -179,6 +179,21 @@ func NeedsEscape(s string) bool {
 	return false
 }
 
+// UnescapedRun returns how many bytes b begins with that AppendString
+// writes as they stand: none is a quote, a backslash or a control. It
+// tests eight bytes a step.
+func UnescapedRun(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if m := escapeWord(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(b) && !needsEscape[b[i]]; i++ {
+	}
+	return i
+}
+
 // stringWord is the eight bytes of s from i, the first the lowest.
 func stringWord(s string, i int) uint64 {
 	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))

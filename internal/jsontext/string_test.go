@@ -74,6 +74,13 @@ func TestPropertyStringEscapes(t *testing.T) {
 		if NeedsEscape(s) != escapes {
 			t.Fatalf("NeedsEscape(%q) = %v", s, !escapes)
 		}
+		run := 0
+		for run < len(s) && s[run] >= 0x20 && s[run] != '"' && s[run] != '\\' {
+			run++
+		}
+		if got := UnescapedRun([]byte(s)); got != run {
+			t.Fatalf("UnescapedRun(%q) = %d, want %d", s, got, run)
+		}
 		// Another form: some characters as \u escapes, '/' as \/.
 		var other strings.Builder
 		other.WriteByte('"')
