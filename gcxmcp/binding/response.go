@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"unicode/utf8"
 	"unsafe"
 
@@ -528,10 +529,17 @@ func (resp *Response) Apply(a Answer) []byte {
 	type edit struct {
 		from, to int
 		text     string // a string value to write in place
-		raw      []byte // or bytes
+		raw      bool   // or the bytes values[rawFrom:rawTo]
+		rawFrom  int
+		rawTo    int
 	}
-	var edits []edit
-	var meta []byte
+	// The edits, the marks' values and the members written into _meta
+	// are few and short: held on the stack (the edits refer to the bytes
+	// by offsets, so that nothing on the stack is pointed to from a
+	// slice that may grow onto the heap), they cost no allocation.
+	var editRoom [8]edit
+	var metaRoom, valueRoom [128]byte
+	edits, meta, values := editRoom[:0], metaRoom[:0], valueRoom[:0]
 	if a.Block != resp.Result.undecoded.at {
 		resp.Result.DecodeTexts() // a text written anew
 	}
@@ -549,23 +557,22 @@ func (resp *Response) Apply(a Answer) []byte {
 		edits = append(edits, edit{from: f.from, to: f.to, text: f.s})
 	}
 	if resp.recompact {
-		edits = append(edits, edit{from: resp.structured.from, to: resp.structured.to, raw: resp.Result.known.value.AppendCompact(nil)})
+		from := len(values)
+		values = resp.Result.known.value.AppendCompact(values)
+		edits = append(edits, edit{from: resp.structured.from, to: resp.structured.to, raw: true, rawFrom: from, rawTo: len(values)})
 	}
 	sep := resp.metaKeys > 0
 	a.EachMeta(func(key string, value any) {
-		var v []byte
+		from := len(values)
 		switch x := value.(type) {
 		case string:
-			v = jsontext.AppendString(nil, x)
+			values = jsontext.AppendString(values, x)
 		case bool:
-			v = []byte("false")
-			if x {
-				v = []byte("true")
-			}
+			values = strconv.AppendBool(values, x)
 		}
 		if resp.meta.from != -1 {
 			if i := slices.Index(answerMarks[:], key); i >= 0 && resp.marks[i].from >= 0 {
-				edits = append(edits, edit{from: resp.marks[i].from, to: resp.marks[i].to, raw: v})
+				edits = append(edits, edit{from: resp.marks[i].from, to: resp.marks[i].to, raw: true, rawFrom: from, rawTo: len(values)})
 				return
 			}
 		}
@@ -575,15 +582,17 @@ func (resp *Response) Apply(a Answer) []byte {
 		sep = true
 		meta = jsontext.AppendString(meta, key)
 		meta = append(meta, ':')
-		meta = append(meta, v...)
+		meta = append(meta, values[from:]...)
 	})
 	switch {
 	case resp.meta.from < 0:
-		at := resp.resultEnd
-		edits = append(edits, edit{from: at, to: at, raw: slices.Concat([]byte(`,"_meta":{`), meta, []byte("}"))})
+		at, from := resp.resultEnd, len(values)
+		values = append(append(append(values, `,"_meta":{`...), meta...), '}')
+		edits = append(edits, edit{from: at, to: at, raw: true, rawFrom: from, rawTo: len(values)})
 	case len(meta) > 0:
-		at := resp.meta.to - 1
-		edits = append(edits, edit{from: at, to: at, raw: meta})
+		at, from := resp.meta.to-1, len(values)
+		values = append(values, meta...)
+		edits = append(edits, edit{from: at, to: at, raw: true, rawFrom: from, rawTo: len(values)})
 	}
 	slices.SortStableFunc(edits, func(p, q edit) int { return p.from - q.from })
 	size := len(resp.msg) + 64 + len(meta)
@@ -594,8 +603,8 @@ func (resp *Response) Apply(a Answer) []byte {
 	at := 0
 	for _, e := range edits {
 		out = append(out, resp.msg[at:e.from]...)
-		if e.raw != nil {
-			out = append(out, e.raw...)
+		if e.raw {
+			out = append(out, values[e.rawFrom:e.rawTo]...)
 		} else {
 			out = jsontext.AppendString(out, e.text)
 		}
