@@ -518,9 +518,11 @@ func (c *tokenCompare) value(v *jsonmap.Value) error {
 // structuredContent's when same, and differs from it when the result has
 // one that is not.
 func (x *responseReader) settle(same bool) {
-	b := *x.block
-	b.differs = x.hasStruct && !same
-	x.resp.Result.known = &b
+	// The block itself, not a copy: it is the reader's own, and a later
+	// settle (structuredContent read after the text) only says again
+	// whether it differs.
+	x.block.differs = x.hasStruct && !same
+	x.resp.Result.known = x.block
 }
 
 // Apply returns the response with the answer made [MCP-6]: what ApplyJSON
