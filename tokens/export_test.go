@@ -11,3 +11,20 @@ func SetFlushAt(n int) int {
 	flushAt = n
 	return old
 }
+
+// Pieces cuts text as the named encoding's pre-tokenizer does, with the
+// encoding's own splitter.
+func Pieces(name string, text []byte) []string {
+	var pieces []string
+	for _, e := range encodings {
+		if e.name != name {
+			continue
+		}
+		for i := 0; i < len(text); {
+			end := e.piece(text, i)
+			pieces = append(pieces, string(text[i:end]))
+			i = end
+		}
+	}
+	return pieces
+}
