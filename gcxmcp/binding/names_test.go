@@ -31,6 +31,7 @@ func TestCountsInTheRootHeader(t *testing.T) {
 	}{
 		{"both", map[string]any{MetaTotal: float64(1234), MetaTruncated: true}, `[{"a":1},{"a":2}]`, "GCX1 tool=t fields=a rows=2 total=1234 truncated=true"},
 		{"total alone", map[string]any{MetaTotal: float64(7)}, `[{"a":1}]`, "GCX1 tool=t fields=a rows=1 total=7"},
+		{"a total of none", map[string]any{MetaTotal: float64(0)}, `[]`, "GCX1 tool=t fields= rows=0 total=0"},
 		{"truncated alone", map[string]any{MetaTruncated: false}, `[{"a":1}]`, "GCX1 tool=t fields=a rows=1 truncated=false"},
 		{"a root object: the pairs are members", map[string]any{MetaTotal: float64(7)}, `{"a":1}`, "GCX1 tool=t fields= json=object a=1"},
 		{"a root list", map[string]any{MetaTotal: float64(7)}, `[1,2]`, "GCX1 tool=t fields= json=array rows=2"},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"unicode/utf8"
 	"unsafe"
 
@@ -517,9 +518,11 @@ func (c *tokenCompare) value(v *jsonmap.Value) error {
 // structuredContent's when same, and differs from it when the result has
 // one that is not.
 func (x *responseReader) settle(same bool) {
-	b := *x.block
-	b.differs = x.hasStruct && !same
-	x.resp.Result.known = &b
+	// The block itself, not a copy: it is the reader's own, and a later
+	// settle (structuredContent read after the text) only says again
+	// whether it differs.
+	x.block.differs = x.hasStruct && !same
+	x.resp.Result.known = x.block
 }
 
 // Apply returns the response with the answer made [MCP-6]: what ApplyJSON
@@ -528,10 +531,17 @@ func (resp *Response) Apply(a Answer) []byte {
 	type edit struct {
 		from, to int
 		text     string // a string value to write in place
-		raw      []byte // or bytes
+		raw      bool   // or the bytes values[rawFrom:rawTo]
+		rawFrom  int
+		rawTo    int
 	}
-	var edits []edit
-	var meta []byte
+	// The edits, the marks' values and the members written into _meta
+	// are few and short: held on the stack (the edits refer to the bytes
+	// by offsets, so that nothing on the stack is pointed to from a
+	// slice that may grow onto the heap), they cost no allocation.
+	var editRoom [8]edit
+	var metaRoom, valueRoom [128]byte
+	edits, meta, values := editRoom[:0], metaRoom[:0], valueRoom[:0]
 	if a.Block != resp.Result.undecoded.at {
 		resp.Result.DecodeTexts() // a text written anew
 	}
@@ -549,23 +559,22 @@ func (resp *Response) Apply(a Answer) []byte {
 		edits = append(edits, edit{from: f.from, to: f.to, text: f.s})
 	}
 	if resp.recompact {
-		edits = append(edits, edit{from: resp.structured.from, to: resp.structured.to, raw: resp.Result.known.value.AppendCompact(nil)})
+		from := len(values)
+		values = resp.Result.known.value.AppendCompact(values)
+		edits = append(edits, edit{from: resp.structured.from, to: resp.structured.to, raw: true, rawFrom: from, rawTo: len(values)})
 	}
 	sep := resp.metaKeys > 0
 	a.EachMeta(func(key string, value any) {
-		var v []byte
+		from := len(values)
 		switch x := value.(type) {
 		case string:
-			v = jsontext.AppendString(nil, x)
+			values = jsontext.AppendString(values, x)
 		case bool:
-			v = []byte("false")
-			if x {
-				v = []byte("true")
-			}
+			values = strconv.AppendBool(values, x)
 		}
 		if resp.meta.from != -1 {
 			if i := slices.Index(answerMarks[:], key); i >= 0 && resp.marks[i].from >= 0 {
-				edits = append(edits, edit{from: resp.marks[i].from, to: resp.marks[i].to, raw: v})
+				edits = append(edits, edit{from: resp.marks[i].from, to: resp.marks[i].to, raw: true, rawFrom: from, rawTo: len(values)})
 				return
 			}
 		}
@@ -575,15 +584,17 @@ func (resp *Response) Apply(a Answer) []byte {
 		sep = true
 		meta = jsontext.AppendString(meta, key)
 		meta = append(meta, ':')
-		meta = append(meta, v...)
+		meta = append(meta, values[from:]...)
 	})
 	switch {
 	case resp.meta.from < 0:
-		at := resp.resultEnd
-		edits = append(edits, edit{from: at, to: at, raw: slices.Concat([]byte(`,"_meta":{`), meta, []byte("}"))})
+		at, from := resp.resultEnd, len(values)
+		values = append(append(append(values, `,"_meta":{`...), meta...), '}')
+		edits = append(edits, edit{from: at, to: at, raw: true, rawFrom: from, rawTo: len(values)})
 	case len(meta) > 0:
-		at := resp.meta.to - 1
-		edits = append(edits, edit{from: at, to: at, raw: meta})
+		at, from := resp.meta.to-1, len(values)
+		values = append(values, meta...)
+		edits = append(edits, edit{from: at, to: at, raw: true, rawFrom: from, rawTo: len(values)})
 	}
 	slices.SortStableFunc(edits, func(p, q edit) int { return p.from - q.from })
 	size := len(resp.msg) + 64 + len(meta)
@@ -594,8 +605,8 @@ func (resp *Response) Apply(a Answer) []byte {
 	at := 0
 	for _, e := range edits {
 		out = append(out, resp.msg[at:e.from]...)
-		if e.raw != nil {
-			out = append(out, e.raw...)
+		if e.raw {
+			out = append(out, values[e.rawFrom:e.rawTo]...)
 		} else {
 			out = jsontext.AppendString(out, e.text)
 		}
@@ -706,10 +717,16 @@ func (m *compactMatcher) strOther(s string) bool {
 				return false
 			}
 			i, j = next, j+n
-		case c < 0x20 || j >= len(s) || s[j] != c:
+		case c < 0x20:
 			return false
 		default:
-			i, j = i+1, j+1
+			// The run of bytes up to the next quote, backslash or
+			// control, compared whole.
+			n := jsontext.UnescapedRun(b[i:])
+			if n > len(s)-j || string(b[i:i+n]) != s[j:j+n] {
+				return false
+			}
+			i, j = i+n, j+n
 		}
 	}
 	return false

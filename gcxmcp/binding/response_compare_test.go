@@ -63,3 +63,42 @@ func TestReadResponseDeepestStructured(t *testing.T) {
 		t.Fatalf("structuredContent read token by token (written anew %v, %d strings rewritten), not passed over", resp.recompact, len(resp.fixes))
 	}
 }
+
+// structuredContent in another form than the compact one (Go's \u003c)
+// that differs from the text's value by one byte at the end of a run of
+// plain bytes, before an escape or the closing quote, or by its length,
+// is found to differ (and left to the tree); the same value is not; and
+// the answer is the tree's.
+func TestReadResponseOtherEscapesDiffer(t *testing.T) {
+	s, err := NewServer(ServerOptions{Mode: ModeGCX})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		structured string
+		differs    bool
+	}{
+		{`"xa\u003cbc"`, false},
+		{`"xb\u003cbc"`, true},
+		{`"xa\u003cbd"`, true},
+		{`"xa\u003cbcd"`, true},
+		{`"xa\u003cb"`, true},
+		{`"x\u003cbc"`, true},
+		{`"xa\u003c\u003cbc"`, true},
+	} {
+		msg := []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"[{\"k\":\"xa<bc\"},{\"k\":\"y\"}]"}],"structuredContent":[{"k":` + tc.structured + `},{"k":"y"}]}}`)
+		want, _, _ := viaTree(s, msg)
+		got, _, resp, ok := viaText(s, msg)
+		switch {
+		case !ok && tc.differs:
+			continue // left to the tree: its compact form is not at hand
+		case !ok || resp.Result.known == nil:
+			t.Fatalf("%s: not read", tc.structured)
+		case resp.Result.known.differs != tc.differs:
+			t.Errorf("%s: differs = %v, want %v", tc.structured, resp.Result.known.differs, tc.differs)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: wrote\n%s\nthe tree writes\n%s", tc.structured, got, want)
+		}
+	}
+}

@@ -232,7 +232,7 @@ func (p *Proxy) toolsCall(msg []byte, h *hostMessage) fromHost {
 	if !h.nameIsString {
 		return pass
 	}
-	k, ok := key(msg, h.id)
+	k, ok := h.callKey(msg)
 	if !ok || len(h.name) > MaxToolNameBytes {
 		p.log.printf("gcx proxy: a tools/call request whose id or tool name is over %d bytes is not followed; its result will pass untouched", MaxIDBytes)
 		return pass

@@ -72,7 +72,8 @@ func scanHostFrom(r *jsontext.Reader, keep *binding.Intermediary) (h hostMessage
 // follow (it passes untouched, as jsonmap would refuse it): a peer could
 // read either.
 func members(r *jsontext.Reader, member func(name string) error) error {
-	var seen []string // the names read that the proxy reads: at most a few
+	var room [8]string
+	seen := room[:0] // the names read that the proxy reads: at most a few
 	for {
 		tok, err := r.NextToken()
 		if err != nil {
@@ -351,6 +352,18 @@ func key(msg []byte, s span) (string, bool) {
 	}
 	k := idKey(v)
 	return k, len(k) <= MaxIDBytes
+}
+
+// callKey is key(msg, h.id), without parsing the id again when the scan
+// kept it as a token, a string or a number as ids are: the same key, as
+// jsonmap.Parse makes a scalar's value of its one token.
+func (h *hostMessage) callKey(msg []byte) (string, bool) {
+	if h.id.to-h.id.from <= MaxIDBytes {
+		if k, ok := h.idKey(); ok {
+			return k, true
+		}
+	}
+	return key(msg, h.id)
 }
 
 // ask returns msg with tags put under MetaAccept in its params' _meta

@@ -91,6 +91,15 @@ type Reader struct {
 	decoded       []byte // a literal reader's strings with escapes (keepDecoded)
 	limitNext     bool   // LimitString applies to the next string scanned
 	stringLimit   int
+
+	// The first arrays of stack, nameFrom, sets and names, in the reader
+	// itself: a reader of a small text (a JSON-RPC envelope, an id)
+	// allocates nothing for the containers it opens. A reader is only
+	// ever used through its pointer, never copied.
+	stackInit    [8]byte
+	nameFromInit [4]int
+	setsInit     [4]map[string]struct{}
+	namesInit    [8]string
 }
 
 type state uint8
@@ -436,12 +445,18 @@ func (r *Reader) open(c byte) (Token, error) {
 	}
 	p := r.posAt(r.pos)
 	r.pos++
+	if r.stack == nil {
+		r.stack = r.stackInit[:0]
+	}
 	r.stack = append(r.stack, c)
 	if c == '[' {
 		r.state = stFirstElem
 		return Token{Kind: ArrayStart, Pos: p}, nil
 	}
 	if r.RejectDuplicateNames {
+		if r.nameFrom == nil {
+			r.nameFrom, r.sets, r.names = r.nameFromInit[:0], r.setsInit[:0], r.namesInit[:0]
+		}
 		r.nameFrom = append(r.nameFrom, len(r.names))
 		r.sets = append(r.sets, nil)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
+	"slices"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -90,38 +91,75 @@ var needsEscape = func() (t [256]bool) {
 // AppendString appends s to dst as a JSON string in compact form: '"' and
 // '\' escaped, the controls U+0008, U+0009, U+000A, U+000C and U+000D as
 // \b \t \n \f \r, the other controls below U+0020 as \u00 and two
-// lower-case hex digits, and every other character as itself.
+// lower-case hex digits, and every other character as itself. Unlike
+// append, it may write over up to seven bytes of the capacity past the
+// length it returns.
 func AppendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if i+8 <= len(s) {
-			// Eight bytes a step over the runs that need no escape.
-			m := escapeWord(stringWord(s, i))
+	// Written in place past dst's length, eight bytes a step over the runs
+	// that need no escape: each word is stored whole and the length moved
+	// past its plain bytes only, the escape written over the rest. The
+	// room past n is kept at what remains of s and 16 more, so that a step
+	// (a word, or an escape of at most six bytes) never runs out of it:
+	// only an escape, which writes more than it reads, can use the spare,
+	// and the room is grown when it does.
+	src := unsafe.Slice(unsafe.StringData(s), len(s))
+	n := len(dst)
+	buf := dst[:cap(dst)]
+	if len(buf)-n < len(src)+17 {
+		buf = room(buf, n, len(src))
+	}
+	buf[n] = '"'
+	n++
+	i := 0
+	for i < len(src) {
+		if i+8 <= len(src) {
+			// i+8 <= len(src) and n+8 <= len(buf) (the room), so the
+			// word is copied as it lies, without bounds checks, and
+			// tested in the order escapeWord reads.
+			raw := *(*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(src)), i))
+			*(*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(buf)), n)) = raw
+			w := raw
+			if !littleEndian {
+				w = bits.ReverseBytes64(raw)
+			}
+			m := escapeWord(w)
 			if m == 0 {
-				i += 8
+				i, n = i+8, n+8
 				continue
 			}
-			i += bits.TrailingZeros64(m) >> 3
+			k := bits.TrailingZeros64(m) >> 3
+			i, n = i+k, n+k
 		}
-		c := s[i]
+		c := src[i]
 		i++
-		if !needsEscape[c] {
-			continue
-		}
-		dst = append(dst, s[start:i-1]...)
 		switch {
+		case !needsEscape[c]:
+			buf[n] = c
+			n++
+			continue
 		case c == '"' || c == '\\':
-			dst = append(dst, '\\', c)
+			buf[n], buf[n+1] = '\\', c
+			n += 2
 		case shortEscapes[c] != 0:
-			dst = append(dst, '\\', shortEscapes[c])
+			buf[n], buf[n+1] = '\\', shortEscapes[c]
+			n += 2
 		default:
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			_ = buf[n+5]
+			buf[n], buf[n+1], buf[n+2], buf[n+3], buf[n+4], buf[n+5] = '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF]
+			n += 6
 		}
-		start = i
+		if len(buf)-n < len(src)-i+16 {
+			buf = room(buf, n, len(src)-i)
+		}
 	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return append(buf[:n], '"')
+}
+
+// room returns buf, written up to n, grown for rest bytes of a string to
+// escape: rest and an eighth more, and 17 to spare.
+func room(buf []byte, n, rest int) []byte {
+	buf = slices.Grow(buf[:n], rest+rest>>3+17)
+	return buf[:cap(buf)]
 }
 
 // NeedsEscape reports whether AppendString escapes any byte of s: a
@@ -139,6 +177,21 @@ func NeedsEscape(s string) bool {
 		}
 	}
 	return false
+}
+
+// UnescapedRun returns how many bytes b begins with that AppendString
+// writes as they stand: none is a quote, a backslash or a control. It
+// tests eight bytes a step.
+func UnescapedRun(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if m := escapeWord(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(b) && !needsEscape[b[i]]; i++ {
+	}
+	return i
 }
 
 // stringWord is the eight bytes of s from i, the first the lowest.

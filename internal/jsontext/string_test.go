@@ -53,8 +53,33 @@ func TestPropertyStringEscapes(t *testing.T) {
 		if got := AppendString(nil, s); string(got) != string(want) {
 			t.Fatalf("AppendString(%q) = %s, want %s", s, got, want)
 		}
+		// After a prefix, in a buffer with some room or none: it writes
+		// in place past the prefix (eight bytes at a time, unchecked)
+		// and grows the buffer as it goes, never past its capacity,
+		// which guard bytes beyond it show.
+		prefix := strings.Repeat("p", rapid.IntRange(0, 20).Draw(t, "prefix"))
+		room := rapid.IntRange(0, 2*len(want)).Draw(t, "room")
+		const guard = 16
+		whole := make([]byte, len(prefix)+room+guard)
+		for i := range whole {
+			whole[i] = '#'
+		}
+		dst := append(whole[:0:len(prefix)+room], prefix...)
+		if got := AppendString(dst, s); string(got) != prefix+string(want) {
+			t.Fatalf("AppendString(%q, %q) with capacity %d = %s, want %s%s", prefix, s, cap(dst), got, prefix, want)
+		}
+		if tail := string(whole[len(prefix)+room:]); tail != strings.Repeat("#", guard) {
+			t.Fatalf("AppendString(%q, %q) with capacity %d wrote past it: %q", prefix, s, cap(dst), tail)
+		}
 		if NeedsEscape(s) != escapes {
 			t.Fatalf("NeedsEscape(%q) = %v", s, !escapes)
+		}
+		run := 0
+		for run < len(s) && s[run] >= 0x20 && s[run] != '"' && s[run] != '\\' {
+			run++
+		}
+		if got := UnescapedRun([]byte(s)); got != run {
+			t.Fatalf("UnescapedRun(%q) = %d, want %d", s, got, run)
 		}
 		// Another form: some characters as \u escapes, '/' as \/.
 		var other strings.Builder
