@@ -502,3 +502,26 @@ func TestEncodeToFailsWithoutAResult(t *testing.T) {
 		t.Fatal("the output of a refused encode decodes")
 	}
 }
+
+// TestDecodeResponseToHandsOnAtFlushSize: a JSON result's compact form is
+// handed to w, all but its last byte, as soon as 64 KiB of it are
+// buffered [MAP-21], so a text that fails right after that point has
+// written them; one byte short of it, nothing is written yet.
+func TestDecodeResponseToHandsOnAtFlushSize(t *testing.T) {
+	const flushAt = 64 << 10
+	for _, size := range []int{flushAt - 1, flushAt} {
+		// `["` + the string's bytes + `"` is size bytes of compact form.
+		text := `["` + strings.Repeat("x", size-3) + `" }`
+		var out bytes.Buffer
+		if _, err := jsonmap.DecodeResponseTo(&out, strings.NewReader(text), spec.DefaultLimits); err == nil {
+			t.Fatalf("size %d: no error", size)
+		}
+		want := 0
+		if size == flushAt {
+			want = flushAt - 1
+		}
+		if out.Len() != want || out.String() != text[:want] {
+			t.Errorf("size %d: %d bytes written before the error; want %d, the compact form's first bytes", size, out.Len(), want)
+		}
+	}
+}

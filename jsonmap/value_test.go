@@ -138,3 +138,35 @@ func TestSameValueDifferentSpelling(t *testing.T) {
 		t.Error(`member names "k" and "K" must be different`)
 	}
 }
+
+// TestParseSizesContainersByTheirSiblings: Parse gives an object's members
+// and an array's elements the room its previous sibling at that depth
+// needed, so rows of one shape cost one allocation each for their members
+// rather than one per growth of an append.
+func TestParseSizesContainersByTheirSiblings(t *testing.T) {
+	rows := func(n int) []byte {
+		var b strings.Builder
+		b.WriteString("[")
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString(`{"a":1,"b":2,"c":3,"d":4,"e":5}`)
+		}
+		b.WriteString("]")
+		return []byte(b.String())
+	}
+	allocs := func(text []byte) float64 {
+		return testing.AllocsPerRun(20, func() {
+			if _, err := jsonmap.Parse(text); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	small, large := rows(100), rows(200)
+	// The outer array's own growth adds a few allocations in all.
+	perRow := (allocs(large) - allocs(small)) / 100
+	if perRow > 1.1 {
+		t.Errorf("Parse allocates %.2f times per row of five members; want 1, the members' room sized by the row before", perRow)
+	}
+}

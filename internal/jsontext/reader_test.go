@@ -991,3 +991,36 @@ func TestPropertyLongStringsDecode(t *testing.T) {
 		}
 	})
 }
+
+// TestEscapeWidth pins escapeWidth's counts, which the string bound's
+// count (stringOver) adds up: a short escape is two raw bytes that decode
+// to one, \u to the UTF-8 length of its character, half of a surrogate
+// pair to two, a malformed \u to one; an escape cut by the end of src is
+// not ok unless the input has ended, when it counts as the bytes left.
+func TestEscapeWidth(t *testing.T) {
+	cases := []struct {
+		src          string
+		atEOF        bool
+		raw, decoded int
+		ok           bool
+	}{
+		{`\n`, false, 2, 1, true},
+		{`\"x`, false, 2, 1, true},
+		{`\\`, true, 2, 1, true},
+		{`\u0041`, false, 6, 1, true},
+		{`\u00e9`, false, 6, 2, true},
+		{`\u20ac`, false, 6, 3, true},
+		{`\ud83d`, false, 6, 2, true},
+		{`\u00zz`, false, 2, 1, true},
+		{`\u00`, false, 0, 0, false},
+		{`\u00`, true, 4, 1, true},
+		{`\`, false, 0, 0, false},
+		{`\`, true, 1, 1, true},
+	}
+	for _, c := range cases {
+		raw, decoded, ok := escapeWidth([]byte(c.src), 0, c.atEOF)
+		if raw != c.raw || decoded != c.decoded || ok != c.ok {
+			t.Errorf("escapeWidth(%q, atEOF=%v) = %d, %d, %v; want %d, %d, %v", c.src, c.atEOF, raw, decoded, ok, c.raw, c.decoded, c.ok)
+		}
+	}
+}
