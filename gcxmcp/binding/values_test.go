@@ -204,3 +204,17 @@ func TestSameAsDecodedEveryKind(t *testing.T) {
 		}
 	}
 }
+
+// A structuredContent that is no JSON is an invalid result, not a value
+// that differs from the payload's [MCP-8].
+func TestReadResultInvalidStructured(t *testing.T) {
+	res := &Result{
+		Content:    []Block{{IsText: true, Text: "GCX1 tool=t fields=a rows=1\n1\n"}},
+		Structured: json.RawMessage(`[{"a":`),
+		Meta:       map[string]any{MetaFormat: "GCX1"},
+	}
+	r, err := ReadResult(res)
+	if !errors.Is(err, ErrInvalidResult) || errors.Is(err, ErrMismatch) {
+		t.Fatalf("%+v, %v; want ErrInvalidResult", r, err)
+	}
+}
