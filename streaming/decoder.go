@@ -418,6 +418,22 @@ func inputSize(r io.Reader) (int, bool) {
 	return 0, false
 }
 
+// drained reports whether r is a bytes.Reader or strings.Reader with
+// nothing left to read, whose Read then returns 0 and io.EOF and changes
+// nothing. The decoder reads r alone, so such a reader stays drained: a
+// payload read whole by its first Read ends without a second. A
+// bytes.Buffer is not told, as its owner may write to it between two
+// calls of Next.
+func drained(r io.Reader) bool {
+	switch r := r.(type) {
+	case *bytes.Reader:
+		return r.Len() == 0
+	case *strings.Reader:
+		return r.Len() == 0
+	}
+	return false
+}
+
 func (d *Decoder) next() (Kind, error) {
 	if d.header != nil && !d.portable && d.readPlainRow() {
 		return KindRow, nil
@@ -634,6 +650,11 @@ func (d *Decoder) readOnce(size int) {
 			return
 		}
 		if n > 0 {
+			if drained(d.r) {
+				// The next Read would return 0 and io.EOF: a
+				// small payload's last Next need not call it.
+				d.rerr = io.EOF
+			}
 			return
 		}
 	}

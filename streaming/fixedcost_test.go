@@ -397,3 +397,33 @@ func TestDecoderHoldsTheFirstHeader(t *testing.T) {
 		t.Errorf("the first header, kept past the second, reads %+v", *headers[0])
 	}
 }
+
+// A bytes.Reader or strings.Reader read whole by its first Read is known to
+// be at its end, so a small payload's last Next makes no second Read; a
+// bytes.Buffer, which its owner may write to between two calls of Next,
+// is read again, and what is written to it meanwhile is decoded.
+func TestDrainedReaderEndsWithoutARead(t *testing.T) {
+	const header = "GCX1 tool=t fields=a\n"
+	for name, r := range map[string]io.Reader{"bytes": bytes.NewReader([]byte(header)), "strings": strings.NewReader(header)} {
+		d := NewDecoder(r)
+		if kind, err := d.Next(); kind != KindHeader || err != nil {
+			t.Fatalf("%s: %v, %v", name, kind, err)
+		}
+		if d.rerr != io.EOF {
+			t.Errorf("%s: after the first Next the reader's state is %v, want io.EOF", name, d.rerr)
+		}
+		if _, err := d.Next(); err != io.EOF {
+			t.Errorf("%s: %v, want io.EOF", name, err)
+		}
+	}
+	var buf bytes.Buffer
+	buf.WriteString(header)
+	d := NewDecoder(&buf)
+	if kind, err := d.Next(); kind != KindHeader || err != nil {
+		t.Fatalf("buffer: %v, %v", kind, err)
+	}
+	buf.WriteString("x\n")
+	if kind, err := d.Next(); kind != KindRow || err != nil || d.Row()[0] != "x" {
+		t.Errorf("buffer written to after the header: %v, %v, want the row", kind, err)
+	}
+}
