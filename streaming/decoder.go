@@ -460,9 +460,10 @@ func (d *Decoder) next() (Kind, error) {
 		return 0, err
 	}
 	line := d.buf[d.start:end]
+	isHeader := spec.IsHeaderLine(line)
 	// Before the first header only the first line can come here: a line
 	// that does not make one is an error, and errors are sticky.
-	if d.header == nil && !spec.IsHeaderLine(line) {
+	if d.header == nil && !isHeader {
 		start := line
 		if hasLF {
 			start = d.buf[d.start : end+1]
@@ -477,7 +478,7 @@ func (d *Decoder) next() (Kind, error) {
 	}
 	var kind Kind
 	switch {
-	case spec.IsHeaderLine(line):
+	case isHeader:
 		if err := d.endSection(); err != nil {
 			return 0, err
 		}
@@ -503,8 +504,12 @@ func (d *Decoder) next() (Kind, error) {
 func (d *Decoder) fillLine() (end int, hasLF bool, err error) {
 	scanned := d.start
 	for {
-		if i := bytes.IndexByte(d.buf[scanned:d.end], '\n'); i >= 0 {
-			return scanned + i, true, nil
+		// Nothing is left to look at where a call's first line has not
+		// been read yet, or its last has been.
+		if scanned < d.end {
+			if i := bytes.IndexByte(d.buf[scanned:d.end], '\n'); i >= 0 {
+				return scanned + i, true, nil
+			}
 		}
 		scanned = d.end
 		if d.threshold > 0 && d.end-d.start >= d.threshold {
