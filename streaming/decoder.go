@@ -227,8 +227,56 @@ type declared struct {
 }
 
 // NewDecoder returns a Decoder that reads from r with spec.DefaultLimits.
+//
+// A small payload from a reader that tells its length (inputSize), as a
+// call's result nearly always is, gets its buffer in the decoder's own
+// allocation (decoderRoom): a call then allocates one object where it
+// allocated two. Fresh rows point into that buffer, so a row kept alive
+// keeps the decoder alive too, as the first section's Header does.
 func NewDecoder(r io.Reader) *Decoder {
+	if n, ok := inputSize(r); ok && n+1+bufferSlack <= roomLarge {
+		return newRoomDecoder(r, n+1+bufferSlack)
+	}
 	return &Decoder{r: r, Limits: spec.DefaultLimits, line: 1}
+}
+
+// The rooms a Decoder is allocated with for a small input's buffer: each
+// makes the decoder and its room, with the 8-byte header the runtime puts
+// before an object with pointers over 512 bytes, fill one of the runtime's
+// size classes (1,280, 2,304 and 4,096 bytes; TestDecoderRoomsFillSizeClasses).
+const (
+	roomSmall  = 256
+	roomMedium = 1280
+	roomLarge  = 3072
+)
+
+// decoderRoom is a Decoder and the room after it that its first buffer
+// takes where the input fits it.
+type decoderRoom[Room any] struct {
+	d    Decoder
+	room Room
+}
+
+// newRoomDecoder returns a Decoder allocated with the least room of at
+// least need bytes, which its first buffer takes (next): d.buf is that
+// room, empty, until then.
+func newRoomDecoder(r io.Reader, need int) *Decoder {
+	switch {
+	case need <= roomSmall:
+		return roomDecoder(new(decoderRoom[[roomSmall]byte]), r)
+	case need <= roomMedium:
+		return roomDecoder(new(decoderRoom[[roomMedium]byte]), r)
+	}
+	return roomDecoder(new(decoderRoom[[roomLarge]byte]), r)
+}
+
+// roomDecoder sets up the Decoder of x, whose room is a byte array.
+func roomDecoder[Room any](x *decoderRoom[Room], r io.Reader) *Decoder {
+	// Field by field: a composite literal would be built aside and
+	// copied, 1 KiB.
+	x.d.r, x.d.Limits, x.d.line = r, spec.DefaultLimits, 1
+	x.d.buf = unsafe.Slice((*byte)(unsafe.Pointer(&x.room)), unsafe.Sizeof(x.room))[:0]
+	return &x.d
 }
 
 // Next reads the next line of the payload and reports its kind. It returns
@@ -438,7 +486,7 @@ func (d *Decoder) next() (Kind, error) {
 	if d.header != nil && !d.portable && d.readPlainRow() {
 		return KindRow, nil
 	}
-	if d.buf == nil {
+	if len(d.buf) == 0 {
 		size := initialBuffer
 		d.sealed = !d.ReuseRecord
 		if n, ok := inputSize(d.r); ok {
@@ -450,7 +498,12 @@ func (d *Decoder) next() (Kind, error) {
 				size = min(n+1, sealedBuffer)
 			}
 		}
-		d.buf = d.newBuffer(size)
+		if cap(d.buf) >= size+bufferSlack {
+			// The room NewDecoder allocated the decoder with.
+			d.buf = d.buf[:size+bufferSlack]
+		} else {
+			d.buf = d.newBuffer(size)
+		}
 		if limit := d.Limits.MaxLineBytes; limit > 0 {
 			d.threshold = max(limit+1, spec.MaxTagBytes+1)
 		}
