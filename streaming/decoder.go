@@ -243,11 +243,17 @@ func NewDecoder(r io.Reader) *Decoder {
 // The rooms a Decoder is allocated with for a small input's buffer: each
 // makes the decoder and its room, with the 8-byte header the runtime puts
 // before an object with pointers over 512 bytes, fill one of the runtime's
-// size classes (1,280, 2,304 and 4,096 bytes; TestDecoderRoomsFillSizeClasses).
+// size classes, from 1,152 to 4,096 bytes (TestDecoderRoomsFillSizeClasses),
+// so that an input takes at most about twice its bytes of room and a call's
+// few hundred bytes little more than they did apart.
 const (
-	roomSmall  = 256
-	roomMedium = 1280
-	roomLarge  = 3072
+	room128   = 128
+	room256   = 256
+	room512   = 512
+	room1024  = 1024
+	room1280  = 1280
+	room2048  = 2048
+	roomLarge = 3072
 )
 
 // decoderRoom is a Decoder and the room after it that its first buffer
@@ -262,10 +268,18 @@ type decoderRoom[Room any] struct {
 // room, empty, until then.
 func newRoomDecoder(r io.Reader, need int) *Decoder {
 	switch {
-	case need <= roomSmall:
-		return roomDecoder(new(decoderRoom[[roomSmall]byte]), r)
-	case need <= roomMedium:
-		return roomDecoder(new(decoderRoom[[roomMedium]byte]), r)
+	case need <= room128:
+		return roomDecoder(new(decoderRoom[[room128]byte]), r)
+	case need <= room256:
+		return roomDecoder(new(decoderRoom[[room256]byte]), r)
+	case need <= room512:
+		return roomDecoder(new(decoderRoom[[room512]byte]), r)
+	case need <= room1024:
+		return roomDecoder(new(decoderRoom[[room1024]byte]), r)
+	case need <= room1280:
+		return roomDecoder(new(decoderRoom[[room1280]byte]), r)
+	case need <= room2048:
+		return roomDecoder(new(decoderRoom[[room2048]byte]), r)
 	}
 	return roomDecoder(new(decoderRoom[[roomLarge]byte]), r)
 }
@@ -507,6 +521,9 @@ func (d *Decoder) next() (Kind, error) {
 		if limit := d.Limits.MaxLineBytes; limit > 0 {
 			d.threshold = max(limit+1, spec.MaxTagBytes+1)
 		}
+		// The first read, into the empty buffer: what fillLine's read
+		// would do, without its look at what to move or grow.
+		d.readOnce(size)
 	}
 	end, hasLF, err := d.fillLine()
 	if err != nil {

@@ -432,13 +432,17 @@ func TestDrainedReaderEndsWithoutARead(t *testing.T) {
 // A Decoder made for a small input from a reader that tells its length is
 // allocated with room for its first buffer, and each such object fills a
 // size class of the runtime, with the 8-byte header of an object with
-// pointers over 512 bytes: 1,280, 2,304 and 4,096 bytes.
+// pointers over 512 bytes, from 1,152 to 4,096 bytes.
 func TestDecoderRoomsFillSizeClasses(t *testing.T) {
 	for _, c := range []struct {
 		size, class uintptr
 	}{
-		{unsafe.Sizeof(decoderRoom[[roomSmall]byte]{}), 1280},
-		{unsafe.Sizeof(decoderRoom[[roomMedium]byte]{}), 2304},
+		{unsafe.Sizeof(decoderRoom[[room128]byte]{}), 1152},
+		{unsafe.Sizeof(decoderRoom[[room256]byte]{}), 1280},
+		{unsafe.Sizeof(decoderRoom[[room512]byte]{}), 1536},
+		{unsafe.Sizeof(decoderRoom[[room1024]byte]{}), 2048},
+		{unsafe.Sizeof(decoderRoom[[room1280]byte]{}), 2304},
+		{unsafe.Sizeof(decoderRoom[[room2048]byte]{}), 3072},
 		{unsafe.Sizeof(decoderRoom[[roomLarge]byte]{}), 4096},
 	} {
 		if c.size+8 != c.class {
