@@ -145,6 +145,9 @@ type Decoder struct {
 	// portable makes the decoder read every row the portable way, as it
 	// does where there is no row scanner, so tests cover that path too.
 	portable bool
+	// ended: the reader has reported the end of the input (rerr is
+	// io.EOF), so nothing is read into buf again.
+	ended bool
 
 	r    io.Reader
 	rerr error // the reader's error once it returned one, io.EOF included
@@ -586,7 +589,7 @@ func (d *Decoder) fillLine() (end int, hasLF bool, err error) {
 			return d.end, false, nil
 		}
 		if d.rerr != nil {
-			if d.rerr == io.EOF {
+			if d.ended {
 				return d.end, false, nil
 			}
 			return 0, false, d.rerr
@@ -721,14 +724,14 @@ func (d *Decoder) readOnce(size int) {
 		d.end += n
 		d.growNext = n == space
 		if err != nil {
-			d.rerr = err
+			d.rerr, d.ended = err, err == io.EOF
 			return
 		}
 		if n > 0 {
 			if drained(d.r) {
 				// The next Read would return 0 and io.EOF: a
 				// small payload's last Next need not call it.
-				d.rerr = io.EOF
+				d.rerr, d.ended = io.EOF, true
 			}
 			return
 		}

@@ -464,11 +464,12 @@ func TestSmallInputsReadIntoTheDecoder(t *testing.T) {
 		payload []byte
 		r       func([]byte) io.Reader
 		inRoom  bool
+		ended   bool // read whole, and known to be, by the first Read
 	}{
-		{"header", header, func(b []byte) io.Reader { return strings.NewReader(string(b)) }, true},
-		{"five rows", small, func(b []byte) io.Reader { return bytes.NewReader(b) }, true},
-		{"large", large, func(b []byte) io.Reader { return bytes.NewReader(b) }, false},
-		{"unsized", small, func(b []byte) io.Reader { return unsized{bytes.NewReader(b)} }, false},
+		{"header", header, func(b []byte) io.Reader { return strings.NewReader(string(b)) }, true, true},
+		{"five rows", small, func(b []byte) io.Reader { return bytes.NewReader(b) }, true, true},
+		{"large", large, func(b []byte) io.Reader { return bytes.NewReader(b) }, false, true},
+		{"unsized", small, func(b []byte) io.Reader { return unsized{bytes.NewReader(b)} }, false, false},
 	} {
 		for _, reuse := range []bool{false, true} {
 			d := NewDecoder(c.r(c.payload))
@@ -483,6 +484,15 @@ func TestSmallInputsReadIntoTheDecoder(t *testing.T) {
 			}
 			if inRoom && d.end != len(c.payload) {
 				t.Errorf("%s, reuse %v: the room holds %d bytes of %d", c.name, reuse, d.end, len(c.payload))
+			}
+			// Fresh, the header's strings are the buffer's own bytes;
+			// so they are with ReuseRecord where a sized input was
+			// read whole, as nothing is read into the buffer again,
+			// and otherwise a copy.
+			tool := uintptr(unsafe.Pointer(unsafe.StringData(d.Header().Tool)))
+			from := uintptr(unsafe.Pointer(unsafe.SliceData(d.buf)))
+			if inBuf, want := tool >= from && tool < from+uintptr(d.end), !reuse || c.ended; inBuf != want {
+				t.Errorf("%s, reuse %v: the tool name in the buffer: %v, want %v", c.name, reuse, inBuf, want)
 			}
 		}
 	}

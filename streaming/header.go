@@ -454,7 +454,10 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 	}
 	var text string
 	switch {
-	case d.sealed:
+	case d.sealed || d.ended:
+		// The buffer is never written over: without ReuseRecord, or
+		// where the whole input is in it (a small payload, nearly
+		// always), as nothing is read into it again.
 		text = sharedString(line)
 	case d.sections == 0 && len(line) <= len(d.firstLine):
 		text = sharedString(d.firstLine[:copy(d.firstLine[:], line)])
