@@ -195,8 +195,9 @@ type Decoder struct {
 
 	// first is the first section's Header, with room for its fields and
 	// pairs, and firstLine the copy of its line that its strings point
-	// into with ReuseRecord, where the line is short enough: a call of
-	// one section allocates no Header of its own. firstLine takes what
+	// into with ReuseRecord, where the line is short enough and the
+	// input was not read whole (ended): a call of one section allocates
+	// no Header of its own. firstLine takes what
 	// is left of the runtime's 1 KiB size class, where a Decoder with
 	// the 8-byte header of an object with pointers over 512 bytes is
 	// allocated (TestDecoderHoldsTheFirstHeader).
