@@ -145,6 +145,9 @@ type Decoder struct {
 	// portable makes the decoder read every row the portable way, as it
 	// does where there is no row scanner, so tests cover that path too.
 	portable bool
+	// ended: the reader has reported the end of the input (rerr is
+	// io.EOF), so nothing is read into buf again.
+	ended bool
 
 	r    io.Reader
 	rerr error // the reader's error once it returned one, io.EOF included
@@ -192,8 +195,9 @@ type Decoder struct {
 
 	// first is the first section's Header, with room for its fields and
 	// pairs, and firstLine the copy of its line that its strings point
-	// into with ReuseRecord, where the line is short enough: a call of
-	// one section allocates no Header of its own. firstLine takes what
+	// into with ReuseRecord, where the line is short enough and the
+	// input was not read whole (ended): a call of one section allocates
+	// no Header of its own. firstLine takes what
 	// is left of the runtime's 1 KiB size class, where a Decoder with
 	// the 8-byte header of an object with pointers over 512 bytes is
 	// allocated (TestDecoderHoldsTheFirstHeader).
@@ -227,8 +231,70 @@ type declared struct {
 }
 
 // NewDecoder returns a Decoder that reads from r with spec.DefaultLimits.
+//
+// A small payload from a reader that tells its length (inputSize), as a
+// call's result nearly always is, gets its buffer in the decoder's own
+// allocation (decoderRoom): a call then allocates one object where it
+// allocated two. Fresh rows point into that buffer, so a row kept alive
+// keeps the decoder alive too, as the first section's Header does.
 func NewDecoder(r io.Reader) *Decoder {
+	if n, ok := inputSize(r); ok && n+1+bufferSlack <= roomLarge {
+		return newRoomDecoder(r, n+1+bufferSlack)
+	}
 	return &Decoder{r: r, Limits: spec.DefaultLimits, line: 1}
+}
+
+// The rooms a Decoder is allocated with for a small input's buffer: each
+// makes the decoder and its room, with the 8-byte header the runtime puts
+// before an object with pointers over 512 bytes, fill one of the runtime's
+// size classes, from 1,152 to 4,096 bytes (TestDecoderRoomsFillSizeClasses),
+// so that an input takes at most about twice its bytes of room and a call's
+// few hundred bytes little more than they did apart.
+const (
+	room128   = 128
+	room256   = 256
+	room512   = 512
+	room1024  = 1024
+	room1280  = 1280
+	room2048  = 2048
+	roomLarge = 3072
+)
+
+// decoderRoom is a Decoder and the room after it that its first buffer
+// takes where the input fits it.
+type decoderRoom[Room any] struct {
+	d    Decoder
+	room Room
+}
+
+// newRoomDecoder returns a Decoder allocated with the least room of at
+// least need bytes, which its first buffer takes (next): d.buf is that
+// room, empty, until then.
+func newRoomDecoder(r io.Reader, need int) *Decoder {
+	switch {
+	case need <= room128:
+		return roomDecoder(new(decoderRoom[[room128]byte]), r)
+	case need <= room256:
+		return roomDecoder(new(decoderRoom[[room256]byte]), r)
+	case need <= room512:
+		return roomDecoder(new(decoderRoom[[room512]byte]), r)
+	case need <= room1024:
+		return roomDecoder(new(decoderRoom[[room1024]byte]), r)
+	case need <= room1280:
+		return roomDecoder(new(decoderRoom[[room1280]byte]), r)
+	case need <= room2048:
+		return roomDecoder(new(decoderRoom[[room2048]byte]), r)
+	}
+	return roomDecoder(new(decoderRoom[[roomLarge]byte]), r)
+}
+
+// roomDecoder sets up the Decoder of x, whose room is a byte array.
+func roomDecoder[Room any](x *decoderRoom[Room], r io.Reader) *Decoder {
+	// Field by field: a composite literal would be built aside and
+	// copied, 1 KiB.
+	x.d.r, x.d.Limits, x.d.line = r, spec.DefaultLimits, 1
+	x.d.buf = unsafe.Slice((*byte)(unsafe.Pointer(&x.room)), unsafe.Sizeof(x.room))[:0]
+	return &x.d
 }
 
 // Next reads the next line of the payload and reports its kind. It returns
@@ -418,11 +484,27 @@ func inputSize(r io.Reader) (int, bool) {
 	return 0, false
 }
 
+// drained reports whether r is a bytes.Reader or strings.Reader with
+// nothing left to read, whose Read then returns 0 and io.EOF and changes
+// nothing. The decoder reads r alone, so such a reader stays drained: a
+// payload read whole by its first Read ends without a second. A
+// bytes.Buffer is not told, as its owner may write to it between two
+// calls of Next.
+func drained(r io.Reader) bool {
+	switch r := r.(type) {
+	case *bytes.Reader:
+		return r.Len() == 0
+	case *strings.Reader:
+		return r.Len() == 0
+	}
+	return false
+}
+
 func (d *Decoder) next() (Kind, error) {
 	if d.header != nil && !d.portable && d.readPlainRow() {
 		return KindRow, nil
 	}
-	if d.buf == nil {
+	if len(d.buf) == 0 {
 		size := initialBuffer
 		d.sealed = !d.ReuseRecord
 		if n, ok := inputSize(d.r); ok {
@@ -434,19 +516,28 @@ func (d *Decoder) next() (Kind, error) {
 				size = min(n+1, sealedBuffer)
 			}
 		}
-		d.buf = d.newBuffer(size)
+		if cap(d.buf) >= size+bufferSlack {
+			// The room NewDecoder allocated the decoder with.
+			d.buf = d.buf[:size+bufferSlack]
+		} else {
+			d.buf = d.newBuffer(size)
+		}
 		if limit := d.Limits.MaxLineBytes; limit > 0 {
 			d.threshold = max(limit+1, spec.MaxTagBytes+1)
 		}
+		// The first read, into the empty buffer: what fillLine's read
+		// would do, without its look at what to move or grow.
+		d.readOnce(size)
 	}
 	end, hasLF, err := d.fillLine()
 	if err != nil {
 		return 0, err
 	}
 	line := d.buf[d.start:end]
+	isHeader := spec.IsHeaderLine(line)
 	// Before the first header only the first line can come here: a line
 	// that does not make one is an error, and errors are sticky.
-	if d.header == nil && !spec.IsHeaderLine(line) {
+	if d.header == nil && !isHeader {
 		start := line
 		if hasLF {
 			start = d.buf[d.start : end+1]
@@ -461,7 +552,7 @@ func (d *Decoder) next() (Kind, error) {
 	}
 	var kind Kind
 	switch {
-	case spec.IsHeaderLine(line):
+	case isHeader:
 		if err := d.endSection(); err != nil {
 			return 0, err
 		}
@@ -487,15 +578,19 @@ func (d *Decoder) next() (Kind, error) {
 func (d *Decoder) fillLine() (end int, hasLF bool, err error) {
 	scanned := d.start
 	for {
-		if i := bytes.IndexByte(d.buf[scanned:d.end], '\n'); i >= 0 {
-			return scanned + i, true, nil
+		// Nothing is left to look at where a call's first line has not
+		// been read yet, or its last has been.
+		if scanned < d.end {
+			if i := bytes.IndexByte(d.buf[scanned:d.end], '\n'); i >= 0 {
+				return scanned + i, true, nil
+			}
 		}
 		scanned = d.end
 		if d.threshold > 0 && d.end-d.start >= d.threshold {
 			return d.end, false, nil
 		}
 		if d.rerr != nil {
-			if d.rerr == io.EOF {
+			if d.ended {
 				return d.end, false, nil
 			}
 			return 0, false, d.rerr
@@ -630,10 +725,15 @@ func (d *Decoder) readOnce(size int) {
 		d.end += n
 		d.growNext = n == space
 		if err != nil {
-			d.rerr = err
+			d.rerr, d.ended = err, err == io.EOF
 			return
 		}
 		if n > 0 {
+			if drained(d.r) {
+				// The next Read would return 0 and io.EOF: a
+				// small payload's last Next need not call it.
+				d.rerr, d.ended = io.EOF, true
+			}
 			return
 		}
 	}

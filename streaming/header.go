@@ -247,15 +247,18 @@ func (d *Decoder) scanHeader(line []byte, text string, hasLF bool, block *header
 	}
 	fields = fields[:nf:nf]
 	// The parts are cut from text where the loops above found them,
-	// which they vouch for: from <= end <= len(text) each.
+	// which they vouch for: from <= end <= len(text) each, so the
+	// strings are made without unsafe.String's checks.
+	textAt := unsafe.Pointer(unsafe.StringData(text))
 	cut := func(from, end int) string {
-		return unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(text)), from)), end-from)
+		return *(*string)(unsafe.Pointer(&stringParts{unsafe.Add(textAt, from), end - from}))
 	}
 	var held, shared uint64 // the spec.NameBit of each name so far, and those met twice
 	from := fieldsAt
 	for k, end := range fieldEnds[:nf] {
-		fields[k] = cut(from, int(end))
-		bit := spec.NameBit(fields[k])
+		f := cut(from, int(end))
+		fields[k] = f
+		bit := spec.NameBit(f)
 		shared |= held & bit
 		held |= bit
 		from = int(end) + 1
@@ -284,8 +287,10 @@ func (d *Decoder) scanHeader(line []byte, text string, hasLF bool, block *header
 	keyAt := from // each key begins after the SP that ends what stands before it
 	for k, pair := range pairs[:nm] {
 		eq, end := int(pair[0]), int(pair[1])
-		meta[k] = spec.Meta{Key: cut(keyAt, eq), Value: cut(eq+1, end)}
-		bit := spec.NameBit(meta[k].Key)
+		key, value := cut(keyAt, eq), cut(eq+1, end)
+		m := &meta[k]
+		m.Key, m.Value = key, value
+		bit := spec.NameBit(key)
 		shared |= held & bit
 		held |= bit
 		cols[k] = eq + 2
@@ -294,7 +299,8 @@ func (d *Decoder) scanHeader(line []byte, text string, hasLF bool, block *header
 	if shared != 0 && repeatsName(nil, meta) {
 		return nil, false // a repeated key [HDR-8]
 	}
-	for k, m := range meta {
+	for k := range meta {
+		m := &meta[k]
 		if spec.StructuralKey(m.Key) || !spec.ValidMeta(m.Key, m.Value) {
 			return nil, false // HDR-8, META-1 or META-3: HeaderFault's to report
 		}
@@ -313,6 +319,12 @@ func (d *Decoder) scanHeader(line []byte, text string, hasLF bool, block *header
 	}
 	d.decl = declared{value: meta[rows].Value, line: d.line, lineOffset: d.base + int64(d.start), col: cols[rows] - 1}
 	return &d.decl, true
+}
+
+// stringParts is a string's header: where its bytes are and how many.
+type stringParts struct {
+	data unsafe.Pointer
+	len  int
 }
 
 // repeatsName reports whether one of the field names, or one of the meta
@@ -442,7 +454,10 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 	}
 	var text string
 	switch {
-	case d.sealed:
+	case d.sealed || d.ended:
+		// The buffer is never written over: without ReuseRecord, or
+		// where the whole input is in it (a small payload, nearly
+		// always), as nothing is read into it again.
 		text = sharedString(line)
 	case d.sections == 0 && len(line) <= len(d.firstLine):
 		text = sharedString(d.firstLine[:copy(d.firstLine[:], line)])
