@@ -73,31 +73,35 @@ func TestBoundStepsEveryByte(t *testing.T) {
 	}
 }
 
-// TestBoundShift4: each word of boundShift4 holds, from every state,
-// the state and the sum that boundStep gives the four kinds one at a
-// time, the sum below 8 so that it stays in its three bits.
+// TestBoundShift4: every four bytes of every mix of kinds, after four
+// bytes that leave the automaton in each of its states, are bounded as the
+// automaton bounds them one byte at a time; so each word of boundShift4
+// holds the state and the sum that boundStep gives, the sum within its
+// three bits.
 func TestBoundShift4(t *testing.T) {
-	most := 0
-	for kinds := range 625 {
-		for state := range 8 {
-			step, add := uint8(state<<3), 0
-			for j, k := 0, kinds; j < 4; j, k = j+1, k/5 {
-				step = boundStep[(step&0x38|uint8(k%5))&63]
-				add += int(step >> 6)
+	before := map[int]string{
+		boundNone: "    ", boundLetters: "   a", boundDigits1: "   1", boundDigits2: "  12",
+		boundDigits3: " 123", boundOtherLast: "   ,", boundOtherHigh: "  ,\xc3", boundOtherCounted: "  ,,",
+	}
+	kindByte := [5]byte{kindLetter: 'q', kindDigit: '5', kindSpace: '\t', kindOther: '"', kindHigh: 0xe2}
+	for state, prefix := range before {
+		step := uint8(boundNone << 3)
+		for _, b := range []byte(prefix) {
+			step = boundStep[(step&0x38|boundKind[b])&63]
+		}
+		if step>>3&7 != uint8(state) {
+			t.Fatalf("%q leaves state %d, not %d", prefix, step>>3&7, state)
+		}
+		for kinds := range 625 {
+			text := []byte(prefix)
+			for k := kinds; len(text) < 8; k /= 5 {
+				text = append(text, kindByte[k%5])
 			}
-			got := uint8(boundShift4[kinds] >> (8 * state))
-			if add > 7 || got != step&0x38|uint8(add) {
-				t.Fatalf("kinds %d from state %d: %#x, one kind a step: state %d, adds %d", kinds, state, got, step>>3&7, add)
+			if got, want := cl100kLowerBound(text, math.MaxInt), boundByteAtATime(text); got != want {
+				t.Fatalf("%q (state %d before the four bytes) bounded at %d, one byte a step %d", text, state, got, want)
 			}
-			most = max(most, add)
 		}
 	}
-	for kinds := 625; kinds <= boundShift4Mask; kinds++ {
-		if boundShift4[kinds] != 0 {
-			t.Fatalf("unused entry %d is %#x", kinds, boundShift4[kinds])
-		}
-	}
-	t.Logf("four bytes add at most %d", most)
 }
 
 // TestBoundPairs: each entry of boundPairs is the kinds of its two bytes,
