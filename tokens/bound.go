@@ -1,9 +1,9 @@
 package tokens
 
 import (
-	"encoding/binary"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // cl100kLowerBound returns a number of cl100k_base tokens text takes at
@@ -66,8 +66,12 @@ func cl100kLowerBound(text []byte, limit int) int {
 func boundRun(chunk []byte, state uint8, pairs *[1 << 16]uint8, steps *[boundShift4Mask + 1]uint64) (int, uint8) {
 	n := 0
 	s := uint64(state) << 3 // the state's byte in a boundShift4 word
-	for ; len(chunk) >= 8; chunk = chunk[8:] {
-		w := binary.LittleEndian.Uint64(chunk)
+	// The words are read from the chunk's base, unchecked (the loop's
+	// condition bounds them): slicing the chunk a word at a time, and its
+	// checks, took an eighth of the time.
+	base := unsafe.Pointer(unsafe.SliceData(chunk))
+	for k := 0; k+8 <= len(chunk); k += 8 {
+		w := word8(unsafe.Add(base, k))
 		ea := steps[(uint32(pairs[uint16(w)])+25*uint32(pairs[uint16(w>>16)]))&boundShift4Mask]
 		eb := steps[(uint32(pairs[uint16(w>>32)])+25*uint32(pairs[uint16(w>>48)]))&boundShift4Mask]
 		a := ea >> (s & 63)
