@@ -22,30 +22,28 @@ func boundByteAtATime(text []byte) int {
 }
 
 // TestPropertyBoundSteps: cl100kLowerBound, which steps four bytes at a
-// time and reads a long text as two halves, finds what the automaton finds
-// one byte at a time, for texts of every length (across boundSplitFrom)
-// and mix of byte kinds, with or without a letter or space to cut at;
-// stopped at a limit, it returns more than the limit and no more than the
-// whole text's bound.
+// time, finds what the automaton finds one byte at a time, for texts of
+// every length (across the 256-byte chunks it checks the limit between)
+// and mix of byte kinds; stopped at a limit, it returns more than the
+// limit and no more than the whole text's bound.
 func TestPropertyBoundSteps(t *testing.T) {
 	alphabets := []string{
 		"aZq09 \t\n,{\"':-_\xc3\xa9\xe2\x80\x94\xff",
-		"09,{\"':-_\xc3\xa9\xff", // no letter or space: one pass
+		"09,{\"':-_\xc3\xa9\xff", // no letter or space
 		"a,",
 	}
 	gen.Check(t, 3000, func(t *rapid.T) {
 		alphabet := rapid.SampledFrom(alphabets).Draw(t, "alphabet")
 		// The length drawn outright and the bytes from a seed, so that
 		// long texts are as common as short ones.
-		size := rapid.SampledFrom([]int{7, 64, 700, boundSplitFrom - 1, boundSplitFrom, 3 * boundSplitFrom}).Draw(t, "size")
+		size := rapid.SampledFrom([]int{7, 64, 257, 700, 1023, 3072}).Draw(t, "size")
 		size -= rapid.IntRange(0, 9).Draw(t, "shorter")
 		r := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 1))
 		text := make([]byte, max(size, 0))
 		for i := range text {
 			text[i] = alphabet[r.IntN(len(alphabet))]
 		}
-		// A letter in the first half only, at times: the cut is then
-		// late or missing.
+		// A letter in the first half only, at times.
 		if rapid.Bool().Draw(t, "letterFirst") && len(text) > 0 {
 			text[rapid.IntRange(0, (len(text)-1)/2).Draw(t, "letterAt")] = 'k'
 		}
@@ -75,23 +73,44 @@ func TestBoundStepsEveryByte(t *testing.T) {
 	}
 }
 
-// TestBoundCutEven: a long text is cut after the first letter or space
-// from its middle on, so its halves are as even as the text allows; a text
-// with none there, or short, is read in one pass.
-func TestBoundCutEven(t *testing.T) {
-	for _, n := range []int{boundSplitFrom, boundSplitFrom + 1, 3000, 4096} {
-		text := []byte(strings.Repeat("a", n))
-		j := boundCut(text)
-		if first, second := j+1, n-j-1; j < 0 || first-second > 2 || second-first > 2 {
-			t.Errorf("%d letters cut after byte %d: halves of %d and %d bytes", n, j, first, second)
+// TestBoundShift4: every four bytes of every mix of kinds, after four
+// bytes that leave the automaton in each of its states, are bounded as the
+// automaton bounds them one byte at a time; so each word of boundShift4
+// holds the state and the sum that boundStep gives, the sum within its
+// three bits.
+func TestBoundShift4(t *testing.T) {
+	before := map[int]string{
+		boundNone: "    ", boundLetters: "   a", boundDigits1: "   1", boundDigits2: "  12",
+		boundDigits3: " 123", boundOtherLast: "   ,", boundOtherHigh: "  ,\xc3", boundOtherCounted: "  ,,",
+	}
+	kindByte := [5]byte{kindLetter: 'q', kindDigit: '5', kindSpace: '\t', kindOther: '"', kindHigh: 0xe2}
+	for state, prefix := range before {
+		step := uint8(boundNone << 3)
+		for _, b := range []byte(prefix) {
+			step = boundStep[(step&0x38|boundKind[b])&63]
+		}
+		if step>>3&7 != uint8(state) {
+			t.Fatalf("%q leaves state %d, not %d", prefix, step>>3&7, state)
+		}
+		for kinds := range 625 {
+			text := []byte(prefix)
+			for k := kinds; len(text) < 8; k /= 5 {
+				text = append(text, kindByte[k%5])
+			}
+			if got, want := cl100kLowerBound(text, math.MaxInt), boundByteAtATime(text); got != want {
+				t.Fatalf("%q (state %d before the four bytes) bounded at %d, one byte a step %d", text, state, got, want)
+			}
 		}
 	}
-	for _, text := range []string{
-		strings.Repeat("a", boundSplitFrom-1),
-		strings.Repeat("a", boundSplitFrom/2-1) + strings.Repeat(".", boundSplitFrom/2+1), // none from the middle on
-	} {
-		if j := boundCut([]byte(text)); j != -1 {
-			t.Errorf("%q cut after byte %d, want one pass", text[:20], j)
+}
+
+// TestBoundPairs: each entry of boundPairs is the kinds of its two bytes,
+// the first (the low byte of the little-endian index) lowest.
+func TestBoundPairs(t *testing.T) {
+	pairs := boundPairs()
+	for i := range pairs {
+		if want := boundKind[i&0xff] + 5*boundKind[i>>8]; pairs[i] != want {
+			t.Fatalf("pairs[%#04x] = %d, want %d", i, pairs[i], want)
 		}
 	}
 }

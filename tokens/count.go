@@ -172,11 +172,11 @@ func (c *counter) pieceTokens(p []byte) int {
 	}
 	lo, hi := ranktable.Pack(p)
 	h := ranktable.HashKey(lo, hi, len(p))
-	set := c.cache.short[h>>(64-shortBits)&^1:][:2]
-	if s := &set[0]; s.n == uint32(len(p)) && s.lo == lo && s.hi == hi {
-		return int(s.count)
+	set := c.cache.short[shortSet(h):][:2]
+	if set[0].holds(lo, hi, len(p)) {
+		return int(set[0].count)
 	}
-	if s := set[1]; s.n == uint32(len(p)) && s.lo == lo && s.hi == hi {
+	if s := set[1]; s.holds(lo, hi, len(p)) {
 		set[0], set[1] = s, set[0]
 		return int(s.count)
 	}
@@ -187,6 +187,16 @@ func (c *counter) pieceTokens(p []byte) int {
 	set[1] = set[0]
 	set[0] = cacheSlot{lo: lo, hi: hi, n: uint32(len(p)), count: uint32(n)}
 	return n
+}
+
+// shortSet is the index in the short cache of the set of a piece whose
+// packed key hashes to h.
+func shortSet(h uint64) uint64 { return h >> (64 - shortBits) &^ 1 }
+
+// holds reports whether the slot holds the piece of n bytes packed as lo
+// and hi.
+func (s *cacheSlot) holds(lo, hi uint64, n int) bool {
+	return s.n == uint32(n) && s.lo == lo && s.hi == hi
 }
 
 // longPieceTokens is pieceTokens for a piece longer than maxPacked.

@@ -20,14 +20,16 @@ func plainCount(e *Encoding, text []byte, limit int) int {
 // TestPropertyWordsFastPath: countWords, which cuts and counts short ASCII
 // words in line, finds the count of the general loop, on texts made of
 // words, prefixes of every kind, contractions, words longer than eight
-// bytes, letters that are not ASCII and invalid bytes, of every length
-// around its 16-byte tail; stopped at a limit, it stops as that loop does.
+// bytes (some of nine to 16 that share their first or last eight, which
+// the short cache's key in line must tell apart), letters that are not
+// ASCII and invalid bytes, of every length around its 24-byte tail;
+// stopped at a limit, it stops as that loop does.
 func TestPropertyWordsFastPath(t *testing.T) {
 	e, err := Get(CL100K)
 	if err != nil {
 		t.Fatal(err)
 	}
-	parts := []string{"a", "the", "Name", "abcdefg", "abcdefgh", "abcdefghijk", "internalserver", " ", "  ", "\t", "\n", "\r\n",
+	parts := []string{"a", "the", "Name", "abcdefg", "abcdefgh", "abcdefghijk", "internalserver", "abcdefghXY", "abcdefghijklmnop", "Xbcdefghijk", " ", "  ", "\t", "\n", "\r\n",
 		"'", "'s", "'ll", "'RE", "/", "::", ".", "_", "-", "\"", "0", "123", "4567", "é", "Ω", "日本", "\xff", "\xc3", "x\xcc\x81"}
 	gen.Check(t, 2000, func(t *rapid.T) {
 		r := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 2))

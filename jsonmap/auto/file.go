@@ -43,21 +43,3 @@ func ChoosePlan(plan *jsonmap.FilePlan, limits spec.Limits) (Choice, error) {
 	}
 	return c, nil
 }
-
-// ChooseAgainstPlan is ChoosePayload for a payload of a planned value: it
-// weighs the payload against the value's compact JSON text, which it
-// counts as plan.Compact writes it into a token counter, one read of the
-// file, holding none of it [AUTO-1]. The JSON count is exact, and the
-// payload's stops once it is settled (Choice.Partial). Output is the
-// payload when it is chosen and nil otherwise: the caller writes the JSON
-// text with plan.Compact if it needs it.
-func ChooseAgainstPlan(payload []byte, plan *jsonmap.FilePlan) (Choice, error) {
-	enc := tokens.MustGet(Encoding)
-	json := enc.NewCounter()
-	if err := plan.Compact(json); err != nil {
-		return Choice{}, err
-	}
-	c := Choice{Payload: payload, JSONTokens: json.Count()}
-	c.GCXTokens, c.Partial = countBelow(enc, payload, c.JSONTokens)
-	return pick(c, payload, nil), nil
-}

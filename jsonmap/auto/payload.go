@@ -11,12 +11,3 @@ import "github.com/gcxwire/gcx/jsonmap"
 func ChoosePayload(payload []byte, v jsonmap.Value) (Choice, error) {
 	return decide(payload, v.AppendCompact(nil), true)
 }
-
-// ChooseAgainst weighs a payload against a text it would replace, such as
-// a tool's JSON text as written (pretty-printed, say), and chooses the
-// payload only when it costs strictly fewer cl100k_base tokens [AUTO-1].
-// It stops counting once the choice is settled (Choice.Partial), and
-// Choice.Output is the payload or text itself.
-func ChooseAgainst(payload, text []byte) (Choice, error) {
-	return decide(payload, text, false)
-}
