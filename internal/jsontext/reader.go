@@ -352,6 +352,8 @@ func (r *Reader) scanToken() (Token, error) {
 		var ok bool
 		if r.pos < r.end && !isSpace(r.buf[r.pos]) && r.mode != inLiteral {
 			c, ok = r.buf[r.pos], true
+		} else if r.mode == inLiteral {
+			c, ok = r.literalSpaces()
 		} else {
 			var err error
 			if c, ok, err = r.skipSpace(); err != nil {
@@ -1002,39 +1004,24 @@ func (r *Reader) literal(kind Kind, word string) (Token, error) {
 }
 
 // skipSpace moves past whitespace, counting lines, and returns the byte
-// after it, or ok false at the end of the input.
+// after it, or ok false at the end of the input. A literal reader's
+// whitespace is another (literalSpaces).
 func (r *Reader) skipSpace() (c byte, ok bool, err error) {
 	for {
 		for r.pos < r.end {
 			c := r.buf[r.pos]
+			if c > ' ' {
+				return c, true, nil // what most calls meet first
+			}
 			switch c {
 			case ' ', '\t', '\r':
-				if r.mode == inLiteral && c != ' ' {
-					return c, true, nil // a literal holds no raw control: a fault wherever it stands
-				}
 				r.pos++
 				r.loose = true
 			case '\n':
-				if r.mode == inLiteral {
-					return c, true, nil
-				}
 				r.pos++
 				r.loose = true
 				r.line++
 				r.lineStart = r.base + int64(r.pos)
-			case '\\':
-				if r.mode != inLiteral {
-					return c, true, nil
-				}
-				if c, ok := r.literalSpace(); !ok {
-					return c, true, nil
-				}
-			case '"':
-				if r.mode != inLiteral {
-					return c, true, nil
-				}
-				r.literalClosed = true // the literal's closing quote: the end of its text
-				r.end = r.pos
 			default:
 				return c, true, nil
 			}
