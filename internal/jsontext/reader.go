@@ -142,7 +142,18 @@ func NewReaderSize(r io.Reader, size int) *Reader {
 // Name and String token without escapes, and of every Number, is a
 // substring of text.
 func NewStringReader(text string) *Reader {
-	return &Reader{
+	r := new(Reader)
+	r.ResetString(text)
+	return r
+}
+
+// ResetString makes r what NewStringReader(text) returns, whatever it
+// held before, for a caller that keeps a Reader in a value of its own or
+// reads text after text with one: it allocates nothing. It lets go of
+// every buffer r held, never writing them again, so that the tokens of a
+// text read before stay as they were.
+func (r *Reader) ResetString(text string) {
+	*r = Reader{
 		text: text, whole: true, MaxDepth: DefaultMaxDepth, line: 1,
 		buf: unsafe.Slice(unsafe.StringData(text), len(text)), end: len(text), rerr: io.EOF,
 	}
