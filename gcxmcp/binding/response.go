@@ -700,6 +700,19 @@ func (m *compactMatcher) str(s string) bool {
 	return m.strOther(s)
 }
 
+// name matches a member's name and the ':' after it. A name is most
+// often short and plain, and lies in the text the value was parsed from
+// (then its compact form has no escape): that case is tested here, with
+// no call but to compare the bytes, and any other is str's.
+func (m *compactMatcher) name(key string) bool {
+	b, i, n := m.b, m.i, len(key)
+	if len(b)-i >= n+3 && b[i] == '"' && b[i+n+1] == '"' && b[i+n+2] == ':' && string(b[i+1:i+n+1]) == key && m.inText(key) {
+		m.i = i + n + 3
+		return true
+	}
+	return m.str(key) && m.char(':')
+}
+
 // inText reports whether s lies in the text the value was parsed from.
 func (m *compactMatcher) inText(s string) bool {
 	p, t := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.SliceData(m.text)))
@@ -781,7 +794,7 @@ func (m *compactMatcher) value(v *jsonmap.Value, depth int) bool {
 		return false
 	}
 	for i := range v.Members {
-		if i > 0 && !m.char(',') || !m.str(v.Members[i].Key) || !m.char(':') || !m.value(&v.Members[i].Value, depth) {
+		if i > 0 && !m.char(',') || !m.name(v.Members[i].Key) || !m.value(&v.Members[i].Value, depth) {
 			return false
 		}
 	}
