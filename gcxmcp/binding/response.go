@@ -62,11 +62,14 @@ var answerMarks = [3]string{MetaFormat, MetaCompact, MetaDiffers}
 // caller reads as a jsonmap value: not JSON, not in that form, a request,
 // an error response, a result ResultFromJSON refuses.
 func ReadResponse(msg []byte) (resp *Response, ok bool) {
-	r := jsontext.NewStringReader(unsafe.String(unsafe.SliceData(msg), len(msg)))
+	room := new(responseRoom)
+	r := &room.reader
+	r.ResetString(unsafe.String(unsafe.SliceData(msg), len(msg)))
 	r.MaxDepth = jsonmap.MaxDepth
 	r.RejectDuplicateNames = true
 	r.CheckCompact = true
-	x := &responseReader{r: r, msg: msg, resp: &Response{msg: msg, meta: span{-1, -1}}}
+	room.resp = Response{msg: msg, meta: span{-1, -1}, texts: room.texts[:0], fixes: room.fixes[:0]}
+	x := &responseReader{r: r, msg: msg, resp: &room.resp, room: room}
 	if !x.top() || r.End() != nil || !r.Compact() || x.resp.ID == nil || x.resp.Result == nil {
 		return nil, false
 	}
@@ -80,10 +83,24 @@ func ReadResponse(msg []byte) (resp *Response, ok bool) {
 	return x.resp, true
 }
 
+// responseRoom is what ReadResponse makes of a message, in one
+// allocation: the response, its result and JSON block, the reader, and
+// room for the content of one block and for a string written anew.
+type responseRoom struct {
+	resp    Response
+	result  Result
+	block   block
+	reader  jsontext.Reader
+	content [1]Block
+	texts   [1]span
+	fixes   [1]stringAt
+}
+
 type responseReader struct {
 	r    *jsontext.Reader
 	msg  []byte
 	resp *Response
+	room *responseRoom
 	// The JSON block, when the content holds one text block with a JSON
 	// text: its value, parsed.
 	block *block
@@ -154,7 +171,7 @@ func (x *responseReader) top() bool {
 				return false
 			}
 			seenResult = true
-			x.resp.Result = &Result{}
+			x.resp.Result = &x.room.result
 			x.structured = span{-1, -1}
 			if !x.object(x.resultMember) {
 				return false
@@ -228,7 +245,7 @@ func (x *responseReader) readContent() bool {
 	x.content = true
 	x.r.NextToken()
 	res := x.resp.Result
-	res.Content = []Block{}
+	res.Content = x.room.content[:0]
 	only := -1 // the one text block, -2 when there are several
 	for {
 		k := x.peek()
@@ -262,7 +279,8 @@ func (x *responseReader) readContent() bool {
 				textIsString = true
 				if x.literal == nil {
 					if v, n, ok := x.parseLiteral(from); ok && x.r.PassValue(n) == nil {
-						x.literal = &block{at: len(res.Content), shared: x.msg[from+1 : from+n-1], value: v, parsed: true}
+						x.room.block = block{at: len(res.Content), shared: x.msg[from+1 : from+n-1], value: v, parsed: true}
+						x.literal = &x.room.block
 						at = span{from, from + n}
 						return true
 					}
@@ -371,7 +389,7 @@ func (x *responseReader) found(b *block) {
 	x.block = b
 	if x.structured.from >= 0 {
 		// structuredContent came first and was read token by token.
-		n, _, _, ok := matchCompact(x.msg[x.structured.from:x.structured.to], 0, &b.value, b.shared)
+		n, _, _, ok := matchCompact(x.msg[x.structured.from:x.structured.to], 0, &b.value, b.shared, nil)
 		x.settle(ok && n == x.structured.to-x.structured.from)
 		return
 	}
@@ -403,7 +421,7 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\
 // comparing it with the compact form of the JSON block's value: when it
 // is that form, the reader passes over it; otherwise it reads it.
 func (x *responseReader) compare(from int) bool {
-	n, depth, fixes, same := matchCompact(x.msg[from:], from, &x.block.value, x.block.shared)
+	n, depth, fixes, same := matchCompact(x.msg[from:], from, &x.block.value, x.block.shared, x.resp.fixes)
 	if same && x.r.Depth()+depth <= x.r.MaxDepth && x.r.PassValue(n) == nil {
 		x.structured = span{from, from + n}
 		// The answer writes these strings in compact form, as
@@ -618,12 +636,13 @@ func (resp *Response) Apply(a Answer) []byte {
 // matchCompact reports whether b begins with a JSON text of v's value
 // in the compact form [MAP-3] but for the escapes of its strings, and
 // then its length, the depth of v's nesting, and the strings in another
-// form than the compact one, at offsets from base. It reads each byte of
-// b once and holds nothing but the escaped form of a string that has
-// escapes, and where each string in another form lies. text is the JSON
-// text v was parsed from by jsonmap.ParseShared.
-func matchCompact(b []byte, base int, v *jsonmap.Value, text []byte) (n, depth int, fixes []stringAt, ok bool) {
-	m := compactMatcher{b: b, base: base, text: text}
+// form than the compact one, at offsets from base, appended to fixes[:0]
+// (room the caller has, or nil). It reads each byte of b once and holds
+// nothing but the escaped form of a string that has escapes, and where
+// each string in another form lies. text is the JSON text v was parsed
+// from by jsonmap.ParseShared.
+func matchCompact(b []byte, base int, v *jsonmap.Value, text []byte, fixes []stringAt) (n, depth int, _ []stringAt, ok bool) {
+	m := compactMatcher{b: b, base: base, text: text, fixes: fixes[:0]}
 	if !m.value(v, 0) {
 		return // no match: every result its zero value
 	}
@@ -679,6 +698,19 @@ func (m *compactMatcher) str(s string) bool {
 		return true
 	}
 	return m.strOther(s)
+}
+
+// name matches a member's name and the ':' after it. A name is most
+// often short and plain, and lies in the text the value was parsed from
+// (then its compact form has no escape): that case is tested here, with
+// no call but to compare the bytes, and any other is str's.
+func (m *compactMatcher) name(key string) bool {
+	b, i, n := m.b, m.i, len(key)
+	if len(b)-i >= n+3 && b[i] == '"' && b[i+n+1] == '"' && b[i+n+2] == ':' && string(b[i+1:i+n+1]) == key && m.inText(key) {
+		m.i = i + n + 3
+		return true
+	}
+	return m.str(key) && m.char(':')
 }
 
 // inText reports whether s lies in the text the value was parsed from.
@@ -762,7 +794,7 @@ func (m *compactMatcher) value(v *jsonmap.Value, depth int) bool {
 		return false
 	}
 	for i := range v.Members {
-		if i > 0 && !m.char(',') || !m.str(v.Members[i].Key) || !m.char(':') || !m.value(&v.Members[i].Value, depth) {
+		if i > 0 && !m.char(',') || !m.name(v.Members[i].Key) || !m.value(&v.Members[i].Value, depth) {
 			return false
 		}
 	}

@@ -102,3 +102,51 @@ func TestReadResponseOtherEscapesDiffer(t *testing.T) {
 		}
 	}
 }
+
+// A member name of structuredContent is matched where it lies (name): as
+// the compact form of the block's name, with its ':', it is passed; a name
+// with escapes, in another form (\u0061 for "a", Go's \u003c), or a colon
+// apart from it is matched or read as any string is, and the answer is
+// the tree's.
+func TestReadResponseComparesNames(t *testing.T) {
+	s, err := NewServer(ServerOptions{Mode: ModeGCX})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		text, structured string
+		differs          bool
+	}{
+		{`{\"a\":1,\"bc\":2}`, `{"a":1,"bc":2}`, false},
+		{`{\"a\":1,\"bc\":2}`, `{"a":1,"bd":2}`, true},
+		{`{\"a\":1,\"bc\":2}`, `{"a":1,"b":2}`, true},
+		{`{\"a\":1,\"bc\":2}`, `{"a":1,"bcd":2}`, true},
+		{`{\"a\":1,\"bc\":2}`, `{"\u0061":1,"bc":2}`, false},
+		{`{\"a\":1,\"bc\":2}`, `{"a" :1,"bc":2}`, false},
+		{`{\"a\\\"b\":1}`, `{"a\"b":1}`, false},
+		{`{\"a\\tb\":1}`, `{"a\tb":1}`, false},
+		{`{\"a\\tb\":1}`, "{\"a\tb\":1}", false}, // a raw tab: no JSON
+		{`{\"a\\u0009b\":1}`, `{"a\tb":1}`, false},
+		{`{\"\\u003c\":1}`, `{"\u003c":1}`, false},
+		{`{\"<\":1}`, `{"<":1}`, false},
+		{`{\"<\":1}`, `{"\u003c":1}`, false},
+		{`{\"\":1}`, `{"":1}`, false},
+		{`{\"\":1}`, `{"":1`, false},
+	} {
+		msg := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"` + c.text + `"}],"structuredContent":` + c.structured + `}}`
+		want, wantD, treeOK := viaTree(s, []byte(msg))
+		got, gotD, resp, ok := viaText(s, []byte(msg))
+		if !treeOK {
+			if ok {
+				t.Fatalf("%s: ReadResponse read a message the tree refuses", msg)
+			}
+			continue
+		}
+		if !ok || resp.Result.known == nil || resp.Result.known.differs != c.differs {
+			t.Fatalf("%s: read %v, want structuredContent read as differing %v", msg, ok, c.differs)
+		}
+		if gotD != wantD || !bytes.Equal(got, want) {
+			t.Fatalf("%s: decision %+v, the tree's %+v; wrote\n%s\nthe tree writes\n%s", msg, gotD, wantD, got, want)
+		}
+	}
+}

@@ -501,7 +501,10 @@ func looksLikeObjectOrArray(msg []byte) bool { c := firstByte(msg); return c == 
 
 // idKey is the key of a JSON-RPC id: its compact JSON, so that the string
 // "1" and the number 1 stay apart, as JSON-RPC keeps them.
-func idKey(id jsonmap.Value) string { return string(id.AppendCompact(nil)) }
+func idKey(id jsonmap.Value) string {
+	var room [32]byte // most ids' compact JSON: written here, then copied once
+	return string(id.AppendCompact(room[:0]))
+}
 
 // decodeObject returns an object as encoding/json decodes it, the form the
 // binding reads _meta and capabilities in.

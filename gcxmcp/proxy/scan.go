@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/gcxwire/gcx/gcxmcp/binding"
@@ -49,8 +50,18 @@ type hostMessage struct {
 // scanHost reads msg, which must be one JSON object and nothing else: ok
 // is false when it is not.
 func scanHost(msg []byte, keep *binding.Intermediary) (h hostMessage, ok bool) {
-	return scanHostFrom(jsontext.NewStringReader(unsafe.String(unsafe.SliceData(msg), len(msg))), keep)
+	r := hostReaders.Get().(*jsontext.Reader)
+	r.ResetString(unsafe.String(unsafe.SliceData(msg), len(msg)))
+	h, ok = scanHostFrom(r, keep)
+	r.ResetString("") // holding no message
+	hostReaders.Put(r)
+	return h, ok
 }
+
+// hostReaders are the readers scanHost reads messages with, one at a time
+// each: a reader is larger than most messages of the host, and what a scan
+// keeps shares none of its memory (jsontext.Reader.ResetString).
+var hostReaders = sync.Pool{New: func() any { return new(jsontext.Reader) }}
 
 // scanHostFrom reads one message of the host from r, held whole or read
 // as it passes (scanstream.go); the spans are offsets into the text read.

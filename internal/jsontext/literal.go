@@ -68,30 +68,50 @@ func (r *Reader) LiteralEnd() int {
 	return r.end
 }
 
-// literalSpace reads, in a literal reader, the escape at pos, whose
-// backslash skipSpace met: the whitespace \n, \t or \r is passed over
-// and ok is true; at \", the opening quote of a string, c is '"' and pos
-// stays at its backslash for str; any other escape gives c '\', which no
-// state of the reader accepts.
-func (r *Reader) literalSpace() (c byte, ok bool) {
-	if r.pos+1 >= r.end {
-		return '\\', false
+// literalSpaces is skipSpace in a literal reader: it passes the spaces
+// and the escapes \n, \t and \r, counting lines, and returns the byte
+// after them — '"' at \", a string's opening quote, with pos at its
+// backslash for str; '\' at any other escape, which no state of the
+// reader accepts; ok false at the literal's closing quote, the end of its
+// text, and at the end of the input, which a literal reader holds whole.
+// The spaces come first: a pretty-printed text indents with them.
+func (r *Reader) literalSpaces() (c byte, ok bool) {
+	b, i := r.buf[:r.end], r.pos
+	for i < len(b) {
+		c := b[i]
+		if c == ' ' {
+			i++
+			r.loose = true
+			continue
+		}
+		if c != '\\' || i+1 >= len(b) {
+			r.pos = i
+			if c == '"' {
+				r.literalClosed = true // the literal's closing quote: the end of its text
+				r.end = i
+				return 0, false
+			}
+			return c, true // a token, or a raw control: a fault wherever it stands
+		}
+		switch b[i+1] {
+		case 'n':
+			i += 2
+			r.loose = true
+			r.line++
+			r.lineStart = r.base + int64(i)
+		case 't', 'r':
+			i += 2
+			r.loose = true
+		case '"':
+			r.pos = i
+			return '"', true
+		default:
+			r.pos = i
+			return '\\', true
+		}
 	}
-	switch r.buf[r.pos+1] {
-	case 'n':
-		r.pos += 2
-		r.loose = true
-		r.line++
-		r.lineStart = r.base + int64(r.pos)
-		return 0, true
-	case 't', 'r':
-		r.pos += 2
-		r.loose = true
-		return 0, true
-	case '"':
-		return '"', false
-	}
-	return '\\', false
+	r.pos = i
+	return 0, false
 }
 
 // strOfMode is str in a mode other than plain.

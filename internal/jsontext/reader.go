@@ -142,7 +142,18 @@ func NewReaderSize(r io.Reader, size int) *Reader {
 // Name and String token without escapes, and of every Number, is a
 // substring of text.
 func NewStringReader(text string) *Reader {
-	return &Reader{
+	r := new(Reader)
+	r.ResetString(text)
+	return r
+}
+
+// ResetString makes r what NewStringReader(text) returns, whatever it
+// held before, for a caller that keeps a Reader in a value of its own or
+// reads text after text with one: it allocates nothing. It lets go of
+// every buffer r held, never writing them again, so that the tokens of a
+// text read before stay as they were.
+func (r *Reader) ResetString(text string) {
+	*r = Reader{
 		text: text, whole: true, MaxDepth: DefaultMaxDepth, line: 1,
 		buf: unsafe.Slice(unsafe.StringData(text), len(text)), end: len(text), rerr: io.EOF,
 	}
@@ -352,6 +363,8 @@ func (r *Reader) scanToken() (Token, error) {
 		var ok bool
 		if r.pos < r.end && !isSpace(r.buf[r.pos]) && r.mode != inLiteral {
 			c, ok = r.buf[r.pos], true
+		} else if r.mode == inLiteral {
+			c, ok = r.literalSpaces()
 		} else {
 			var err error
 			if c, ok, err = r.skipSpace(); err != nil {
@@ -1002,39 +1015,24 @@ func (r *Reader) literal(kind Kind, word string) (Token, error) {
 }
 
 // skipSpace moves past whitespace, counting lines, and returns the byte
-// after it, or ok false at the end of the input.
+// after it, or ok false at the end of the input. A literal reader's
+// whitespace is another (literalSpaces).
 func (r *Reader) skipSpace() (c byte, ok bool, err error) {
 	for {
 		for r.pos < r.end {
 			c := r.buf[r.pos]
+			if c > ' ' {
+				return c, true, nil // what most calls meet first
+			}
 			switch c {
 			case ' ', '\t', '\r':
-				if r.mode == inLiteral && c != ' ' {
-					return c, true, nil // a literal holds no raw control: a fault wherever it stands
-				}
 				r.pos++
 				r.loose = true
 			case '\n':
-				if r.mode == inLiteral {
-					return c, true, nil
-				}
 				r.pos++
 				r.loose = true
 				r.line++
 				r.lineStart = r.base + int64(r.pos)
-			case '\\':
-				if r.mode != inLiteral {
-					return c, true, nil
-				}
-				if c, ok := r.literalSpace(); !ok {
-					return c, true, nil
-				}
-			case '"':
-				if r.mode != inLiteral {
-					return c, true, nil
-				}
-				r.literalClosed = true // the literal's closing quote: the end of its text
-				r.end = r.pos
 			default:
 				return c, true, nil
 			}

@@ -88,78 +88,105 @@ var needsEscape = func() (t [256]bool) {
 	return t
 }()
 
+// escapeSpelling holds, for each byte AppendString escapes (needsEscape),
+// its escape, up to six bytes, with the escape's length in the eighth: a
+// backslash and the byte for '"' and '\', the letter of shortEscapes, or
+// \u00 and two lower-case hex digits. A word of it is stored whole.
+var escapeSpelling = func() (t [256][8]byte) {
+	for c := range 256 {
+		e := &t[c]
+		switch {
+		case !needsEscape[c]:
+			continue
+		case c == '"' || c == '\\':
+			e[0], e[1], e[7] = '\\', byte(c), 2
+		case shortEscapes[c] != 0:
+			e[0], e[1], e[7] = '\\', shortEscapes[c], 2
+		default:
+			copy(e[:], []byte{'\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF]})
+			e[7] = 6
+		}
+	}
+	return t
+}()
+
 // AppendString appends s to dst as a JSON string in compact form: '"' and
 // '\' escaped, the controls U+0008, U+0009, U+000A, U+000C and U+000D as
 // \b \t \n \f \r, the other controls below U+0020 as \u00 and two
 // lower-case hex digits, and every other character as itself. Unlike
-// append, it may write over up to seven bytes of the capacity past the
+// append, it may write over up to fifteen bytes of the capacity past the
 // length it returns.
 func AppendString(dst []byte, s string) []byte {
-	// Written in place past dst's length, eight bytes a step over the runs
-	// that need no escape: each word is stored whole and the length moved
-	// past its plain bytes only, the escape written over the rest. The
-	// room past n is kept at what remains of s and 16 more, so that a step
-	// (a word, or an escape of at most six bytes) never runs out of it:
-	// only an escape, which writes more than it reads, can use the spare,
-	// and the room is grown when it does.
-	src := unsafe.Slice(unsafe.StringData(s), len(s))
+	// Written in place past dst's length by appendEscaped, many bytes a
+	// step over the runs that need no escape. The room past n is kept at
+	// what remains of s and 16 more, which appendEscaped needs; it stops
+	// at an escape that would leave less, and the room is grown.
+	src := unsafe.StringData(s)
 	n := len(dst)
 	buf := dst[:cap(dst)]
-	if len(buf)-n < len(src)+17 {
-		buf = room(buf, n, len(src))
+	if len(buf)-n < len(s)+17 {
+		buf = room(buf, n, len(s))
 	}
 	buf[n] = '"'
 	n++
-	i := 0
-	for i < len(src) {
-		if i+8 <= len(src) {
-			// i+8 <= len(src) and n+8 <= len(buf) (the room), so the
-			// word is copied as it lies, without bounds checks, and
-			// tested in the order escapeWord reads.
-			raw := *(*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(src)), i))
-			*(*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(buf)), n)) = raw
-			w := raw
-			if !littleEndian {
-				w = bits.ReverseBytes64(raw)
-			}
-			m := escapeWord(w)
-			if m == 0 {
-				i, n = i+8, n+8
-				continue
-			}
-			k := bits.TrailingZeros64(m) >> 3
-			i, n = i+k, n+k
-		}
-		c := src[i]
-		i++
-		switch {
-		case !needsEscape[c]:
-			buf[n] = c
-			n++
-			continue
-		case c == '"' || c == '\\':
-			buf[n], buf[n+1] = '\\', c
-			n += 2
-		case shortEscapes[c] != 0:
-			buf[n], buf[n+1] = '\\', shortEscapes[c]
-			n += 2
-		default:
-			_ = buf[n+5]
-			buf[n], buf[n+1], buf[n+2], buf[n+3], buf[n+4], buf[n+5] = '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF]
-			n += 6
-		}
-		if len(buf)-n < len(src)-i+16 {
-			buf = room(buf, n, len(src)-i)
+	for i := 0; i < len(s); {
+		r, w := appendEscaped(&buf[n], len(buf)-n, (*byte)(unsafe.Add(unsafe.Pointer(src), i)), len(s)-i)
+		i, n = i+r, n+w
+		if i < len(s) {
+			buf = room(buf, n, len(s)-i)
 		}
 	}
 	return append(buf[:n], '"')
 }
 
 // room returns buf, written up to n, grown for rest bytes of a string to
-// escape: rest and an eighth more, and 17 to spare.
+// escape: rest and an eighth more, and 24 to spare, so that an escape
+// (six bytes for one) still leaves rest-1 and 16 bytes of room.
 func room(buf []byte, n, rest int) []byte {
-	buf = slices.Grow(buf[:n], rest+rest>>3+17)
+	buf = slices.Grow(buf[:n], rest+rest>>3+24)
 	return buf[:cap(buf)]
+}
+
+// appendEscapedWords is appendEscaped in portable Go: it tests eight bytes
+// a step (escapeWord), storing each word whole as it lies before knowing
+// how many of its bytes are plain.
+func appendEscapedWords(dst *byte, room int, src *byte, n int) (read, written int) {
+	// room >= n-i+16 holds throughout (the caller's room, then kept by
+	// each escape), so the eight-byte stores need no bounds checks.
+	out := unsafe.Slice(dst, room)
+	in := unsafe.Slice(src, n)
+	i, j := 0, 0
+	for i < n {
+		if i+8 <= n {
+			raw := *(*uint64)(unsafe.Add(unsafe.Pointer(src), i))
+			*(*uint64)(unsafe.Add(unsafe.Pointer(dst), j)) = raw
+			w := raw
+			if !littleEndian {
+				w = bits.ReverseBytes64(raw)
+			}
+			m := escapeWord(w)
+			if m == 0 {
+				i, j = i+8, j+8
+				continue
+			}
+			k := bits.TrailingZeros64(m) >> 3
+			i, j = i+k, j+k
+		}
+		c := in[i]
+		if !needsEscape[c] {
+			out[j] = c
+			i, j = i+1, j+1
+			continue
+		}
+		e := &escapeSpelling[c]
+		size := int(e[7])
+		if room-j-size < n-i-1+16 {
+			break // no room for it: the caller's
+		}
+		copy(out[j:j+8], e[:])
+		i, j = i+1, j+size
+	}
+	return i, j
 }
 
 // NeedsEscape reports whether AppendString escapes any byte of s: a
