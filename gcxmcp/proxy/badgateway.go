@@ -67,7 +67,13 @@ func whyUpstreamFailed(err error) string {
 		return "unreachable: cannot resolve " + dns.Name + ": " + truncate(dns.Err)
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
 		return "did not answer in time"
-	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE), errors.Is(err, net.ErrClosed),
+		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), err.Error() == serverClosedIdle:
+		// Which of these a hang-up shows depends on when it came: before
+		// the request was written (serverClosedIdle), while it was
+		// (EPIPE, or net.ErrClosed where the transport's reader saw the
+		// end first and closed the connection under its writer) or after
+		// (EOF, a reset).
 		return "closed the connection without an answer"
 	case errors.As(err, &unknownCA), errors.As(err, &hostname), errors.As(err, &invalid):
 		return "refused: its TLS certificate does not verify: " + truncate(err.Error())
@@ -76,8 +82,22 @@ func whyUpstreamFailed(err error) string {
 	case errors.As(err, &netErr):
 		return "unreachable: " + truncate(err.Error())
 	}
+	// net/http says "transport connection broken" around the cause when
+	// the request was written before the answer went wrong, and not when
+	// the upstream answered first: the host is told the cause alike.
+	if inner := errors.Unwrap(err); inner != nil && strings.HasPrefix(err.Error(), transportBroken) {
+		err = inner
+	}
 	return "failed: " + truncate(err.Error())
 }
+
+// serverClosedIdle is the text of net/http's error, which it does not
+// export, for a connection that ended before its request was written.
+const serverClosedIdle = "http: server closed idle connection"
+
+// transportBroken begins the text of the error net/http wraps around what
+// went wrong reading an answer to a request it wrote whole.
+const transportBroken = "net/http: HTTP/1.x transport connection broken: "
 
 // scrubURL takes out of reason the parts of u that redactURL hides,
 // should a cause's text quote them after all.

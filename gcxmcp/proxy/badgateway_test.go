@@ -1,6 +1,7 @@
 package proxy_test
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -20,17 +21,20 @@ import (
 // keys go) appear neither there nor in the log. An upstream that answers,
 // even with an error status, is passed on as it answered.
 func TestHTTPBadGatewaySaysWhy(t *testing.T) {
-	// A port nothing listens on: a listener's, closed.
-	closed, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	downAddr := closed.Addr().String()
-	closed.Close()
+	downAddr := refusedAddr(t)
 	// An upstream that accepts and hangs up at once, and one that answers
 	// what is not HTTP.
 	hangUp := listenAndDo(t, func(c net.Conn) { c.Close() })
-	notHTTP := listenAndDo(t, func(c net.Conn) { io.WriteString(c, "SSH-2.0-OpenSSH_9.6\r\n"); c.Close() })
+	// It reads the whole request before it answers: closing with the
+	// request unread, or while the proxy still writes it, resets the
+	// connection, and the proxy then rightly says that instead.
+	notHTTP := listenAndDo(t, func(c net.Conn) {
+		defer c.Close()
+		if req, err := http.ReadRequest(bufio.NewReader(c)); err == nil {
+			io.Copy(io.Discard, req.Body)
+		}
+		io.WriteString(c, "SSH-2.0-OpenSSH_9.6\r\n")
+	})
 	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
 	defer plain.Close()
 	selfSigned := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
