@@ -93,6 +93,7 @@ func oddReaders() []delivery {
 		{"len-more", func(b []byte) io.Reader { return lenTeller{bytes.NewReader(b), 2*len(b) + 100} }},
 		{"len-room", func(b []byte) io.Reader { return lenTeller{bytes.NewReader(b), roomLarge - bufferSlack - 1} }},
 		{"len-huge", func(b []byte) io.Reader { return lenTeller{bytes.NewReader(b), math.MaxInt - 8} }},
+		{"len-max", func(b []byte) io.Reader { return lenTeller{bytes.NewReader(b), math.MaxInt} }},
 		{"sized-data-eof", func(b []byte) io.Reader { return &sizedDataEOF{data: b, step: len(b) + 1} }},
 		{"sized-data-eof-5", func(b []byte) io.Reader { return &sizedDataEOF{data: b, step: 5} }},
 		{"stutter", func(b []byte) io.Reader { return &stutter{r: bytes.NewReader(b), empty: 3} }},
@@ -328,6 +329,30 @@ func checkUnchanged(t *testing.T, where string, items []kept, reuse bool) {
 			if !reuse && k.text != k.event.Comment.Text {
 				t.Errorf("%s: comment %d changed after it was read: %q, then %q", where, i, k.text, k.event.Comment.Text)
 			}
+		}
+	}
+}
+
+// A reader whose Len tells math.MaxInt, or a little less, gets a buffer of
+// the wrong size and nothing worse: before, the buffer's size, Len plus
+// one, overflowed, and the decoder panicked where it must return values.
+func TestHugeLenIsNoPanic(t *testing.T) {
+	const payload = "GCX1 tool=t fields=a\nx\n"
+	for _, n := range []int{math.MaxInt, math.MaxInt - 1, math.MaxInt - bufferSlack, math.MaxInt - bufferSlack - 1, math.MaxInt / 2} {
+		for _, reuse := range []bool{false, true} {
+			func() {
+				defer func() {
+					if p := recover(); p != nil {
+						t.Errorf("Len %d, reuse %v: panic: %v", n, reuse, p)
+					}
+				}()
+				d := NewDecoder(lenTeller{bytes.NewReader([]byte(payload)), n})
+				d.ReuseRecord = reuse
+				p, err := d.ReadAll()
+				if err != nil || len(p.Sections) != 1 || len(p.Sections[0].Rows) != 1 || p.Sections[0].Rows[0][0] != "x" {
+					t.Errorf("Len %d, reuse %v: %+v, %v", n, reuse, p, err)
+				}
+			}()
 		}
 	}
 }
