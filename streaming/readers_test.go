@@ -382,3 +382,15 @@ func TestPropertyDecodeOddReaders(t *testing.T) {
 		}
 	})
 }
+
+// FuzzOddReaders is FuzzDifferential with the odd readers: arbitrary bytes
+// read through readers that tell their length, truly or not, return io.EOF
+// with their last bytes or return nothing now and then, against the
+// reference.
+func FuzzOddReaders(f *testing.F) {
+	var seeds [][]byte
+	for _, b := range readerPayloads() {
+		seeds = append(seeds, b)
+	}
+	fuzzDeliveries(f, oddReaders(), seeds...)
+}
