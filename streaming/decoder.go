@@ -35,6 +35,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -478,11 +479,20 @@ func inputSize(r io.Reader) (int, bool) {
 	}
 	if sized, ok := r.(interface{ Len() int }); ok {
 		if n := sized.Len(); n >= 0 {
-			return n, true
+			// Any other reader's Len may be wrong, as far as
+			// math.MaxInt, where the sizes made from it would
+			// overflow: one past what memory can hold means no
+			// more than that.
+			return min(n, maxInputSize), true
 		}
 	}
 	return 0, false
 }
+
+// maxInputSize is the most inputSize tells: more than any input held in
+// memory, and little enough that the sizes the decoder adds to it stay
+// far from overflowing an int.
+const maxInputSize = math.MaxInt / 4
 
 // drained reports whether r is a bytes.Reader or strings.Reader with
 // nothing left to read, whose Read then returns 0 and io.EOF and changes
