@@ -105,9 +105,8 @@ func choose(tool string, v jsonmap.Value, text []byte, limits spec.Limits, full 
 		compact = v.AppendCompact(nil)
 	}
 	var c Choice
-	var refused *spec.Error
 	switch {
-	case errors.As(err, &refused) && refused.Rule == "LIM-4":
+	case err != nil && limitRefusal(err):
 		c = Choice{Output: compact, Format: jsonmap.FormatJSON, Refused: err}
 		if full {
 			enc := tokens.MustGet(Encoding)
@@ -124,6 +123,15 @@ func choose(tool string, v jsonmap.Value, text []byte, limits spec.Limits, full 
 		c.Output = bytes.Clone(compact)
 	}
 	return c, nil
+}
+
+// limitRefusal reports whether err is the encoder's limit error [LIM-4].
+// It is a function of its own so that the error target errors.As needs,
+// which escapes, is allocated only for an error: declared in choose, it
+// cost every call an allocation.
+func limitRefusal(err error) bool {
+	var refused *spec.Error
+	return errors.As(err, &refused) && refused.Rule == "LIM-4"
 }
 
 // decide chooses between a payload and the compact JSON text [AUTO-1],

@@ -1,8 +1,6 @@
 package auto
 
 import (
-	"errors"
-
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/spec"
 	"github.com/gcxwire/gcx/tokens"
@@ -27,9 +25,8 @@ func ChoosePlan(plan *jsonmap.FilePlan, limits spec.Limits) (Choice, error) {
 	if jsonErr != nil {
 		return Choice{}, jsonErr
 	}
-	var refused *spec.Error
 	switch {
-	case errors.As(err, &refused) && refused.Rule == "LIM-4":
+	case err != nil && limitRefusal(err):
 		c.Refused = err
 	case err != nil:
 		return Choice{}, err
