@@ -160,43 +160,48 @@ func (s *Section) Walk(index int, comment func(Comment) error, row func(r int, v
 // [HDR-8] and reserved meta values [META-1] [META-3]. Every string must be
 // valid UTF-8 [ENC-1].
 func CheckHeader(index int, tool string, fields []string, meta []Meta) error {
-	where := fmt.Sprintf("section %d", index+1)
 	if !IsName(tool) {
-		return modelErr("HDR-3", fmt.Sprintf("%s: tool name %s must be one or more of A-Z a-z 0-9 _ - .", where, QuoteShort(tool)))
+		return modelErr("HDR-3", fmt.Sprintf("%s: tool name %s must be one or more of A-Z a-z 0-9 _ - .", sectionName(index), QuoteShort(tool)))
 	}
 	if len(fields) == 0 {
-		return modelErr("HDR-4", where+": a section needs at least one field")
+		return modelErr("HDR-4", sectionName(index)+": a section needs at least one field")
 	}
 	seen := make(map[string]bool, len(fields))
 	for _, f := range fields {
 		if !utf8.ValidString(f) {
-			return modelErr("ENC-1", fmt.Sprintf("%s: field name %s is not valid UTF-8", where, QuoteShort(f)))
+			return modelErr("ENC-1", fmt.Sprintf("%s: field name %s is not valid UTF-8", sectionName(index), QuoteShort(f)))
 		}
 		if seen[f] {
-			return modelErr("HDR-6", fmt.Sprintf("%s: field name %s appears twice", where, QuoteShort(f)))
+			return modelErr("HDR-6", fmt.Sprintf("%s: field name %s appears twice", sectionName(index), QuoteShort(f)))
 		}
 		seen[f] = true
 	}
 	keys := make(map[string]bool, len(meta))
 	for _, m := range meta {
 		if !IsName(m.Key) {
-			return modelErr("HDR-3", fmt.Sprintf("%s: meta key %s must be one or more of A-Z a-z 0-9 _ - .", where, QuoteShort(m.Key)))
+			return modelErr("HDR-3", fmt.Sprintf("%s: meta key %s must be one or more of A-Z a-z 0-9 _ - .", sectionName(index), QuoteShort(m.Key)))
 		}
 		if StructuralKey(m.Key) {
-			return modelErr("HDR-8", fmt.Sprintf("%s: %q is a structural key and cannot be a meta key", where, m.Key))
+			return modelErr("HDR-8", fmt.Sprintf("%s: %q is a structural key and cannot be a meta key", sectionName(index), m.Key))
 		}
 		if keys[m.Key] {
-			return modelErr("HDR-8", fmt.Sprintf("%s: meta key %s appears twice", where, QuoteShort(m.Key)))
+			return modelErr("HDR-8", fmt.Sprintf("%s: meta key %s appears twice", sectionName(index), QuoteShort(m.Key)))
 		}
 		keys[m.Key] = true
 		if !utf8.ValidString(m.Value) {
-			return modelErr("ENC-1", fmt.Sprintf("%s: value of meta key %s is not valid UTF-8", where, QuoteShort(m.Key)))
+			return modelErr("ENC-1", fmt.Sprintf("%s: value of meta key %s is not valid UTF-8", sectionName(index), QuoteShort(m.Key)))
 		}
 		if rule, msg := CheckMeta(m.Key, m.Value); rule != "" {
-			return modelErr(rule, where+": "+msg)
+			return modelErr(rule, sectionName(index)+": "+msg)
 		}
 	}
 	return nil
+}
+
+// sectionName names section index (0-based) in a message; it is written
+// only for a message, never for a header that passes.
+func sectionName(index int) string {
+	return "section " + strconv.Itoa(index+1)
 }
 
 // CheckRow checks one row: it has exactly width values [ROW-2], each valid

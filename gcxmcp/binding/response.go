@@ -686,11 +686,19 @@ func (m *compactMatcher) char(c byte) bool {
 	return true
 }
 
+// str matches a string literal. When s needs no escape, its compact form
+// is s quoted, compared in place; when that is not what stands there (a
+// server that writes '<' as \u003c), the literal is another form of it
+// or none, strOther's, and writing the compact form anew would be work
+// and an allocation spent on a comparison known to fail.
 func (m *compactMatcher) str(s string) bool {
 	rest := m.b[m.i:]
-	if len(rest) >= len(s)+2 && rest[0] == '"' && rest[len(s)+1] == '"' && string(rest[1:len(s)+1]) == s && (m.inText(s) || !jsontext.NeedsEscape(s)) {
-		m.i += len(s) + 2
-		return true
+	if m.inText(s) || !jsontext.NeedsEscape(s) {
+		if len(rest) >= len(s)+2 && rest[0] == '"' && rest[len(s)+1] == '"' && string(rest[1:len(s)+1]) == s {
+			m.i += len(s) + 2
+			return true
+		}
+		return m.strOther(s)
 	}
 	m.escaped = jsontext.AppendString(m.escaped[:0], s)
 	if bytes.HasPrefix(rest, m.escaped) {

@@ -92,6 +92,34 @@ type Proxy struct {
 	named     bool                       // server is Options.ServerName: the upstream's own is not taken
 	subreaper bool                       // Options.Subreaper
 	pending   map[string]binding.Pending // tools/call requests in flight, by id
+	names     map[string]string          // tool names called before (toolName)
+}
+
+// keptNames and keptNameBytes bound the tool names a session keeps
+// (toolName): at most keptNames names of at most keptNameBytes bytes,
+// a few KiB, whatever the host sends.
+const (
+	keptNames     = 64
+	keptNameBytes = 64
+)
+
+// toolName returns name, which shares the host's message, as a string
+// of its own, for a call's bookkeeping that outlives the message: the
+// string kept when a call of the session named that tool before, so that
+// a call of a tool called before allocates nothing for its name. It is
+// called with p.mu held.
+func (p *Proxy) toolName(name string) string {
+	if s, ok := p.names[name]; ok {
+		return s
+	}
+	s := strings.Clone(name)
+	if len(p.names) < keptNames && len(s) <= keptNameBytes {
+		if p.names == nil {
+			p.names = make(map[string]string)
+		}
+		p.names[s] = s
+	}
+	return s
 }
 
 // New returns a proxy for one session. It refuses settings the binding
@@ -245,7 +273,7 @@ func (p *Proxy) toolsCall(msg []byte, h *hostMessage) fromHost {
 		id, _ := jsonmap.Parse(msg[h.id.from:h.id.to])
 		return fromHost{reply: refusal(id, fmt.Sprintf("gcx proxy: this session already has %d tools/call requests in flight, the most the proxy follows at once (--max-calls); try again when some are answered", p.maxCalls))}
 	}
-	call := p.decide.Call(p.session, strings.Clone(h.name), h.perCall, h.perRequest)
+	call := p.decide.Call(p.session, p.toolName(h.name), h.perCall, h.perRequest)
 	p.pending[k] = call
 	p.mu.Unlock()
 	pass.call = k
@@ -272,7 +300,7 @@ func (p *Proxy) followPassed(h *hostMessage) string {
 	if _, again := p.pending[k]; again || len(p.pending) >= p.maxCalls {
 		return ""
 	}
-	call := p.decide.Call(p.session, strings.Clone(h.name), h.perCall, h.perRequest)
+	call := p.decide.Call(p.session, p.toolName(h.name), h.perCall, h.perRequest)
 	if call.Ask != nil {
 		return ""
 	}
