@@ -139,3 +139,33 @@ func TestReadBytesBeforeError(t *testing.T) {
 		t.Errorf("tokens %v before the error, want %v", kinds, want)
 	}
 }
+
+// A read error met while a bound string is counted comes after what the
+// bytes already read decide, as it does unbound: here the string's
+// closing quote stands within a \u escape cut by the read (a fault, not
+// a string that may go on), and the bound and unbound readers of the
+// same stream report the same fault. Where the bytes read do not close
+// the string, both report the read error.
+func TestLimitStringReadErrorAfterFault(t *testing.T) {
+	boom := errors.New("boom")
+	for _, tail := range []string{`\u"]`, `\u1"]`, `\u12"`, `\u`, `\u12`, `ab`} {
+		for m := 8; m <= 24; m++ {
+			text := `["` + strings.Repeat(`\n`, m) + tail
+			read := func(bound bool) error {
+				r := NewReader(&dataThenError{text: text, err: boom})
+				if _, err := r.NextToken(); err != nil {
+					t.Fatal(err)
+				}
+				if bound {
+					r.LimitString(m + 4)
+				}
+				_, err := r.NextToken()
+				return err
+			}
+			bounded, unbounded := read(true), read(false)
+			if bounded == nil || unbounded == nil || bounded.Error() != unbounded.Error() {
+				t.Errorf("%d escapes then %s: bound %v, unbound %v", m, tail, bounded, unbounded)
+			}
+		}
+	}
+}
