@@ -2,6 +2,7 @@ package jsontext
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -59,6 +60,112 @@ func TestInternedNamesBounded(t *testing.T) {
 		}
 		if len(r.interned) != want {
 			t.Errorf("InternNames %t: %d names kept, want %d", intern, len(r.interned), want)
+		}
+	}
+}
+
+// A bound string of short escapes (a backslash escaped too: words of
+// backslashes only, each pair one byte) whose raw bytes run past the
+// bound: stringOver counts each escape as the one byte it decodes to, a
+// run of them word by word, and the string fits exactly when it decodes
+// to no more than the bound. Its closing quote may fall in a word read
+// with the bound not yet reached, and the string ends there, whatever
+// follows it. The text is streamed (the bound's reading ahead applies to
+// a stream only), with padding to place the escapes and the quote at
+// every offset in a word.
+func TestLimitStringCountsEscapes(t *testing.T) {
+	for _, esc := range []struct{ raw, decoded string }{{`\n`, "\n"}, {`\\`, `\`}, {`x\\`, `x\`}} {
+		for pad := range 8 {
+			for m := 16; m <= 40; m++ {
+				for _, n := range []int{m - 1, m, m + 8, 2*m - 1} {
+					want := strings.Repeat("x", pad) + strings.Repeat(esc.decoded, m)
+					text := `["` + strings.Repeat("x", pad) + strings.Repeat(esc.raw, m) + `", "abcdefgh\t\t\t\t", "ijklmnop"]`
+					r := NewReader(strings.NewReader(text))
+					if _, err := r.NextToken(); err != nil {
+						t.Fatal(err)
+					}
+					r.LimitString(n)
+					tok, err := r.NextToken()
+					var e *Error
+					switch {
+					case len(want) > n:
+						if !errors.As(err, &e) || !e.LongString {
+							t.Errorf("%s pad %d, %d escapes, bound %d: %q, %v; want a long string error", esc.raw, pad, m, n, tok.Text, err)
+						}
+					case err != nil || tok.Text != want:
+						t.Errorf("%s pad %d, %d escapes, bound %d: %q, %v; want %q", esc.raw, pad, m, n, tok.Text, err, want)
+					default:
+						if next, err := r.NextToken(); err != nil || next.Text != "abcdefgh\t\t\t\t" {
+							t.Errorf("%s pad %d, %d escapes, bound %d: then %q, %v", esc.raw, pad, m, n, next.Text, err)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// dataThenError returns all its text in one Read, with an error that is
+// not io.EOF, as io.Reader allows.
+type dataThenError struct {
+	text string
+	err  error
+}
+
+func (d *dataThenError) Read(p []byte) (int, error) {
+	n := copy(p, d.text)
+	d.text = d.text[n:]
+	return n, d.err
+}
+
+// A read that returns bytes and an error at once: the reader reads the
+// bytes first, and the error comes when it needs more, as io.Reader's
+// contract asks of callers.
+func TestReadBytesBeforeError(t *testing.T) {
+	boom := errors.New("boom")
+	r := NewReader(&dataThenError{text: `["a",1,true]`, err: boom})
+	var kinds []Kind
+	for {
+		tok, err := r.NextToken()
+		if err != nil {
+			if !errors.Is(err, boom) {
+				t.Errorf("error %v, want boom", err)
+			}
+			break
+		}
+		kinds = append(kinds, tok.Kind)
+	}
+	if want := []Kind{ArrayStart, String, Number, True, ArrayEnd}; !slices.Equal(kinds, want) {
+		t.Errorf("tokens %v before the error, want %v", kinds, want)
+	}
+}
+
+// A read error met while a bound string is counted comes after what the
+// bytes already read decide, as it does unbound: here the string's
+// closing quote stands within a \u escape cut by the read (a fault, not
+// a string that may go on), and the bound and unbound readers of the
+// same stream report the same fault. Where the bytes read do not close
+// the string, both report the read error.
+func TestLimitStringReadErrorAfterFault(t *testing.T) {
+	boom := errors.New("boom")
+	for _, tail := range []string{`\u"]`, `\u1"]`, `\u12"`, `\u`, `\u12`, `ab`} {
+		for m := 8; m <= 24; m++ {
+			text := `["` + strings.Repeat(`\n`, m) + tail
+			read := func(bound bool) error {
+				r := NewReader(&dataThenError{text: text, err: boom})
+				if _, err := r.NextToken(); err != nil {
+					t.Fatal(err)
+				}
+				if bound {
+					r.LimitString(m + 4)
+				}
+				_, err := r.NextToken()
+				return err
+			}
+			bounded, unbounded := read(true), read(false)
+			if bounded == nil || unbounded == nil || bounded.Error() != unbounded.Error() {
+				t.Errorf("%d escapes then %s: bound %v, unbound %v", m, tail, bounded, unbounded)
+			}
 		}
 	}
 }

@@ -858,10 +858,12 @@ func (r *Reader) stringOver(n int) (over int, closed bool, err error) {
 		case nil:
 		case io.EOF:
 			atEOF = true
-		case errTooLong:
-			return -1, false, nil // MaxTokenBytes decides
 		default:
-			return -1, false, err
+			// errTooLong: MaxTokenBytes decides. A read error: the
+			// caller meets it again (more keeps it) after what the bytes
+			// read decide, as an unbound read does: a closing quote
+			// within a \u escape the read cut is a fault, not the error.
+			return -1, false, nil
 		}
 	}
 }
