@@ -3,7 +3,6 @@ package streaming
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 )
@@ -27,38 +26,24 @@ func TestHeaderMetaColumnsInDecoderRoom(t *testing.T) {
 		line.WriteByte('\n')
 		header := []byte(line.String())
 		for _, reuse := range []bool{false, true} {
-			r := bytes.NewReader(header)
-			decode := func() *Decoder {
-				r.Reset(header)
-				d := NewDecoder(r)
-				d.ReuseRecord = reuse
-				for {
-					if _, err := d.Next(); err != nil {
-						if err != io.EOF {
-							t.Fatalf("%q: %v", header, err)
-						}
-						return d
-					}
-				}
-			}
-			allocs := testing.AllocsPerRun(100, func() { decode() })
+			allocs := payloadAllocations(t, header, reuse)
 			if want := 1.0; allocs > want {
 				t.Errorf("%q reuse %v: %.0f allocations to decode a header of %d meta pairs, want at most %.0f",
 					header, reuse, allocs, pairs, want)
 			}
-			d := NewDecoder(bytes.NewReader(header))
-			if kind, err := d.Next(); kind != KindHeader || err != nil {
-				t.Fatalf("%q: Next = %v, %v, want a header", header, kind, err)
-			}
-			h := d.Header()
-			if len(h.Meta) != pairs {
-				t.Fatalf("%q: %d meta pairs, want %d", header, len(h.Meta), pairs)
-			}
-			for i, m := range h.Meta {
-				col := d.MetaColumn(i)
-				if got := string(header[col-1 : col-1+len(m.Value)]); got != m.Value {
-					t.Errorf("%q: MetaColumn(%d) = %d, where %q stands, want the start of %q", header, i, col, got, m.Value)
-				}
+		}
+		d := NewDecoder(bytes.NewReader(header))
+		if kind, err := d.Next(); kind != KindHeader || err != nil {
+			t.Fatalf("%q: Next = %v, %v, want a header", header, kind, err)
+		}
+		h := d.Header()
+		if len(h.Meta) != pairs {
+			t.Fatalf("%q: %d meta pairs, want %d", header, len(h.Meta), pairs)
+		}
+		for i, m := range h.Meta {
+			col := d.MetaColumn(i)
+			if got := string(header[col-1 : col-1+len(m.Value)]); got != m.Value {
+				t.Errorf("%q: MetaColumn(%d) = %d, where %q stands, want the start of %q", header, i, col, got, m.Value)
 			}
 		}
 	}
