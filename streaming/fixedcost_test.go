@@ -49,24 +49,32 @@ func TestHeaderAllocations(t *testing.T) {
 	header := payload[:bytes.IndexByte(payload, '\n')+1]
 	header = bytes.Replace(header, []byte(" rows=5"), []byte(" rows=0"), 1)
 	for _, reuse := range []bool{false, true} {
-		r := bytes.NewReader(header)
-		allocs := testing.AllocsPerRun(100, func() {
-			r.Reset(header)
-			d := NewDecoder(r)
-			d.ReuseRecord = reuse
-			for {
-				if _, err := d.Next(); err != nil {
-					if err != io.EOF {
-						t.Fatal(err)
-					}
-					break
-				}
-			}
-		})
+		allocs := payloadAllocations(t, header, reuse)
 		if want := 1.0; allocs > want {
 			t.Errorf("reuse %v: %.0f allocations to decode a header, want at most %.0f", reuse, allocs, want)
 		}
 	}
+}
+
+// payloadAllocations returns the allocations of decoding payload to its
+// end with a new Decoder, read from a bytes.Reader, with ReuseRecord or
+// without.
+func payloadAllocations(t *testing.T, payload []byte, reuse bool) float64 {
+	t.Helper()
+	r := bytes.NewReader(payload)
+	return testing.AllocsPerRun(100, func() {
+		r.Reset(payload)
+		d := NewDecoder(r)
+		d.ReuseRecord = reuse
+		for {
+			if _, err := d.Next(); err != nil {
+				if err != io.EOF {
+					t.Fatalf("%.40q: %v", payload, err)
+				}
+				break
+			}
+		}
+	})
 }
 
 // A header of more fields and meta pairs than the header block has room
