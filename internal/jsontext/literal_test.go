@@ -60,6 +60,7 @@ func TestLiteralReader(t *testing.T) {
 		{`\u005b1]`, false},                    // a \u outside the text's strings: decode
 		{`[1,\/]`, false},                      // \/ outside them
 		{`[\"\/\u003c\ud83d\ude00\"]`, true},   // \/ and \u inside them
+		{`[\"\u0020\"]`, true},                 // a space as \u: the lowest character taken as itself
 		{`[\"\u0022\"]`, false},                // a quote as \u: decode
 		{`[\"\u005c\\n\"]`, false},             // a backslash as \u: decode
 		{`[\"\u000a\"]`, false},                // a control: decode, and refuse

@@ -169,3 +169,20 @@ func TestLimitStringReadErrorAfterFault(t *testing.T) {
 		}
 	}
 }
+
+// TestCompactStaysLooseAfterACompactEscape: once a text has shown a form
+// AppendString does not write, a later string whose escapes are all
+// compact does not make it compact again (reader.go, strEnd reads a
+// literal again only while the text is still compact).
+func TestCompactStaysLooseAfterACompactEscape(t *testing.T) {
+	for _, text := range []string{`["\u0041","\n"]`, `{"a":"\/","b":"\t\""}`} {
+		r := NewStringReader(text)
+		r.CheckCompact = true
+		if _, err := tokens(r); err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		if r.Compact() {
+			t.Errorf("%s read as compact", text)
+		}
+	}
+}
