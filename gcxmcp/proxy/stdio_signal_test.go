@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -46,6 +47,18 @@ func TestStdioServerGroupEnds(t *testing.T) {
 // a stubborn child ignores SIGTERM.
 func TestStdioProxyEndsOnSignal(t *testing.T) {
 	gcx := built(t, "gcx")
+	// Under nohup this process would hand SIGHUP on ignored, and gcx keeps
+	// an ignored signal ignored, as it should: caught here instead, a
+	// signal is reset to its default in the processes this test starts.
+	// (Stopped in Cleanup: the cases run in parallel, after this
+	// function has returned.)
+	caught := make(chan os.Signal, 1)
+	t.Cleanup(func() { signal.Stop(caught) })
+	for _, sig := range []os.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT} {
+		if signal.Ignored(sig) {
+			signal.Notify(caught, sig)
+		}
+	}
 	for _, tc := range []struct {
 		sig      syscall.Signal
 		stubborn bool
