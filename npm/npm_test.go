@@ -27,6 +27,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -323,6 +324,16 @@ func TestLauncherPassesThrough(t *testing.T) {
 // nothing is left running that holds the caller's output open.
 func TestLauncherSignals(t *testing.T) {
 	in := install(t)
+	// Under nohup this process would hand SIGHUP on ignored, and gcx keeps
+	// an ignored signal ignored: caught here instead, a signal is reset to
+	// its default in the processes this test starts.
+	caught := make(chan os.Signal, 1)
+	t.Cleanup(func() { signal.Stop(caught) })
+	for _, sig := range []os.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM} {
+		if signal.Ignored(sig) {
+			signal.Notify(caught, sig)
+		}
+	}
 	for _, c := range []struct {
 		args []string
 		sig  syscall.Signal
