@@ -204,22 +204,74 @@ const boundChunkSize = 256
 
 // boundChunk is boundRun for a chunk of boundChunkSize bytes, where
 // asciiKinds is in assembly: a block of 64 bytes that is all ASCII, as
-// nearly all of a tool's JSON text is, is bounded from its bits of
-// letters, digits and spaces by blockBound, with a few operations on
-// words for the whole block; a block with a byte of 0x80 or more is
-// stepped by boundRun.
+// nearly all of a tool's JSON text is, is bounded from the bits of its
+// letters, digits and white space (l, d and s: byte i at bit i; the other
+// bytes are kindOther), with a few operations on words for the whole
+// block; a block with a byte of 0x80 or more is stepped by boundRun. In
+// an ASCII block, where no such byte joins runs, the automaton's rules
+// come down to bits (each shifted word below holds, at bit i, what is
+// true of byte i-1 or i-2, the bits below the block's start given by
+// state):
+//   - a letter adds 1 where the byte before is not a letter (nor the state
+//     in boundLetters);
+//   - an other adds 1 where the byte before is an other and the byte before
+//     that is not (boundOtherCounted stands for an other two bytes back, as
+//     the run has counted), and a digit or a space adds 1 where the byte
+//     before is an other that is not (boundOtherLast);
+//   - a digit adds 1 where its offset in its run, the run's digits before
+//     the block counted (boundDigits1, 2 or 3), is a multiple of three:
+//     from the first digit of each run, every third digit while the run
+//     lasts, at most 22 steps of a shift a block.
 func boundChunk(chunk []byte, state uint8, pairs *[1 << 16]uint8) (int, uint8) {
 	var kinds [boundChunkSize / 64][4]uint64
-	asciiKinds(&chunk[0], len(kinds), &kinds[0][0])
+	asciiKinds(&chunk[0], len(kinds), &kinds[0][0], kindsWide)
 	n := 0
-	for b, k := range &kinds {
-		var add int
+	for b := range len(kinds) {
+		k := &kinds[b]
 		if k[3] != 0 {
+			var add int
 			add, state = boundRun(chunk[64*b:64*b+64], state, pairs, &boundShift4)
-		} else {
-			add, state = blockBound(k[0], k[1], k[2], state)
+			n += add
+			continue
 		}
-		n += add
+		l, d, s := k[0], k[1], k[2]
+		in := &blockEntry[state&7]
+		o := ^(l | d | s)
+		o1 := o<<1 | in.other
+		// The letters, others and digits that add, one bit each: an other
+		// adds where it is the second of its run, and a single other
+		// where a digit or space follows it (at the block's first byte,
+		// the state's boundOtherLast does, added apart).
+		adds := l&^(l<<1|in.letter) | o&o1&^(o<<2|in.other<<1|in.counted) | o&^o1&((d|s)>>1)
+		// The digits: the first of each run that begins in the block, and
+		// the first that adds in the run the block continues; then every
+		// third.
+		adds |= d &^ (d<<1 | in.digits)
+		if lead := uint64(bits.TrailingZeros64(^d)); in.digits != 0 && in.first < lead {
+			adds |= 1 << in.first
+		}
+		three := d & (d << 1) & (d << 2)
+		for next := adds & d << 3 & three; next != 0; next = next << 3 & three {
+			adds |= next
+		}
+		n += bits.OnesCount64(adds) + int(in.last&(d|s)&1)
+		// The state after byte 63.
+		switch top := uint64(1) << 63; {
+		case l&top != 0:
+			state = boundLetters
+		case s&top != 0:
+			state = boundNone
+		case d&top != 0:
+			run := uint64(bits.LeadingZeros64(^d))
+			if run == 64 {
+				run += 3 - in.first // the run's digits before the block, modulo 3
+			}
+			state = [3]uint8{boundDigits3, boundDigits1, boundDigits2}[run%3]
+		case o1&top != 0:
+			state = boundOtherCounted
+		default:
+			state = boundOtherLast
+		}
 	}
 	return n, state
 }
@@ -249,62 +301,7 @@ func asciiKindsGo(p *byte, blocks int, out *uint64) {
 	}
 }
 
-// blockBound runs the automaton over a block of 64 ASCII bytes whose
-// letters, digits and white space are the bits of l, d and s (byte i at
-// bit i; the other bytes are kindOther), from state, and returns what it
-// adds and the state it ends in, as boundRun would. The rules, with no
-// byte of 0x80 or more to join runs, come down to bits (each shifted word
-// below holds, at bit i, what is true of byte i-1 or i-2, the bits below
-// the block's start given by state):
-//   - a letter adds 1 where the byte before is not a letter (nor the state
-//     in boundLetters);
-//   - an other adds 1 where the byte before is an other and the byte before
-//     that is not (boundOtherCounted stands for an other two bytes back, as
-//     the run has counted), and a digit or a space adds 1 where the byte
-//     before is an other that is not (boundOtherLast);
-//   - a digit adds 1 where its offset in its run, the run's digits before
-//     the block counted (boundDigits1, 2 or 3), is a multiple of three:
-//     from the first digit of each run, every third digit while the run
-//     lasts, at most 22 steps of a shift a block.
-func blockBound(l, d, s uint64, state uint8) (int, uint8) {
-	in := &blockEntry[state&7]
-	o := ^(l | d | s)
-	o1 := o<<1 | in.other
-	// The letters, others and digits that add, one bit each: an other
-	// adds where it is the second of its run, and a single other where a
-	// digit or space follows it (at the block's first byte, the state's
-	// boundOtherLast does, added apart).
-	adds := l&^(l<<1|in.letter) | o&o1&^(o<<2|in.other<<1|in.counted) | o&^o1&((d|s)>>1)
-	// The digits: the first of each run that begins in the block, and the
-	// first that adds in the run the block continues; then every third.
-	adds |= d &^ (d<<1 | in.digits)
-	if lead := uint64(bits.TrailingZeros64(^d)); in.digits != 0 && in.first < lead {
-		adds |= 1 << in.first
-	}
-	three := d & (d << 1) & (d << 2)
-	for next := adds & d << 3 & three; next != 0; next = next << 3 & three {
-		adds |= next
-	}
-	n := bits.OnesCount64(adds) + int(in.last&(d|s)&1)
-	// The state after byte 63.
-	switch top := uint64(1) << 63; {
-	case l&top != 0:
-		return n, boundLetters
-	case s&top != 0:
-		return n, boundNone
-	case d&top != 0:
-		run := uint64(bits.LeadingZeros64(^d))
-		if run == 64 {
-			run += 3 - in.first // the run's digits before the block, modulo 3
-		}
-		return n, [3]uint8{boundDigits3, boundDigits1, boundDigits2}[run%3]
-	case o1&top != 0:
-		return n, boundOtherCounted
-	}
-	return n, boundOtherLast
-}
-
-// blockEntry[state] is what blockBound needs of the state a block begins
+// blockEntry[state] is what boundChunk needs of the state a block begins
 // in, each 0 or 1 but first: whether the byte before the block is a
 // letter, or an other, whether that other's run has counted, whether the
 // state is boundOtherLast, whether the block continues a run of digits,

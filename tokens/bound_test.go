@@ -121,8 +121,15 @@ func TestBoundPairs(t *testing.T) {
 // TestAsciiKinds: asciiKinds (in assembly where there is one) sets each
 // byte's bit in the word of its boundKind, for every byte value at every
 // place of a block, over several blocks, and the fourth word of a block
-// just when it holds a byte of 0x80 or more.
+// just when it holds a byte of 0x80 or more: with its SSE2 steps, and its
+// AVX2 steps where the processor has them.
 func TestAsciiKinds(t *testing.T) {
+	for _, wide := range []bool{false, kindsWide} {
+		asciiKindsSteps(t, wide)
+	}
+}
+
+func asciiKindsSteps(t *testing.T, wide bool) {
 	const blocks = 3
 	text := make([]byte, 64*blocks)
 	for shift := range 256 {
@@ -130,7 +137,7 @@ func TestAsciiKinds(t *testing.T) {
 			text[i] = byte(i*7 + shift)
 		}
 		var got [blocks][4]uint64
-		asciiKinds(&text[0], blocks, &got[0][0])
+		asciiKinds(&text[0], blocks, &got[0][0], wide)
 		var high [blocks]bool
 		for i, c := range text {
 			for w, kind := range []uint8{kindLetter, kindDigit, kindSpace} {
@@ -150,33 +157,36 @@ func TestAsciiKinds(t *testing.T) {
 			text[i] = 'a'
 		}
 		text[64+shift%64] = byte(0x80 + shift%128)
-		asciiKinds(&text[0], blocks, &got[0][0])
+		asciiKinds(&text[0], blocks, &got[0][0], wide)
 		if got[0][3] != 0 || got[1][3] == 0 || got[2][3] != 0 {
 			t.Fatalf("%#02x at %d: fourth words %#x", text[64+shift%64], 64+shift%64, [3]uint64{got[0][3], got[1][3], got[2][3]})
 		}
 	}
 }
 
-// TestPropertyBlockBound: blockBound finds, from each state, what the
-// automaton's four-byte steps (boundRun) find in a block of 64 ASCII bytes
-// drawn from runs of each kind, long and short.
-func TestPropertyBlockBound(t *testing.T) {
+// TestPropertyBoundChunk: boundChunk finds, from each state, what the
+// automaton's four-byte steps (boundRun) find in a chunk of ASCII bytes
+// drawn from runs of each kind, long and short, its 64-byte blocks
+// bounded from their bits; and so it does when some block holds a byte of
+// 0x80 or more, which boundRun steps.
+func TestPropertyBoundChunk(t *testing.T) {
 	runs := []string{"a", "Zq", "abcdefghijklmnopqrst", "1", "12", "123", "1234", "0123456789012345678901234567890123",
-		" ", "\t\n", ",", ",,", "\":{", "'"}
+		" ", "\t\n", ",", ",,", "\":{", "'", "\v\f\r"}
 	pairs := boundPairs()
 	gen.Check(t, 3000, func(t *rapid.T) {
 		state := uint8(rapid.IntRange(0, boundOtherCounted).Draw(t, "state"))
 		var text []byte
-		for len(text) < 64 {
+		for len(text) < boundChunkSize {
 			text = append(text, rapid.SampledFrom(runs).Draw(t, "run")...)
 		}
-		text = text[:64]
-		var k [1][4]uint64
-		asciiKindsGo(&text[0], 1, &k[0][0])
-		gotN, gotState := blockBound(k[0][0], k[0][1], k[0][2], state)
+		text = text[:boundChunkSize]
+		if rapid.IntRange(0, 3).Draw(t, "high") == 0 {
+			text[rapid.IntRange(0, len(text)-1).Draw(t, "highAt")] = rapid.SampledFrom([]byte{0x80, 0xc3, 0xff}).Draw(t, "highByte")
+		}
+		gotN, gotState := boundChunk(text, state, pairs)
 		wantN, wantState := boundRun(text, state, pairs, &boundShift4)
 		if gotN != wantN || gotState != wantState {
-			t.Fatalf("%q from state %d: blockBound %d, state %d; boundRun %d, state %d", text, state, gotN, gotState, wantN, wantState)
+			t.Fatalf("%q from state %d: boundChunk %d, state %d; boundRun %d, state %d", text, state, gotN, gotState, wantN, wantState)
 		}
 	})
 }

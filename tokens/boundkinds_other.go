@@ -7,7 +7,10 @@ package tokens
 // byte loop, and cl100kLowerBound uses them alone.
 const kindsInAsm = false
 
+// kindsWide is unset: there are no wider steps.
+const kindsWide = false
+
 // asciiKinds is asciiKindsGo where there is no assembly.
-func asciiKinds(p *byte, blocks int, out *uint64) {
+func asciiKinds(p *byte, blocks int, out *uint64, _ bool) {
 	asciiKindsGo(p, blocks, out)
 }
