@@ -40,7 +40,10 @@ import (
 // byte by a shift. The chain then costs a shift and a mask every four
 // bytes, where a lookup in a table indexed by the state, on two chains
 // over the text's two halves, cost a load each (0.77 of the time on
-// search_symbols-500's JSON text).
+// search_symbols-500's JSON text). On amd64, a 64-byte block of ASCII,
+// nearly all of a tool's JSON text, goes faster still, as bits (see
+// boundChunk): 0.46 of the instructions of the four-byte steps on that
+// text.
 func cl100kLowerBound(text []byte, limit int) int {
 	pairs := boundPairs()
 	n, state := 0, uint8(boundNone)
