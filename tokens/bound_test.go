@@ -31,6 +31,9 @@ func TestPropertyBoundSteps(t *testing.T) {
 		"aZq09 \t\n,{\"':-_\xc3\xa9\xe2\x80\x94\xff",
 		"09,{\"':-_\xc3\xa9\xff", // no letter or space
 		"a,",
+		"aZq09 \t\n,{\"':-_", // ASCII only: whole blocks for blockBound
+		"0000000009a ,",      // long runs of digits
+		",,,,:a 1",
 	}
 	gen.Check(t, 3000, func(t *rapid.T) {
 		alphabet := rapid.SampledFrom(alphabets).Draw(t, "alphabet")
@@ -113,4 +116,77 @@ func TestBoundPairs(t *testing.T) {
 			t.Fatalf("pairs[%#04x] = %d, want %d", i, pairs[i], want)
 		}
 	}
+}
+
+// TestAsciiKinds: asciiKinds (in assembly where there is one) sets each
+// byte's bit in the word of its boundKind, for every byte value at every
+// place of a block, over several blocks, and the fourth word of a block
+// just when it holds a byte of 0x80 or more: with its SSE2 steps, and its
+// AVX2 steps where the processor has them.
+func TestAsciiKinds(t *testing.T) {
+	for _, wide := range []bool{false, kindsWide} {
+		asciiKindsSteps(t, wide)
+	}
+}
+
+func asciiKindsSteps(t *testing.T, wide bool) {
+	const blocks = 3
+	text := make([]byte, 64*blocks)
+	for shift := range 256 {
+		for i := range text {
+			text[i] = byte(i*7 + shift)
+		}
+		var got [blocks][4]uint64
+		asciiKinds(&text[0], blocks, &got[0][0], wide)
+		var high [blocks]bool
+		for i, c := range text {
+			for w, kind := range []uint8{kindLetter, kindDigit, kindSpace} {
+				if set := got[i/64][w]>>(i%64)&1 != 0; set != (boundKind[c] == kind) {
+					t.Fatalf("byte %#02x at %d: bit in word %d is %v, its kind is %d", c, i, w, set, boundKind[c])
+				}
+			}
+			high[i/64] = high[i/64] || c >= 0x80
+		}
+		for b := range blocks {
+			if (got[b][3] != 0) != high[b] {
+				t.Fatalf("block %d of %x: fourth word %#x", b, text[64*b:64*b+64], got[b][3])
+			}
+		}
+		// One byte of 0x80 or more in a block of ASCII.
+		for i := range text {
+			text[i] = 'a'
+		}
+		text[64+shift%64] = byte(0x80 + shift%128)
+		asciiKinds(&text[0], blocks, &got[0][0], wide)
+		if got[0][3] != 0 || got[1][3] == 0 || got[2][3] != 0 {
+			t.Fatalf("%#02x at %d: fourth words %#x", text[64+shift%64], 64+shift%64, [3]uint64{got[0][3], got[1][3], got[2][3]})
+		}
+	}
+}
+
+// TestPropertyBoundChunk: boundChunk finds, from each state, what the
+// automaton's four-byte steps (boundRun) find in a chunk of ASCII bytes
+// drawn from runs of each kind, long and short, its 64-byte blocks
+// bounded from their bits; and so it does when some block holds a byte of
+// 0x80 or more, which boundRun steps.
+func TestPropertyBoundChunk(t *testing.T) {
+	runs := []string{"a", "Zq", "abcdefghijklmnopqrst", "1", "12", "123", "1234", "0123456789012345678901234567890123",
+		" ", "\t\n", ",", ",,", "\":{", "'", "\v\f\r"}
+	pairs := boundPairs()
+	gen.Check(t, 3000, func(t *rapid.T) {
+		state := uint8(rapid.IntRange(0, boundOtherCounted).Draw(t, "state"))
+		var text []byte
+		for len(text) < boundChunkSize {
+			text = append(text, rapid.SampledFrom(runs).Draw(t, "run")...)
+		}
+		text = text[:boundChunkSize]
+		if rapid.IntRange(0, 3).Draw(t, "high") == 0 {
+			text[rapid.IntRange(0, len(text)-1).Draw(t, "highAt")] = rapid.SampledFrom([]byte{0x80, 0xc3, 0xff}).Draw(t, "highByte")
+		}
+		gotN, gotState := boundChunk(text, state, pairs)
+		wantN, wantState := boundRun(text, state, pairs, &boundShift4)
+		if gotN != wantN || gotState != wantState {
+			t.Fatalf("%q from state %d: boundChunk %d, state %d; boundRun %d, state %d", text, state, gotN, gotState, wantN, wantState)
+		}
+	})
 }
