@@ -10,5 +10,5 @@ import (
 // peakRSS is the peak resident memory of a process that ended, in bytes
 // on Linux, which reports KiB (the tests that read it run on Linux).
 func peakRSS(state *os.ProcessState) int64 {
-	return state.SysUsage().(*syscall.Rusage).Maxrss * 1024
+	return int64(state.SysUsage().(*syscall.Rusage).Maxrss) * 1024
 }

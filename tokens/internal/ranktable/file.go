@@ -121,7 +121,7 @@ func Build(tokens []Token) ([]byte, error) {
 			return nil, fmt.Errorf("ranktable: token %q listed twice", b)
 		}
 	}
-	if len(longs) > 1<<31 || len(tokens) > 1<<31 {
+	if int64(len(longs)) > 1<<31 || int64(len(tokens)) > 1<<31 {
 		return nil, errors.New("ranktable: too many tokens for the file's fields")
 	}
 	for len(longs)%8 != 0 {
