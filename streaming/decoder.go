@@ -468,12 +468,21 @@ var errBadRead = errors.New("streaming: reader returned an invalid byte count")
 // size: reading goes on to the end of the input either way.
 func inputSize(r io.Reader) (int, bool) {
 	// The readers a call usually has are told by their type alone,
-	// which costs less than looking for a Len method.
+	// which costs less than looking for a Len method: the two
+	// commonest by an assertion each, the rest by a switch.
+	if b, ok := r.(*bytes.Reader); ok {
+		return b.Len(), true
+	}
+	if s, ok := r.(*strings.Reader); ok {
+		return s.Len(), true
+	}
+	return otherInputSize(r)
+}
+
+// otherInputSize is inputSize for a reader other than a bytes.Reader or a
+// strings.Reader.
+func otherInputSize(r io.Reader) (int, bool) {
 	switch r := r.(type) {
-	case *bytes.Reader:
-		return r.Len(), true
-	case *strings.Reader:
-		return r.Len(), true
 	case *bytes.Buffer:
 		return r.Len(), true
 	}
@@ -779,13 +788,19 @@ func (d *Decoder) checkLineLength(line []byte) error {
 }
 
 // endSection checks the closing section's rows= value against the rows it
-// held [META-4].
+// held [META-4]. Small enough to inline, so that a section without rows=,
+// and the start of the first, cost no call.
 func (d *Decoder) endSection() error {
-	decl := d.rowsDecl
-	d.rowsDecl = nil
-	if decl == nil {
+	if d.rowsDecl == nil {
 		return nil
 	}
+	return d.checkRowCount()
+}
+
+// checkRowCount is endSection's check of a rows= value.
+func (d *Decoder) checkRowCount() error {
+	decl := d.rowsDecl
+	d.rowsDecl = nil
 	if f := spec.RowCountFault(decl.value, d.rows); f != nil {
 		f.Col = decl.col
 		return f.At(decl.line, decl.lineOffset)

@@ -410,8 +410,8 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 			return d.fault(f)
 		}
 	}
-	if err := d.checkLineLength(line); err != nil {
-		return err
+	if f := d.Limits.LineFault(len(line)); f != nil { // checkLineLength, inline
+		return d.fault(f)
 	}
 
 	// The first section's Header stands in the decoder, which never
