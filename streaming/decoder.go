@@ -523,6 +523,14 @@ func (d *Decoder) next() (Kind, error) {
 	if d.header != nil && !d.portable && d.readPlainRow() {
 		return KindRow, nil
 	}
+	if d.ended && d.start == d.end && d.header != nil {
+		// The whole input has been read and handed out: the end of the
+		// last section, as fillLine would find it, without its call.
+		if err := d.endSection(); err != nil {
+			return 0, err
+		}
+		return 0, io.EOF
+	}
 	if len(d.buf) == 0 {
 		size := initialBuffer
 		d.sealed = !d.ReuseRecord
