@@ -300,16 +300,19 @@ func roomDecoder[Room any](x *decoderRoom[Room], r io.Reader) *Decoder {
 
 // Next reads the next line of the payload and reports its kind. It returns
 // io.EOF after the last line of a valid payload.
+//
+// It is small enough to inline: next keeps the error it returns.
 func (d *Decoder) Next() (Kind, error) {
 	if d.err != nil {
 		return 0, d.err
 	}
-	kind, err := d.next()
-	if err != nil {
-		d.err = err
-		return 0, err
-	}
-	return kind, nil
+	return d.next()
+}
+
+// stop keeps err as what Next returns from now on, and returns it.
+func (d *Decoder) stop(err error) (Kind, error) {
+	d.err = err
+	return 0, err
 }
 
 // Header returns the header of the current section: the one Next read last
@@ -519,6 +522,8 @@ func drained(r io.Reader) bool {
 	return false
 }
 
+// next is Next once no error is kept: every error it returns goes
+// through stop.
 func (d *Decoder) next() (Kind, error) {
 	if d.header != nil && !d.portable && d.readPlainRow() {
 		return KindRow, nil
@@ -527,9 +532,9 @@ func (d *Decoder) next() (Kind, error) {
 		// The whole input has been read and handed out: the end of the
 		// last section, as fillLine would find it, without its call.
 		if err := d.endSection(); err != nil {
-			return 0, err
+			return d.stop(err)
 		}
-		return 0, io.EOF
+		return d.stop(io.EOF)
 	}
 	if len(d.buf) == 0 {
 		size := initialBuffer
@@ -558,7 +563,7 @@ func (d *Decoder) next() (Kind, error) {
 	}
 	end, hasLF, err := d.fillLine()
 	if err != nil {
-		return 0, err
+		return d.stop(err)
 	}
 	line := d.buf[d.start:end]
 	isHeader := spec.IsHeaderLine(line)
@@ -569,19 +574,19 @@ func (d *Decoder) next() (Kind, error) {
 		if hasLF {
 			start = d.buf[d.start : end+1]
 		}
-		return 0, d.fault(spec.NotGCX(start))
+		return d.stop(d.fault(spec.NotGCX(start)))
 	}
 	if !hasLF && len(line) == 0 {
 		if err := d.endSection(); err != nil {
-			return 0, err
+			return d.stop(err)
 		}
-		return 0, io.EOF
+		return d.stop(io.EOF)
 	}
 	var kind Kind
 	switch {
 	case isHeader:
 		if err := d.endSection(); err != nil {
-			return 0, err
+			return d.stop(err)
 		}
 		kind, err = KindHeader, d.readHeader(line, hasLF)
 	case len(line) > 0 && line[0] == '#':
@@ -590,7 +595,7 @@ func (d *Decoder) next() (Kind, error) {
 		kind, err = KindRow, d.readRow(line, hasLF)
 	}
 	if err != nil {
-		return 0, err
+		return d.stop(err)
 	}
 	// Only a line that ends in LF is ever valid [LINE-1].
 	d.start = end + 1
