@@ -288,7 +288,8 @@ func (d *Decoder) scanHeader(line []byte, text string, hasLF bool, block *header
 	if rows < 0 {
 		return nil, true
 	}
-	d.decl = declared{value: meta[rows].Value, line: d.line, lineOffset: d.base + int64(d.start), col: cols[rows] - 1}
+	// Field by field: a composite literal is built aside and copied.
+	d.decl.value, d.decl.line, d.decl.lineOffset, d.decl.col = meta[rows].Value, d.line, d.base+int64(d.start), cols[rows]-1
 	return &d.decl, true
 }
 
