@@ -191,12 +191,14 @@ func (d *Decoder) scanHeader(line []byte, text string, hasLF bool, block *header
 	for class[at(i)]&plainName != 0 {
 		i++
 	}
-	toolEnd := i
 	if i == toolAt || n-i < len(" fields=") || string(line[i:i+len(" fields=")]) != " fields=" {
 		return nil, false
 	}
+	// Set now, so that the loops below keep fewer variables: block is
+	// no one's until the scan takes the line.
+	h := &block.h
+	h.Tool = cut(toolAt, i)
 	i += len(" fields=")
-	fieldsAt := i
 	// The fields go into the block's own room, and past it into a
 	// slice of markRoom, the most the scan takes.
 	fields := block.fields[:0]
@@ -269,8 +271,6 @@ func (d *Decoder) scanHeader(line []byte, text string, hasLF bool, block *header
 	if shared != 0 && repeatsName(nil, meta) {
 		return nil, false // a repeated key [HDR-8]
 	}
-	h := &block.h
-	h.Tool = cut(toolAt, toolEnd)
 	h.Fields = fields[:len(fields):len(fields)]
 	h.Meta = meta[:len(meta):len(meta)]
 	// The columns are set only now, so that a line the scan leaves to
@@ -283,7 +283,7 @@ func (d *Decoder) scanHeader(line []byte, text string, hasLF bool, block *header
 	for k := range meta {
 		cols = append(cols, int(uintptr(unsafe.Pointer(unsafe.StringData(meta[k].Value)))-uintptr(textAt))+1)
 	}
-	d.fieldsCol = fieldsAt + 1
+	d.fieldsCol = toolAt + len(h.Tool) + len(" fields=") + 1
 	d.metaCols = cols
 	if rows < 0 {
 		return nil, true
