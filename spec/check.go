@@ -15,6 +15,14 @@ import (
 // or a non-zero ASCII digit followed by digits, no sign, no leading zero, and
 // small enough for an int64 [META-1].
 func ValidCount(s string) bool {
+	if len(s) == 1 { // most counts of a tool result, told inline
+		return s[0]-'0' <= 9
+	}
+	return validCountOf(s)
+}
+
+// validCountOf is ValidCount for a count of any length.
+func validCountOf(s string) bool {
 	if s == "" || len(s) > 1 && s[0] == '0' {
 		return false
 	}

@@ -300,16 +300,19 @@ func roomDecoder[Room any](x *decoderRoom[Room], r io.Reader) *Decoder {
 
 // Next reads the next line of the payload and reports its kind. It returns
 // io.EOF after the last line of a valid payload.
+//
+// It is small enough to inline: next keeps the error it returns.
 func (d *Decoder) Next() (Kind, error) {
 	if d.err != nil {
 		return 0, d.err
 	}
-	kind, err := d.next()
-	if err != nil {
-		d.err = err
-		return 0, err
-	}
-	return kind, nil
+	return d.next()
+}
+
+// stop keeps err as what Next returns from now on, and returns it.
+func (d *Decoder) stop(err error) (Kind, error) {
+	d.err = err
+	return 0, err
 }
 
 // Header returns the header of the current section: the one Next read last
@@ -468,12 +471,21 @@ var errBadRead = errors.New("streaming: reader returned an invalid byte count")
 // size: reading goes on to the end of the input either way.
 func inputSize(r io.Reader) (int, bool) {
 	// The readers a call usually has are told by their type alone,
-	// which costs less than looking for a Len method.
+	// which costs less than looking for a Len method: the two
+	// commonest by an assertion each, the rest by a switch.
+	if b, ok := r.(*bytes.Reader); ok {
+		return b.Len(), true
+	}
+	if s, ok := r.(*strings.Reader); ok {
+		return s.Len(), true
+	}
+	return otherInputSize(r)
+}
+
+// otherInputSize is inputSize for a reader other than a bytes.Reader or a
+// strings.Reader.
+func otherInputSize(r io.Reader) (int, bool) {
 	switch r := r.(type) {
-	case *bytes.Reader:
-		return r.Len(), true
-	case *strings.Reader:
-		return r.Len(), true
 	case *bytes.Buffer:
 		return r.Len(), true
 	}
@@ -510,9 +522,19 @@ func drained(r io.Reader) bool {
 	return false
 }
 
+// next is Next once no error is kept: every error it returns goes
+// through stop.
 func (d *Decoder) next() (Kind, error) {
 	if d.header != nil && !d.portable && d.readPlainRow() {
 		return KindRow, nil
+	}
+	if d.ended && d.start == d.end && d.header != nil {
+		// The whole input has been read and handed out: the end of the
+		// last section, as fillLine would find it, without its call.
+		if err := d.endSection(); err != nil {
+			return d.stop(err)
+		}
+		return d.stop(io.EOF)
 	}
 	if len(d.buf) == 0 {
 		size := initialBuffer
@@ -541,7 +563,7 @@ func (d *Decoder) next() (Kind, error) {
 	}
 	end, hasLF, err := d.fillLine()
 	if err != nil {
-		return 0, err
+		return d.stop(err)
 	}
 	line := d.buf[d.start:end]
 	isHeader := spec.IsHeaderLine(line)
@@ -552,19 +574,19 @@ func (d *Decoder) next() (Kind, error) {
 		if hasLF {
 			start = d.buf[d.start : end+1]
 		}
-		return 0, d.fault(spec.NotGCX(start))
+		return d.stop(d.fault(spec.NotGCX(start)))
 	}
 	if !hasLF && len(line) == 0 {
 		if err := d.endSection(); err != nil {
-			return 0, err
+			return d.stop(err)
 		}
-		return 0, io.EOF
+		return d.stop(io.EOF)
 	}
 	var kind Kind
 	switch {
 	case isHeader:
 		if err := d.endSection(); err != nil {
-			return 0, err
+			return d.stop(err)
 		}
 		kind, err = KindHeader, d.readHeader(line, hasLF)
 	case len(line) > 0 && line[0] == '#':
@@ -573,7 +595,7 @@ func (d *Decoder) next() (Kind, error) {
 		kind, err = KindRow, d.readRow(line, hasLF)
 	}
 	if err != nil {
-		return 0, err
+		return d.stop(err)
 	}
 	// Only a line that ends in LF is ever valid [LINE-1].
 	d.start = end + 1
@@ -779,13 +801,19 @@ func (d *Decoder) checkLineLength(line []byte) error {
 }
 
 // endSection checks the closing section's rows= value against the rows it
-// held [META-4].
+// held [META-4]. Small enough to inline, so that a section without rows=,
+// and the start of the first, cost no call.
 func (d *Decoder) endSection() error {
-	decl := d.rowsDecl
-	d.rowsDecl = nil
-	if decl == nil {
+	if d.rowsDecl == nil {
 		return nil
 	}
+	return d.checkRowCount()
+}
+
+// checkRowCount is endSection's check of a rows= value.
+func (d *Decoder) checkRowCount() error {
+	decl := d.rowsDecl
+	d.rowsDecl = nil
 	if f := spec.RowCountFault(decl.value, d.rows); f != nil {
 		f.Col = decl.col
 		return f.At(decl.line, decl.lineOffset)

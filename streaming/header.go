@@ -151,173 +151,145 @@ func init() {
 // as nearly every header is: it fills block's Header with the tool name,
 // the field names and the meta pairs, cut from text, the line's string,
 // and sets the decoder's columns. It returns the header's rows= pair, if
-// any. First its loops find where each part ends, byte by byte through
-// plainClass; then it cuts the parts and checks each with the rule's own
-// function from spec: the field limit, repeated names (whose bits,
-// spec.NameBit, mostly tell them apart without comparing their bytes),
-// structural keys, reserved keys' values (spec.ValidMeta).
+// any. Its loops find where each part ends, byte by byte through
+// plainClass, and cut each part from text as soon as they have found it,
+// checking it with the rule's own function from spec: the field limit,
+// repeated names (whose bits, spec.NameBit, mostly tell them apart without
+// comparing their bytes), structural keys, reserved keys' values
+// (spec.ValidMeta).
 //
-// It reports false, having handed out nothing, for any other line: one
-// with an escape, a byte that is not ASCII, an empty field name or meta
-// value, more fields or pairs than it marks, a byte that breaks the
-// grammar, or a fault. walkHeader reads those, and reports the errors
-// where they stand [ERR-2].
+// It reports false for any other line: one with an escape, a byte that is
+// not ASCII, an empty field name or meta value, more fields or pairs than
+// it takes, a byte that breaks the grammar, or a fault. What it wrote into
+// block by then is no one's until walkHeader, which reads those lines and
+// reports the errors where they stand [ERR-2], has written it over, and
+// the decoder's columns are walkHeader's to set.
 func (d *Decoder) scanHeader(line []byte, text string, hasLF bool, block *headerBlock) (*declared, bool) {
 	const (
 		toolAt   = len(spec.Version) + len(" tool=")
-		maxIndex = 1<<31 - 2 // the parts' ends are kept as int32
+		maxIndex = 1<<31 - 2 // as far as a column is an int32 elsewhere
 	)
 	n := len(line)
 	if !hasLF || n < toolAt || n > maxIndex || cap(line) == n || line[:n+1][n] != '\n' ||
 		string(line[len(spec.Version):toolAt]) != " tool=" {
 		return nil, false
 	}
-	// First the bytes: where each part ends, on the stack, with no
-	// string made yet, so that the loops keep their few variables in
-	// registers. The LF after the line, whose class is none, stops
-	// every loop (plainClass), so they test no index against the line's
-	// length: at(i) is line[i] for i <= n without a bounds check.
+	// The LF after the line, whose class is none, stops every loop
+	// (plainClass), so they test no index against the line's length:
+	// at(i) is line[i] for i <= n without a bounds check. The parts are
+	// cut from text where the loops found them, which they vouch for:
+	// from <= end <= len(text) each, so the strings are made without
+	// unsafe.String's checks.
 	class := &plainClass
 	base := unsafe.Pointer(unsafe.SliceData(line))
 	at := func(i int) byte { return *(*byte)(unsafe.Add(base, i)) }
+	textAt := unsafe.Pointer(unsafe.StringData(text))
+	cut := func(from, end int) string {
+		return *(*string)(unsafe.Pointer(&stringParts{unsafe.Add(textAt, from), end - from}))
+	}
 	i := toolAt
 	for class[at(i)]&plainName != 0 {
 		i++
 	}
-	toolEnd := i
 	if i == toolAt || n-i < len(" fields=") || string(line[i:i+len(" fields=")]) != " fields=" {
 		return nil, false
 	}
+	// Set now, so that the loops below keep fewer variables: block is
+	// no one's until the scan takes the line.
+	h := &block.h
+	h.Tool = cut(toolAt, i)
 	i += len(" fields=")
-	fieldsAt := i
-	var fieldEnds [markRoom]int32 // where each field name ends
-	nf := 0
+	// The fields go into the block's own room, and past it into a
+	// slice of markRoom, the most the scan takes.
+	fields := block.fields[:0]
+	var held, shared uint64 // the spec.NameBit of each name so far, and those met twice
 	for {
 		from := i
 		for class[at(i)]&plainField != 0 {
 			i++
 		}
-		if i == from || nf == len(fieldEnds) {
+		if i == from || len(fields) == markRoom {
 			return nil, false
 		}
-		fieldEnds[nf] = int32(i)
-		nf++
+		if len(fields) == cap(fields) {
+			fields = append(make([]string, 0, markRoom), fields...)
+		}
+		f := cut(from, i)
+		fields = append(fields, f)
+		bit := spec.NameBit(f)
+		shared |= held & bit
+		held |= bit
 		if at(i) != ',' {
 			break
 		}
 		i++
 	}
-	var pairs [metaMarkRoom][2]int32 // where each meta key's "=" stands and its value ends
-	nm := 0
+	if d.Limits.FieldFault(len(fields)-1, 0) != nil {
+		return nil, false // the limit holds for every field where it holds for the last
+	}
+	if shared != 0 && repeatsName(fields, nil) {
+		return nil, false // a repeat [HDR-6]: HeaderFault's to report
+	}
+	var meta []spec.Meta // nil without pairs, as the reference has it
+	if at(i) == ' ' {
+		meta = block.meta[:0]
+	}
+	rows := -1 // the index of the rows= pair
+	held, shared = 0, 0
 	for at(i) == ' ' {
 		i++
 		keyAt := i
 		for class[at(i)]&plainName != 0 {
 			i++
 		}
-		if i == keyAt || at(i) != '=' || nm == len(pairs) {
+		if i == keyAt || at(i) != '=' || len(meta) == metaMarkRoom {
 			return nil, false
 		}
-		pairs[nm][0] = int32(i)
+		eq := i
 		i++
-		valueAt := i
 		for class[at(i)]&plainMeta != 0 {
 			i++
 		}
-		if i == valueAt {
+		if i == eq+1 {
 			return nil, false
 		}
-		pairs[nm][1] = int32(i)
-		nm++
+		key, value := cut(keyAt, eq), cut(eq+1, i)
+		if spec.StructuralKey(key) || !spec.ValidMeta(key, value) {
+			return nil, false // HDR-8, META-1 or META-3: HeaderFault's to report
+		}
+		if key == spec.KeyRows {
+			rows = len(meta)
+		}
+		meta = append(meta, spec.Meta{Key: key, Value: value})
+		bit := spec.NameBit(key)
+		shared |= held & bit
+		held |= bit
 	}
 	if i != n {
 		return nil, false
 	}
-
-	// Then the parts, cut from text and checked with the rules' own
-	// functions. The loops make no call, so that their few variables
-	// stay in registers: they put each name's spec.NameBit aside, and
-	// only where two share one are the names compared, after them.
-	if d.Limits.FieldFault(nf-1, 0) != nil {
-		return nil, false // the limit holds for every field where it holds for the last
+	if shared != 0 && repeatsName(nil, meta) {
+		return nil, false // a repeated key [HDR-8]
 	}
-	fields := block.fields[:]
-	if nf > len(fields) {
-		fields = make([]string, nf)
-	}
-	fields = fields[:nf:nf]
-	// The parts are cut from text where the loops above found them,
-	// which they vouch for: from <= end <= len(text) each, so the
-	// strings are made without unsafe.String's checks.
-	textAt := unsafe.Pointer(unsafe.StringData(text))
-	cut := func(from, end int) string {
-		return *(*string)(unsafe.Pointer(&stringParts{unsafe.Add(textAt, from), end - from}))
-	}
-	var held, shared uint64 // the spec.NameBit of each name so far, and those met twice
-	from := fieldsAt
-	for k, end := range fieldEnds[:nf] {
-		f := cut(from, int(end))
-		fields[k] = f
-		bit := spec.NameBit(f)
-		shared |= held & bit
-		held |= bit
-		from = int(end) + 1
-	}
-	if shared != 0 && repeatsName(fields, nil) {
-		return nil, false // a repeat [HDR-6]: HeaderFault's to report
-	}
-	var meta []spec.Meta // nil without pairs, as the reference has it
-	if nm > 0 {
-		meta = block.meta[:]
-		if nm > len(meta) {
-			meta = make([]spec.Meta, nm)
-		}
-		meta = meta[:nm:nm]
-	}
+	h.Fields = fields[:len(fields):len(fields)]
+	h.Meta = meta[:len(meta):len(meta)]
+	// The columns are set only now, so that a line the scan leaves to
+	// the walk leaves the current section's as they were. Each value is
+	// cut from text, so where it begins tells its column.
 	if d.metaCols == nil {
 		d.metaCols = d.metaColRoom[:0]
 	}
 	cols := d.metaCols[:0]
-	if nm > cap(cols) {
-		cols = make([]int, 0, nm)
-	}
-	cols = cols[:nm]
-	rows := -1 // the index of the rows= pair
-	held, shared = 0, 0
-	keyAt := from // each key begins after the SP that ends what stands before it
-	for k, pair := range pairs[:nm] {
-		eq, end := int(pair[0]), int(pair[1])
-		key, value := cut(keyAt, eq), cut(eq+1, end)
-		m := &meta[k]
-		m.Key, m.Value = key, value
-		bit := spec.NameBit(key)
-		shared |= held & bit
-		held |= bit
-		cols[k] = eq + 2
-		keyAt = end + 1
-	}
-	if shared != 0 && repeatsName(nil, meta) {
-		return nil, false // a repeated key [HDR-8]
-	}
 	for k := range meta {
-		m := &meta[k]
-		if spec.StructuralKey(m.Key) || !spec.ValidMeta(m.Key, m.Value) {
-			return nil, false // HDR-8, META-1 or META-3: HeaderFault's to report
-		}
-		if m.Key == spec.KeyRows {
-			rows = k
-		}
+		cols = append(cols, int(uintptr(unsafe.Pointer(unsafe.StringData(meta[k].Value)))-uintptr(textAt))+1)
 	}
-	h := &block.h
-	h.Tool = cut(toolAt, toolEnd)
-	h.Fields = fields
-	h.Meta = meta
-	d.fieldsCol = fieldsAt + 1
+	d.fieldsCol = toolAt + len(h.Tool) + len(" fields=") + 1
 	d.metaCols = cols
 	if rows < 0 {
 		return nil, true
 	}
-	d.decl = declared{value: meta[rows].Value, line: d.line, lineOffset: d.base + int64(d.start), col: cols[rows] - 1}
+	// Field by field: a composite literal is built aside and copied.
+	d.decl.value, d.decl.line, d.decl.lineOffset, d.decl.col = meta[rows].Value, d.line, d.base+int64(d.start), cols[rows]-1
 	return &d.decl, true
 }
 
@@ -439,8 +411,8 @@ func (d *Decoder) readHeader(line []byte, hasLF bool) error {
 			return d.fault(f)
 		}
 	}
-	if err := d.checkLineLength(line); err != nil {
-		return err
+	if f := d.Limits.LineFault(len(line)); f != nil { // checkLineLength, inline
+		return d.fault(f)
 	}
 
 	// The first section's Header stands in the decoder, which never
