@@ -53,9 +53,16 @@ const errLiteralForm = "not JSON, or a form of the literal the literal reader do
 // and LimitString are not applied: with either set, every string is an
 // error.
 func NewLiteralReader(text string) *Reader {
-	r := NewStringReader(text)
-	r.mode = inLiteral
+	r := new(Reader)
+	r.ResetLiteral(text)
 	return r
+}
+
+// ResetLiteral makes r what NewLiteralReader(text) returns, whatever it
+// held before, as ResetString does for NewStringReader.
+func (r *Reader) ResetLiteral(text string) {
+	r.ResetString(text)
+	r.mode = inLiteral
 }
 
 // LiteralEnd returns, for a literal reader that has read to the end of
