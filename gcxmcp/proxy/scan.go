@@ -74,7 +74,7 @@ func scanHost(msg []byte, keep *binding.Intermediary) (h hostMessage, ok bool) {
 // content, and a name with one is none the proxy reads.
 func scanCompactHost(msg []byte, keep *binding.Intermediary) (h hostMessage, ok bool) {
 	s := unsafe.String(unsafe.SliceData(msg), len(msg))
-	if !jsontext.IsCompactObject(s, jsontext.DefaultMaxDepth) {
+	if !jsontext.IsCompactObject(s, compactScanDepth) {
 		return hostMessage{}, false
 	}
 	h.keep = keep
@@ -123,6 +123,13 @@ func scanCompactHost(msg []byte, keep *binding.Intermediary) (h hostMessage, ok 
 	h.isResponse = !h.methodSeen
 	return h, true
 }
+
+// compactScanDepth bounds the nesting scanCompactHost reads: its check
+// recurses once a level, where the reader keeps a byte a level, so that a
+// request nested deeper, to the reader's bound or past it, is the
+// reader's, and no host's request grows a session's stack by more than a
+// few kilobytes.
+const compactScanDepth = 32
 
 // compactMembers calls member with the name and the value of each member
 // of the object at s[at], in a text jsontext.IsCompactObject accepted.

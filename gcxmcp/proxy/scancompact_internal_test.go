@@ -99,3 +99,22 @@ func FuzzCompactScanAsReader(f *testing.F) {
 		compactScanAsReader(t, msg, p.decide)
 	})
 }
+
+// A request nested deeper than compactScanDepth is left to the reader,
+// which reads it to its own bound.
+func TestCompactScanLeavesDeepRequests(t *testing.T) {
+	p, err := New(Options{Binding: binding.ServerOptions{Mode: binding.ModeGCX}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, depth := range []int{compactScanDepth - 3, compactScanDepth - 2, 100} {
+		msg := []byte(`{"id":1,"method":"tools/call","params":{"name":"t","arguments":` + strings.Repeat("[", depth) + strings.Repeat("]", depth) + `}}`)
+		_, compact := scanCompactHost(msg, p.decide)
+		if want := depth+2 <= compactScanDepth; compact != want {
+			t.Errorf("nested %d deep: read by the compact scan %v, want %v", depth+2, compact, want)
+		}
+		if h, ok := scanHost(msg, p.decide); !ok || h.name != "t" || h.method != "tools/call" {
+			t.Errorf("nested %d deep: read %v, %+v", depth+2, ok, h)
+		}
+	}
+}
