@@ -61,3 +61,24 @@ func TestParseLiteralShares(t *testing.T) {
 		}
 	}
 }
+
+// A value read from a literal stays as it was read while later literals
+// are read, with the same reader or another (ParseLiteral reuses them).
+func TestParseLiteralValuesKept(t *testing.T) {
+	var kept []jsonmap.Value
+	var texts []string
+	for i := range 40 {
+		esc := strings.Repeat(`x\\n`, i*7)
+		lit := `{\"s\": \"` + esc + `\", \"t\": [\"a\\tb\", ` + strings.Repeat("1", i%5+1) + `]}"`
+		v, _, _, ok := jsonmap.ParseLiteral([]byte(lit))
+		if !ok {
+			t.Fatalf("not read: %s", lit)
+		}
+		kept, texts = append(kept, v), append(texts, v.GoString())
+	}
+	for i, v := range kept {
+		if got := v.GoString(); got != texts[i] {
+			t.Fatalf("value %d read as %s, now %s", i, texts[i], got)
+		}
+	}
+}

@@ -3,7 +3,7 @@ package jsonmap
 import (
 	"errors"
 	"fmt"
-
+	"sync"
 	"unsafe"
 
 	"github.com/gcxwire/gcx/internal/jsontext"
@@ -126,13 +126,23 @@ func parse(text string) (Value, error) {
 // literal and calls ParseShared, which tells them apart; when ok, v and
 // compact are what ParseShared gives of the decoded text.
 func ParseLiteral(text []byte) (v Value, compact bool, n int, ok bool) {
-	r := jsontext.NewLiteralReader(unsafe.String(unsafe.SliceData(text), len(text)))
+	r := literalReaders.Get().(*jsontext.Reader)
+	r.ResetLiteral(unsafe.String(unsafe.SliceData(text), len(text)))
 	v, compact, err := parseWith(r, true)
-	if n = r.LiteralEnd(); err != nil || n < 0 {
+	n = r.LiteralEnd()
+	r.ResetString("") // holding neither text nor the strings it decoded
+	literalReaders.Put(r)
+	if err != nil || n < 0 {
 		return Value{}, false, -1, false
 	}
 	return v, compact, n, true
 }
+
+// literalReaders are the readers ParseLiteral reads with, one text at a
+// time each: a reader is a few hundred bytes, and the value read shares
+// none of its memory once it is reset (jsontext.Reader.ResetString lets
+// go of the buffers the value's strings share).
+var literalReaders = sync.Pool{New: func() any { return new(jsontext.Reader) }}
 
 // parseText is parse that also reports, when checkCompact is set, whether
 // text is the value's compact form.

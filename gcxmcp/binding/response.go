@@ -77,23 +77,27 @@ func ReadResponse(msg []byte) (resp *Response, ok bool) {
 		// Its compact JSON text, as ResultFromJSON gives it. When the
 		// JSON block is not known yet (structuredContent came before the
 		// content, or the content has several text blocks), the binding
-		// looks for it as in any result.
-		x.resp.Result.Structured = json.RawMessage(msg[x.structured.from:x.structured.to])
+		// looks for it as in any result. A pointer to it, kept in the
+		// room, so that putting it in the interface allocates nothing.
+		room.structured = msg[x.structured.from:x.structured.to]
+		x.resp.Result.Structured = &room.structured
 	}
 	return x.resp, true
 }
 
 // responseRoom is what ReadResponse makes of a message, in one
 // allocation: the response, its result and JSON block, the reader, and
-// room for the content of one block and for a string written anew.
+// room for the content of one block and for a string written anew, and
+// structuredContent's text.
 type responseRoom struct {
-	resp    Response
-	result  Result
-	block   block
-	reader  jsontext.Reader
-	content [1]Block
-	texts   [1]span
-	fixes   [1]stringAt
+	resp       Response
+	structured json.RawMessage
+	result     Result
+	block      block
+	reader     jsontext.Reader
+	content    [1]Block
+	texts      [1]span
+	fixes      [1]stringAt
 }
 
 type responseReader struct {

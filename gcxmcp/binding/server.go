@@ -124,8 +124,8 @@ type Block struct {
 type Result struct {
 	Content []Block
 	// Structured is structuredContent, nil when the result has none: its
-	// own JSON text (json.RawMessage), the values a JSON library decoded
-	// it into, or any value encoding/json marshals.
+	// own JSON text (json.RawMessage, or a pointer to one), the values a
+	// JSON library decoded it into, or any value encoding/json marshals.
 	Structured any
 	IsError    bool
 	// Meta is the result's _meta, as a JSON library decodes it.

@@ -480,9 +480,9 @@ func (p *Proxy) initialized(result jsonmap.Value) {
 // follows from the host, the members of a response from the server. A
 // message without them, or without any backslash (an escape could spell
 // them otherwise), passes without being parsed; a message with them is
-// parsed and decided on what it says.
+// parsed and decided on what it says. The most frequent come first.
 var (
-	hostMethods  = [][]byte{[]byte("initialize"), []byte("tools/call"), []byte("notifications/cancelled")}
+	hostMethods  = [][]byte{[]byte("tools/call"), []byte("initialize"), []byte("notifications/cancelled")}
 	responseKeys = [][]byte{[]byte(`"result"`), []byte(`"error"`)}
 )
 

@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"slices"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -50,12 +51,133 @@ type hostMessage struct {
 // scanHost reads msg, which must be one JSON object and nothing else: ok
 // is false when it is not.
 func scanHost(msg []byte, keep *binding.Intermediary) (h hostMessage, ok bool) {
+	if h, ok := scanCompactHost(msg, keep); ok {
+		return h, true
+	}
 	r := hostReaders.Get().(*jsontext.Reader)
 	r.ResetString(unsafe.String(unsafe.SliceData(msg), len(msg)))
 	h, ok = scanHostFrom(r, keep)
 	r.ResetString("") // holding no message
 	hostReaders.Put(r)
 	return h, ok
+}
+
+// scanCompactHost is scanHost for the message most hosts send, a request
+// in compact JSON whose params the proxy reads no deeper than their
+// members (no _meta, no capabilities): checked whole by
+// jsontext.IsCompactObject, which reads a byte at a time what the reader
+// reads a token at a time, then walked member by member over what it
+// checked. The message and what is read of it are scanHost's; ok is false,
+// having read nothing, for any other message, which scanHost reads token
+// by token. A compact text repeats no member name and escapes only what
+// AppendString escapes, so that a name with no backslash is its literal's
+// content, and a name with one is none the proxy reads.
+func scanCompactHost(msg []byte, keep *binding.Intermediary) (h hostMessage, ok bool) {
+	s := unsafe.String(unsafe.SliceData(msg), len(msg))
+	if !jsontext.IsCompactObject(s, compactScanDepth) {
+		return hostMessage{}, false
+	}
+	h.keep = keep
+	ok = true
+	compactMembers(s, 0, func(name string, v span) {
+		switch name {
+		case "method":
+			h.methodSeen = true
+			if s[v.from] == '"' {
+				h.method = methodName(compactString(s, v))
+			}
+		case "id":
+			h.hasID, h.id = true, v
+			if k := compactKind(s[v.from]); k != jsontext.ObjectStart && k != jsontext.ArrayStart {
+				// The token the reader returns: a literal's Text is empty.
+				h.idToken = jsontext.Token{Kind: k, Pos: jsontext.Pos{Offset: int64(v.from), Line: 1, Column: v.from + 1}}
+				switch k {
+				case jsontext.String:
+					h.idToken.Text = compactString(s, v)
+				case jsontext.Number:
+					h.idToken.Text = s[v.from:v.to]
+				}
+			}
+		case "params":
+			if s[v.from] != '{' {
+				return
+			}
+			h.params, h.paramsIsObject = v, true
+			compactMembers(s, v.from, func(name string, v span) {
+				switch name {
+				case "name":
+					if s[v.from] == '"' {
+						h.name, h.nameIsString = compactString(s, v), true
+					}
+				case "requestId":
+					h.requestID, h.hasRequestID = v, true
+				case "_meta", "capabilities":
+					ok = false // read by scanHost
+				}
+			})
+		}
+	})
+	if !ok {
+		return hostMessage{}, false
+	}
+	h.isResponse = !h.methodSeen
+	return h, true
+}
+
+// compactScanDepth bounds the nesting scanCompactHost reads: its check
+// recurses once a level, where the reader keeps a byte a level, so that a
+// request nested deeper, to the reader's bound or past it, is the
+// reader's, and no host's request grows a session's stack by more than a
+// few kilobytes.
+const compactScanDepth = 32
+
+// compactMembers calls member with the name and the value of each member
+// of the object at s[at], in a text jsontext.IsCompactObject accepted.
+func compactMembers(s string, at int, member func(name string, v span)) {
+	i := at + 1
+	if s[i] == '}' {
+		return
+	}
+	for {
+		end := jsontext.CompactEnd(s, i) // the name's literal
+		v := span{end + 1, jsontext.CompactEnd(s, end+1)}
+		member(s[i+1:end-1], v)
+		if s[v.to] == '}' {
+			return
+		}
+		i = v.to + 1
+	}
+}
+
+// compactString is the string of the literal at v in a compact text: its
+// content, unless it holds an escape.
+func compactString(s string, v span) string {
+	lit := s[v.from:v.to]
+	if strings.IndexByte(lit, '\\') < 0 {
+		return lit[1 : len(lit)-1]
+	}
+	str, _ := jsontext.Unquote(lit)
+	return str
+}
+
+// compactKind is the kind of the value whose first byte is c in a
+// compact text.
+func compactKind(c byte) jsontext.Kind {
+	switch c {
+	case '{':
+		return jsontext.ObjectStart
+	case '[':
+		return jsontext.ArrayStart
+	case '"':
+		return jsontext.String
+	case 't':
+		return jsontext.True
+	case 'f':
+		return jsontext.False
+	case 'n':
+		return jsontext.Null
+	}
+	return jsontext.Number
 }
 
 // hostReaders are the readers scanHost reads messages with, one at a time

@@ -2,6 +2,7 @@ package jsontext
 
 import (
 	"strconv"
+	"sync"
 	"unsafe"
 )
 
@@ -197,4 +198,72 @@ func (c *compactChecker) limitError() error {
 	}
 	return &Error{Offset: int64(c.limitAt), Line: line, Column: col, Limit: true,
 		Msg: "arrays and objects nested deeper than " + strconv.Itoa(c.maxDepth)}
+}
+
+// IsCompactObject reports whether s is exactly the compact form of one
+// JSON object, as CompactKind reports ObjectStart, nested no deeper than
+// maxDepth (a positive bound): a text nested deeper is simply not one. It
+// holds the member names of a small text, a JSON-RPC request, in room it
+// reuses, so that asking it of each message allocates nothing.
+func IsCompactObject(s string, maxDepth int) bool {
+	if s == "" || s[0] != '{' {
+		return false
+	}
+	o := objectCheckers.Get().(*objectChecker)
+	o.c = compactChecker{text: s, src: unsafe.Slice(unsafe.StringData(s), len(s)), maxDepth: maxDepth, limitAt: -1, names: o.names[:0]}
+	end, _, ok := o.c.value(0)
+	ok = ok && o.c.limitAt < 0 && end == len(s)
+	o.c = compactChecker{}
+	clear(o.names[:]) // holding none of s
+	objectCheckers.Put(o)
+	return ok
+}
+
+// objectChecker is IsCompactObject's checker, with room for the names of
+// the objects open at once in a small text.
+type objectChecker struct {
+	c     compactChecker
+	names [16]string
+}
+
+var objectCheckers = sync.Pool{New: func() any { return new(objectChecker) }}
+
+// CompactEnd returns the index just past the value that begins at s[i],
+// in a text that CompactKind or IsCompactObject found to be the compact
+// form of a value: the end of a string literal, of a container with all
+// it holds, or of a number or literal, which runs to the next ',', ':',
+// '}' or ']'. It checks nothing, and is only for such a text.
+func CompactEnd(s string, i int) int {
+	src := unsafe.Slice(unsafe.StringData(s), len(s))
+	depth := 0
+	for {
+		switch c := src[i]; c {
+		case '"':
+			// Strings are short in the texts this is for: a byte at a
+			// time, the byte after a backslash passed with it.
+			for i++; src[i] != '"'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+			i++
+		case '{', '[':
+			depth++
+			i++
+			continue
+		case '}', ']':
+			depth--
+			i++
+		case ',', ':':
+			i++ // within a container
+			continue
+		default:
+			for i < len(src) && src[i] != ',' && src[i] != ':' && src[i] != '}' && src[i] != ']' {
+				i++
+			}
+		}
+		if depth == 0 {
+			return i
+		}
+	}
 }

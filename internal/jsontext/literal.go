@@ -53,9 +53,16 @@ const errLiteralForm = "not JSON, or a form of the literal the literal reader do
 // and LimitString are not applied: with either set, every string is an
 // error.
 func NewLiteralReader(text string) *Reader {
-	r := NewStringReader(text)
-	r.mode = inLiteral
+	r := new(Reader)
+	r.ResetLiteral(text)
 	return r
+}
+
+// ResetLiteral makes r what NewLiteralReader(text) returns, whatever it
+// held before, as ResetString does for NewStringReader.
+func (r *Reader) ResetLiteral(text string) {
+	r.ResetString(text)
+	r.mode = inLiteral
 }
 
 // LiteralEnd returns, for a literal reader that has read to the end of
@@ -159,8 +166,7 @@ func (r *Reader) literalStr() (string, error) {
 			if d == nil {
 				return r.text[from:i], nil
 			}
-			r.scratch = append(d, src[run:i]...)
-			return r.keepDecoded(r.scratch), nil
+			return r.keepDecoded(append(d, src[run:i]...)), nil
 		case 'u', '/':
 			// A character of the string written as an escape of the
 			// literal, as Go's encoding/json writes '<' (\u003c): the
@@ -173,7 +179,7 @@ func (r *Reader) literalStr() (string, error) {
 				return "", r.errAt(i, errLiteralForm)
 			}
 			if d == nil {
-				d = r.scratch[:0]
+				d = r.decodeRoom()
 			}
 			d = append(d, src[run:i]...)
 			d = utf8.AppendRune(d, ch)
@@ -218,7 +224,7 @@ func (r *Reader) literalStr() (string, error) {
 			}
 		}
 		if d == nil {
-			d = r.scratch[:0]
+			d = r.decodeRoom()
 		}
 		d = append(d, src[run:i]...)
 		d = utf8.AppendRune(d, ch)
@@ -248,15 +254,34 @@ func Unquote(lit string) (string, bool) {
 	return unsafe.String(unsafe.SliceData(d), len(d)), true
 }
 
-// keepDecoded returns a string of b's bytes, a string with escapes that a
-// literal reader decoded: in a buffer the reader fills with them, so that
-// the strings of a text take an allocation now and then, not one each. A
-// full buffer is left to the strings that share it.
-func (r *Reader) keepDecoded(b []byte) string {
-	if cap(r.decoded)-len(r.decoded) < len(b) {
-		r.decoded = make([]byte, 0, max(2*cap(r.decoded), len(b), 512))
+// A literal reader decodes a string with escapes in place, in the room
+// at the end of a buffer it fills with them (decodeRoom), so that the
+// strings of a text take an allocation now and then, not one each, and
+// are written once. A full buffer is left to the strings that share it.
+
+// minDecodeRoom is the least room decodeRoom leaves for a string: less,
+// and it starts a new buffer.
+const minDecodeRoom = 64
+
+// decodeRoom returns the empty room at the end of r.decoded, where a
+// string with escapes is decoded; keepDecoded keeps it.
+func (r *Reader) decodeRoom() []byte {
+	if cap(r.decoded)-len(r.decoded) < minDecodeRoom {
+		r.decoded = make([]byte, 0, max(2*cap(r.decoded), 512))
 	}
-	start := len(r.decoded)
-	r.decoded = append(r.decoded, b...)
-	return unsafe.String(&r.decoded[start], len(b))
+	return r.decoded[len(r.decoded):len(r.decoded)]
+}
+
+// keepDecoded returns a string of b's bytes, a string decoded in the room
+// decodeRoom gave: kept in r.decoded when it fit there, and when it
+// outgrew it, in the array append made of b, which nothing else holds.
+func (r *Reader) keepDecoded(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	n := len(r.decoded)
+	if cap(b) == cap(r.decoded)-n && unsafe.SliceData(b) == unsafe.SliceData(r.decoded[n:]) {
+		r.decoded = r.decoded[:n+len(b)]
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }

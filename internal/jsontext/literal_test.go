@@ -160,3 +160,25 @@ func FuzzLiteralReader(f *testing.F) {
 		literalTokens(t, lit)
 	})
 }
+
+// The strings with escapes a literal reader decodes in place stay as they
+// were read while it reads on: many short ones filling buffer after
+// buffer, and long ones that outgrow the room left in one.
+func TestLiteralReaderKeepsDecoded(t *testing.T) {
+	var lit strings.Builder
+	lit.WriteString(`[`)
+	for i := range 120 {
+		if i > 0 {
+			lit.WriteString(`,`)
+		}
+		n := i % 7 * 3
+		if i%25 == 24 {
+			n = 40 * i
+		}
+		lit.WriteString(`\"` + strings.Repeat(`a\\n`, n) + `b\\t` + strings.Repeat(string(rune('c'+i%20)), i%9) + `\"`)
+	}
+	lit.WriteString(`]"`) // the literal's closing quote
+	if !literalTokens(t, lit.String()) {
+		t.Fatal("not read")
+	}
+}
