@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -286,5 +287,64 @@ func TestFreshRowAppendLeavesNextRow(t *testing.T) {
 	grown := append(rows[0], "extra")
 	if got := strings.Join(rows[1], "|"); got != "x2|y2" {
 		t.Errorf("after appending to row 1 (%q), row 2 is %q", grown, got)
+	}
+}
+
+// TestPlainFollowsItsDefinition: plain says a row line is plain exactly
+// when it holds no backslash, no CR and only valid UTF-8, on the direct
+// path and on the portable one, which moves clean through the buffer and
+// must answer the same for each line in turn, before and after lines that
+// stop it.
+func TestPlainFollowsItsDefinition(t *testing.T) {
+	cases := []struct {
+		name  string
+		lines []string // each followed by its LF in the buffer
+	}{
+		{"plain ASCII", []string{"a\tb"}},
+		{"plain non-ASCII", []string{"é\t日本\t😀"}},
+		{"backslash", []string{"a\\tb"}},
+		{"CR", []string{"a\rb"}},
+		{"invalid byte", []string{"a\xffb"}},
+		{"surrogate half", []string{"a\xed\xa0\x80"}},
+		{"plain lines after a backslash", []string{"x\\ty", "plain", "also\tplain"}},
+		{"backslash after plain lines", []string{"plain", "also\tplain", "a\\\\b", "last"}},
+		{"CR between plain lines", []string{"one", "t\rwo", "three"}},
+	}
+	for _, c := range cases {
+		for _, portable := range []bool{false, true} {
+			text := strings.Join(c.lines, "\n") + "\n"
+			buf := append([]byte(text), make([]byte, bufferSlack)...)
+			d := &Decoder{buf: buf, end: len(text), portable: portable}
+			for k, s := range c.lines {
+				line := d.buf[d.start : d.start+len(s)]
+				want := !strings.ContainsAny(s, "\\\r") && utf8.ValidString(s)
+				if got := d.plain(line); got != want {
+					t.Errorf("%s, portable %v: line %d (%q): plain %v, want %v", c.name, portable, k+1, s, got, want)
+				}
+				d.start += len(s) + 1
+			}
+		}
+	}
+}
+
+// TestHeaderCutShortBeforeStaleLF: a last header with no LF is refused
+// [LINE-1] even where the buffer, reused in place (ReuseRecord) and filled
+// a byte at a time, still holds an LF just past it, left there by the
+// first header, of the same length, whose place the last one took.
+func TestHeaderCutShortBeforeStaleLF(t *testing.T) {
+	const in = "GCX1 tool=t fields=a\nx\nGCX1 tool=u fields=b"
+	for _, reuse := range []bool{false, true} {
+		d := NewDecoder(iotest.OneByteReader(strings.NewReader(in)))
+		d.ReuseRecord = reuse
+		var err error
+		kinds := 0
+		for err == nil {
+			_, err = d.Next()
+			kinds++
+		}
+		var se *spec.Error
+		if kinds != 3 || !errors.As(err, &se) {
+			t.Errorf("reuse=%v: %d lines read, then %v; want two, then a syntax error at the third", reuse, kinds-1, err)
+		}
 	}
 }

@@ -362,3 +362,27 @@ func TestPropertyEncodeRefusesLikeReference(t *testing.T) {
 		}
 	})
 }
+
+// TestReleaseKeepsBuffersUpToMaxPooled: release hands back a buffer of up
+// to maxPooled bytes, the bound included, and leaves a bigger one, grown
+// for a very long line, to the collector.
+func TestReleaseKeepsBuffersUpToMaxPooled(t *testing.T) {
+	cases := []struct {
+		name     string
+		capacity int
+		pooled   bool
+	}{
+		{"small", 64, true},
+		{"at maxPooled", maxPooled, true},
+		{"one over maxPooled", maxPooled + 1, false},
+	}
+	for _, c := range cases {
+		e := NewEncoder(io.Discard)
+		e.buf = make([]byte, 0, c.capacity)
+		e.release()
+		// release takes the buffer from e exactly when it hands it back.
+		if handed := e.buf == nil; handed != c.pooled {
+			t.Errorf("%s: a buffer of %d bytes handed back %v, want %v", c.name, c.capacity, handed, c.pooled)
+		}
+	}
+}

@@ -238,3 +238,30 @@ func TestEncoderLineLimitNamesRow(t *testing.T) {
 		t.Fatalf("EncodeLimits: %v, want LIM-4 for section 1, row 2 of 30 bytes", err)
 	}
 }
+
+// TestEncoderHeaderLimitNamesSection: a header refused for the section or
+// the field limit is named by its own 1-based section number, the one it
+// would have begun, so the message leads to it.
+func TestEncoderHeaderLimitNamesSection(t *testing.T) {
+	one := spec.Section{Tool: "t", Fields: []string{"a"}}
+	wide := spec.Section{Tool: "t", Fields: []string{"a", "b", "c"}}
+	cases := []struct {
+		name   string
+		limits spec.Limits
+		p      spec.Payload
+		prefix string
+	}{
+		{"third section over two", spec.Limits{MaxSections: 2}, spec.Payload{Sections: []spec.Section{one, one, one}}, "section 3: "},
+		{"first section over the field limit", spec.Limits{MaxFields: 2}, spec.Payload{Sections: []spec.Section{wide}}, "section 1: "},
+		{"second section over the field limit", spec.Limits{MaxFields: 2}, spec.Payload{Sections: []spec.Section{one, wide}}, "section 2: "},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := EncodeLimits(io.Discard, &c.p, c.limits)
+			var e *spec.Error
+			if !errors.As(err, &e) || e.Rule != "LIM-4" || !strings.HasPrefix(e.Msg, c.prefix) {
+				t.Fatalf("EncodeLimits: %v, want LIM-4 beginning %q", err, c.prefix)
+			}
+		})
+	}
+}
