@@ -40,7 +40,7 @@ func (c *counter) countWords(text []byte, limit int) int {
 			if start != startPrefix || wordStart[next] != startLetter {
 				// (A jump to the count, where a flag tested
 				// again measured a few per cent slower.)
-				end = cl100kPiece(text, i)
+				end = asciiPiece(text, i, b, next)
 				goto count
 			}
 			j = i + 2
@@ -123,6 +123,75 @@ var wordStart = func() (t [256]uint8) {
 			t[b] = startLetter
 		case c&notPrefix == 0 && b != '\'':
 			t[b] = startPrefix
+		}
+	}
+	return t
+}()
+
+// asciiPiece is cl100kPiece at i, which holds b followed by next, where b
+// and next do not begin a word of ASCII letters with or without a prefix
+// and i+24 <= len(text). The commonest such pieces of a tool result (up to
+// three ASCII digits, a run of ASCII punctuation with the space before it
+// and the line feeds after it, one white space before something that is not
+// white space) are cut here in a few table lookups; every other one, and
+// any that meets a byte that is not ASCII, by cl100kPiece.
+func asciiPiece(text []byte, i int, b, next byte) int {
+	c, d := byteClass[b], byteClass[next]
+	switch {
+	case c&classNumber != 0:
+		// \p{N}{1,3}: a byte that is not ASCII may be a number.
+		end := i + 1
+		if d&classNumber != 0 {
+			end++
+			if e := byteClass[text[end]]; e&classNumber != 0 {
+				end++
+			} else if e&classRune != 0 {
+				return cl100kPiece(text, i)
+			}
+		} else if d&classRune != 0 {
+			return cl100kPiece(text, i)
+		}
+		return end
+	case (c|d)&classRune != 0 || b == '\'':
+		// A rune that is not ASCII, or what follows may be a letter or a
+		// number that is not ASCII; a quote may begin a contraction.
+	case c&notOther == 0:
+		// [^\s\p{L}\p{N}]+[\r\n]*: next is not a letter (b would be its
+		// prefix), and no quote begins the piece.
+		return asciiOthers(text, i, i+1)
+	case c&classSpace != 0 && d&classSpace == 0:
+		if b == ' ' && d&notOther == 0 {
+			return asciiOthers(text, i, i+2) // ' '[^\s\p{L}\p{N}]+[\r\n]*
+		}
+		return i + 1 // \s+ of one rune before a letter, a number or other
+	}
+	return cl100kPiece(text, i)
+}
+
+// asciiOthers is asciiPiece's [^\s\p{L}\p{N}]+[\r\n]* from i, whose
+// bytes up to k are in the run: the run's end and the line feeds after
+// it, or cl100kPiece's cut if the run meets a byte that is not ASCII.
+func asciiOthers(text []byte, i, k int) int {
+	for k < len(text) && byteClass[text[k]]&(notOther|classRune) == 0 {
+		k++
+	}
+	if k < len(text) && text[k] >= utf8.RuneSelf {
+		return cl100kPiece(text, i)
+	}
+	return newlineRun(text, k, false)
+}
+
+// classRune marks, in byteClass, a byte that is not ASCII.
+const classRune = 1 << 6
+
+// byteClass is asciiClass for every byte, with classRune for those that are
+// not ASCII.
+var byteClass = func() (t [256]uint8) {
+	for b := range t {
+		if b < utf8.RuneSelf {
+			t[b] = classify(rune(b))
+		} else {
+			t[b] = classRune
 		}
 	}
 	return t
