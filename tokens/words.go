@@ -137,6 +137,7 @@ var wordStart = func() (t [256]uint8) {
 // any that meets a byte that is not ASCII, by cl100kPiece.
 func asciiPiece(text []byte, i int, b, next byte) int {
 	c, d := byteClass[b], byteClass[next]
+	k := i + 1 // where a run of other goes on
 	switch {
 	case c&classNumber != 0:
 		// \p{N}{1,3}: a byte that is not ASCII may be a number.
@@ -155,23 +156,20 @@ func asciiPiece(text []byte, i int, b, next byte) int {
 	case (c|d)&classRune != 0 || b == '\'':
 		// A rune that is not ASCII, or what follows may be a letter or a
 		// number that is not ASCII; a quote may begin a contraction.
+		return cl100kPiece(text, i)
 	case c&notOther == 0:
 		// [^\s\p{L}\p{N}]+[\r\n]*: next is not a letter (b would be its
 		// prefix), and no quote begins the piece.
-		return asciiOthers(text, i, i+1)
 	case c&classSpace != 0 && d&classSpace == 0:
-		if b == ' ' && d&notOther == 0 {
-			return asciiOthers(text, i, i+2) // ' '[^\s\p{L}\p{N}]+[\r\n]*
+		if b != ' ' || d&notOther != 0 {
+			return i + 1 // \s+ of one rune before a letter, a number or other
 		}
-		return i + 1 // \s+ of one rune before a letter, a number or other
+		k = i + 2 // ' '[^\s\p{L}\p{N}]+[\r\n]*
+	default:
+		return cl100kPiece(text, i)
 	}
-	return cl100kPiece(text, i)
-}
-
-// asciiOthers is asciiPiece's [^\s\p{L}\p{N}]+[\r\n]* from i, whose
-// bytes up to k are in the run: the run's end and the line feeds after
-// it, or cl100kPiece's cut if the run meets a byte that is not ASCII.
-func asciiOthers(text []byte, i, k int) int {
+	// The run of other, and the line feeds after it; a byte that is not
+	// ASCII may be other too.
 	for k < len(text) && byteClass[text[k]]&(notOther|classRune) == 0 {
 		k++
 	}
