@@ -88,7 +88,7 @@ func (c *counter) countWords(text []byte, limit int) int {
 				n += c.pieceTokens(text[i:end])
 			}
 		} else {
-			n += c.pieceTokens(text[i:end])
+			n += c.longPieceTokens(text[i:end]) // more than 16 bytes: more than maxPacked
 		}
 		if n > limit {
 			return n
