@@ -67,11 +67,11 @@ func (c *counter) countWords(text []byte, limit int) int {
 			}
 		}
 	count:
-		if size := end - i; size <= 8 {
+		if size := end - i; uint(size) <= 8 {
 			// A piece of at most eight bytes is its word of text,
 			// masked to its length: one load, one multiply and one
 			// compare find it in the small cache, with no call.
-			word := word8(unsafe.Add(base, i)) & wordMask[size]
+			word := word8(unsafe.Add(base, i)) & wordMask[uint(size)]
 			slot := &small[(word^uint64(size))*0x9e3779b97f4a7c15>>(64-smallBits)]
 			if slot.word != word || slot.size != uint32(size) {
 				slot.word, slot.size, slot.count = word, uint32(size), uint32(c.pieceTokens(text[i:end]))
