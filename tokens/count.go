@@ -209,7 +209,7 @@ func (c *counter) longPieceTokens(p []byte) int {
 	}
 	set := c.cache.long[ranktable.LongHash(p)>>(64-longBits)&^(longWays-1):][:longWays]
 	for k := range set {
-		if s := &set[k]; s.n == uint32(len(p)) && string(s.piece[:len(p)]) == string(p) {
+		if s := &set[k]; s.n == uint32(len(p)) && sameLong(&s.piece, p) {
 			return int(s.count)
 		}
 	}
@@ -221,6 +221,20 @@ func (c *counter) longPieceTokens(p []byte) int {
 	set[0].n, set[0].count = uint32(len(p)), uint32(n)
 	copy(set[0].piece[:], p)
 	return n
+}
+
+// sameLong reports whether the slot's piece begins with p, of maxPacked+1
+// to maxLongCached bytes: a word at a time in line, the last word read
+// at len(p)-8, where a call to compare cost about as much as the lookup.
+func sameLong(piece *[maxLongCached]byte, p []byte) bool {
+	a, b := unsafe.Pointer(piece), unsafe.Pointer(unsafe.SliceData(p))
+	last := len(p) - 8
+	for k := 0; k < last; k += 8 {
+		if word8(unsafe.Add(a, k)) != word8(unsafe.Add(b, k)) {
+			return false
+		}
+	}
+	return word8(unsafe.Add(a, last)) == word8(unsafe.Add(b, last))
 }
 
 func (c *counter) merge(p []byte) int {
