@@ -121,7 +121,7 @@ type counter struct {
 // count returns the tokens of text, stopping as soon as the count passes
 // limit: the count is exact when it is at most limit.
 func (c *counter) count(text []byte, limit int) int {
-	if !utf8.Valid(text) {
+	if !validUTF8(text) {
 		text = replaceInvalid(text)
 	}
 	if c.words {
@@ -209,7 +209,7 @@ func (c *counter) longPieceTokens(p []byte) int {
 	}
 	set := c.cache.long[ranktable.LongHash(p)>>(64-longBits)&^(longWays-1):][:longWays]
 	for k := range set {
-		if s := &set[k]; s.n == uint32(len(p)) && string(s.piece[:len(p)]) == string(p) {
+		if s := &set[k]; s.n == uint32(len(p)) && sameLong(&s.piece, p) {
 			return int(s.count)
 		}
 	}
@@ -223,11 +223,35 @@ func (c *counter) longPieceTokens(p []byte) int {
 	return n
 }
 
+// sameLong reports whether the slot's piece begins with p, of maxPacked+1
+// to maxLongCached bytes: a word at a time in line, the last word read
+// at len(p)-8, where a call to compare cost about as much as the lookup.
+func sameLong(piece *[maxLongCached]byte, p []byte) bool {
+	a, b := unsafe.Pointer(piece), unsafe.Pointer(unsafe.SliceData(p))
+	last := len(p) - 8
+	for k := 0; k < last; k += 8 {
+		if word8(unsafe.Add(a, k)) != word8(unsafe.Add(b, k)) {
+			return false
+		}
+	}
+	return word8(unsafe.Add(a, last)) == word8(unsafe.Add(b, last))
+}
+
 func (c *counter) merge(p []byte) int {
 	if len(p) <= smallPiece {
 		return c.tab.mergeSmall(p)
 	}
 	return c.tab.mergeLarge(p, &c.cache.merge)
+}
+
+// validUTF8 is utf8.Valid, which reads only what follows the leading
+// blocks of 64 bytes that asciiBlocks finds all ASCII: a text that is ASCII
+// up to a byte is valid if what follows from that byte is.
+func validUTF8(text []byte) bool {
+	if len(text) < 64 {
+		return utf8.Valid(text)
+	}
+	return utf8.Valid(text[asciiBlocks(&text[0], len(text)/64)*64:])
 }
 
 // replaceInvalid returns text with every byte that is not part of valid

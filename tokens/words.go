@@ -40,7 +40,7 @@ func (c *counter) countWords(text []byte, limit int) int {
 			if start != startPrefix || wordStart[next] != startLetter {
 				// (A jump to the count, where a flag tested
 				// again measured a few per cent slower.)
-				end = cl100kPiece(text, i)
+				end = asciiPiece(text, i, b, next)
 				goto count
 			}
 			j = i + 2
@@ -67,11 +67,11 @@ func (c *counter) countWords(text []byte, limit int) int {
 			}
 		}
 	count:
-		if size := end - i; size <= 8 {
+		if size := end - i; uint(size) <= 8 {
 			// A piece of at most eight bytes is its word of text,
 			// masked to its length: one load, one multiply and one
 			// compare find it in the small cache, with no call.
-			word := word8(unsafe.Add(base, i)) & wordMask[size]
+			word := word8(unsafe.Add(base, i)) & wordMask[uint(size)]
 			slot := &small[(word^uint64(size))*0x9e3779b97f4a7c15>>(64-smallBits)]
 			if slot.word != word || slot.size != uint32(size) {
 				slot.word, slot.size, slot.count = word, uint32(size), uint32(c.pieceTokens(text[i:end]))
@@ -88,7 +88,7 @@ func (c *counter) countWords(text []byte, limit int) int {
 				n += c.pieceTokens(text[i:end])
 			}
 		} else {
-			n += c.pieceTokens(text[i:end])
+			n += c.longPieceTokens(text[i:end]) // more than 16 bytes: more than maxPacked
 		}
 		if n > limit {
 			return n
@@ -123,6 +123,73 @@ var wordStart = func() (t [256]uint8) {
 			t[b] = startLetter
 		case c&notPrefix == 0 && b != '\'':
 			t[b] = startPrefix
+		}
+	}
+	return t
+}()
+
+// asciiPiece is cl100kPiece at i, which holds b followed by next, where b
+// and next do not begin a word of ASCII letters with or without a prefix
+// and i+24 <= len(text). The commonest such pieces of a tool result (up to
+// three ASCII digits, a run of ASCII punctuation with the space before it
+// and the line feeds after it, one white space before something that is not
+// white space) are cut here in a few table lookups; every other one, and
+// any that meets a byte that is not ASCII, by cl100kPiece.
+func asciiPiece(text []byte, i int, b, next byte) int {
+	c, d := byteClass[b], byteClass[next]
+	k := i + 1 // where a run of other goes on
+	switch {
+	case c&classNumber != 0:
+		// \p{N}{1,3}: a byte that is not ASCII may be a number.
+		end := i + 1
+		if d&classNumber != 0 {
+			end++
+			if e := byteClass[text[end]]; e&classNumber != 0 {
+				end++
+			} else if e&classRune != 0 {
+				return cl100kPiece(text, i)
+			}
+		} else if d&classRune != 0 {
+			return cl100kPiece(text, i)
+		}
+		return end
+	case (c|d)&classRune != 0 || b == '\'':
+		// A rune that is not ASCII, or what follows may be a letter or a
+		// number that is not ASCII; a quote may begin a contraction.
+		return cl100kPiece(text, i)
+	case c&notOther == 0:
+		// [^\s\p{L}\p{N}]+[\r\n]*: next is not a letter (b would be its
+		// prefix), and no quote begins the piece.
+	case c&classSpace != 0 && d&classSpace == 0:
+		if b != ' ' || d&notOther != 0 {
+			return i + 1 // \s+ of one rune before a letter, a number or other
+		}
+		k = i + 2 // ' '[^\s\p{L}\p{N}]+[\r\n]*
+	default:
+		return cl100kPiece(text, i)
+	}
+	// The run of other, and the line feeds after it; a byte that is not
+	// ASCII may be other too.
+	for k < len(text) && byteClass[text[k]]&(notOther|classRune) == 0 {
+		k++
+	}
+	if k < len(text) && text[k] >= utf8.RuneSelf {
+		return cl100kPiece(text, i)
+	}
+	return newlineRun(text, k, false)
+}
+
+// classRune marks, in byteClass, a byte that is not ASCII.
+const classRune = 1 << 6
+
+// byteClass is asciiClass for every byte, with classRune for those that are
+// not ASCII.
+var byteClass = func() (t [256]uint8) {
+	for b := range t {
+		if b < utf8.RuneSelf {
+			t[b] = classify(rune(b))
+		} else {
+			t[b] = classRune
 		}
 	}
 	return t

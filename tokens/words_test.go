@@ -22,7 +22,8 @@ func plainCount(e *Encoding, text []byte, limit int) int {
 // words, prefixes of every kind, contractions, words longer than eight
 // bytes (some of nine to 16 that share their first or last eight, which
 // the short cache's key in line must tell apart), letters that are not
-// ASCII and invalid bytes, of every length around its 24-byte tail;
+// ASCII and invalid bytes, the digits, punctuation and white space that
+// asciiPiece cuts next to numbers, other and spaces that are not ASCII, of every length around its 24-byte tail;
 // stopped at a limit, it stops as that loop does.
 func TestPropertyWordsFastPath(t *testing.T) {
 	e, err := Get(CL100K)
@@ -30,14 +31,13 @@ func TestPropertyWordsFastPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	parts := []string{"a", "the", "Name", "abcdefg", "abcdefgh", "abcdefghijk", "internalserver", "abcdefghXY", "abcdefghijklmnop", "Xbcdefghijk", " ", "  ", "\t", "\n", "\r\n",
-		"'", "'s", "'ll", "'RE", "/", "::", ".", "_", "-", "\"", "0", "123", "4567", "é", "Ω", "日本", "\xff", "\xc3", "x\xcc\x81"}
+		"'", "'s", "'ll", "'RE", "/", "::", ".", "_", "-", "\"", "0", "123", "4567", "é", "Ω", "日本", "\xff", "\xc3", "x\xcc\x81",
+		// asciiPiece's kinds: digits before a number that is not ASCII
+		// (², ٣), punctuation runs before other that is not ASCII (→),
+		// white space before each kind, controls.
+		"12", "()", " (", ")", ",", "=>", "->", "\v", "\x00", "\n\n", "9", "²", "٣", "→", "\u00a0", "\u2028"}
 	gen.Check(t, 2000, func(t *rapid.T) {
-		r := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 2))
-		size := rapid.IntRange(0, 80).Draw(t, "parts")
-		var text []byte
-		for range size {
-			text = append(text, parts[r.IntN(len(parts))]...)
-		}
+		text := partsText(t, parts, 80)
 		want := plainCount(e, text, noLimit)
 		if got := e.CountBytes(text); got != want {
 			t.Fatalf("Count(%q) = %d, the general loop counts %d", text, got, want)
@@ -47,4 +47,36 @@ func TestPropertyWordsFastPath(t *testing.T) {
 			t.Fatalf("count(%q, %d) = %d, the general loop %d", text, limit, got, plain)
 		}
 	})
+}
+
+// TestPropertyASCIIPiece: asciiPiece cuts where cl100kPiece does, at every
+// place countWords calls it (a byte and the next that do not begin a word
+// of ASCII letters, 24 bytes or more before the end), on texts of digits,
+// punctuation, white space, quotes and what is not ASCII next to them.
+func TestPropertyASCIIPiece(t *testing.T) {
+	parts := []string{"a", "Name", " ", "  ", "\t", "\n", "\r\n", "\v", "\x00", "'", "'s", "'ll", "/", "::", ".", "-", "\"",
+		"()", " (", ")", ",", "=>", "0", "9", "12", "123", "4567", "²", "٣", "→", "é", "\u00a0", "\u2028", "\xff"}
+	gen.Check(t, 2000, func(t *rapid.T) {
+		text := append(partsText(t, parts, 60), "x abcdefghijklmnopqrstuvwx"...)
+		for i := 0; i+24 <= len(text); i++ {
+			b, next := text[i], text[i+1]
+			if start := wordStart[b]; start == startLetter || start == startPrefix && wordStart[next] == startLetter {
+				continue
+			}
+			if got, want := asciiPiece(text, i, b, next), cl100kPiece(text, i); got != want {
+				t.Fatalf("asciiPiece(%q, %d) = %d, cl100kPiece %d", text, i, got, want)
+			}
+		}
+	})
+}
+
+// partsText draws a text of up to most parts.
+func partsText(t *rapid.T, parts []string, most int) []byte {
+	r := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 2))
+	size := rapid.IntRange(0, most).Draw(t, "parts")
+	var text []byte
+	for range size {
+		text = append(text, parts[r.IntN(len(parts))]...)
+	}
+	return text
 }
