@@ -121,7 +121,7 @@ type counter struct {
 // count returns the tokens of text, stopping as soon as the count passes
 // limit: the count is exact when it is at most limit.
 func (c *counter) count(text []byte, limit int) int {
-	if !validUTF8(text) {
+	if !utf8.Valid(text) {
 		text = replaceInvalid(text)
 	}
 	if c.words {
@@ -242,16 +242,6 @@ func (c *counter) merge(p []byte) int {
 		return c.tab.mergeSmall(p)
 	}
 	return c.tab.mergeLarge(p, &c.cache.merge)
-}
-
-// validUTF8 is utf8.Valid, which reads only what follows the leading
-// blocks of 64 bytes that asciiBlocks finds all ASCII: a text that is ASCII
-// up to a byte is valid if what follows from that byte is.
-func validUTF8(text []byte) bool {
-	if len(text) < 64 {
-		return utf8.Valid(text)
-	}
-	return utf8.Valid(text[asciiBlocks(&text[0], len(text)/64)*64:])
 }
 
 // replaceInvalid returns text with every byte that is not part of valid
