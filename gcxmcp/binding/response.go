@@ -2,6 +2,7 @@ package binding
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -666,6 +667,9 @@ type compactMatcher struct {
 	// value that lies in it was a literal without escapes there, so it
 	// holds no byte its compact form escapes.
 	text []byte
+	// slow matches an object's members by name and value alone, without
+	// the loop that compares them in line: what a test holds that loop to.
+	slow bool
 }
 
 // stringAt is a string literal, text[from:to], and its string.
@@ -727,8 +731,38 @@ func (m *compactMatcher) name(key string) bool {
 
 // inText reports whether s lies in the text the value was parsed from.
 func (m *compactMatcher) inText(s string) bool {
+	return len(s) > 0 && m.textAfter(s) >= len(s)
+}
+
+// textAfter is how many bytes of the text the value was parsed from lie
+// from s's first byte on, and -1 when s does not begin in it.
+func (m *compactMatcher) textAfter(s string) int {
 	p, t := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.SliceData(m.text)))
-	return len(s) > 0 && p >= t && p+uintptr(len(s)) <= t+uintptr(len(m.text))
+	if p < t || p >= t+uintptr(len(m.text)) {
+		return -1
+	}
+	return int(t + uintptr(len(m.text)) - p)
+}
+
+// quoted reports whether b[i:] begins with s quoted and then the byte
+// after, when after is not 0: s's compact form where s lies in the text
+// the value was parsed from (it had no escape there, so its compact form
+// has none). A string of at most eight bytes with eight bytes of the text
+// from its start, and of b, is compared as one word, with no call.
+func (m *compactMatcher) quoted(b []byte, i int, s string, after byte) bool {
+	n, room := len(s), m.textAfter(s)
+	end := i + n + 1 // the closing quote
+	if n == 0 || room < n || len(b)-i < n+2 || b[i] != '"' || b[end] != '"' {
+		return false
+	}
+	if after != 0 && (end+1 >= len(b) || b[end+1] != after) {
+		return false
+	}
+	if n <= 8 && room >= 8 && len(b)-i > 8 {
+		w := binary.LittleEndian.Uint64(b[i+1:]) ^ binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
+		return w<<(64-8*n) == 0
+	}
+	return string(b[i+1:end]) == s
 }
 
 // strOther matches a string literal in another form than the compact one:
@@ -802,13 +836,55 @@ func (m *compactMatcher) value(v *jsonmap.Value, depth int) bool {
 		}
 		return m.char(']')
 	}
-	if !m.char('{') {
-		return false
-	}
-	for i := range v.Members {
-		if i > 0 && !m.char(',') || !m.name(v.Members[i].Key) || !m.value(&v.Members[i].Value, depth) {
+	if m.slow {
+		if !m.char('{') {
 			return false
 		}
+		for i := range v.Members {
+			if i > 0 && !m.char(',') || !m.name(v.Members[i].Key) || !m.value(&v.Members[i].Value, depth) {
+				return false
+			}
+		}
+		return m.char('}')
 	}
-	return m.char('}')
+	// The members in one loop over b, its offset held here: a name, and a
+	// string value, that lie in the text the value was parsed from are
+	// compared in line (quoted); any other is name's and value's.
+	b, i := m.b, m.i
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	i++
+	for k := range v.Members {
+		mem := &v.Members[k]
+		if k > 0 {
+			if i >= len(b) || b[i] != ',' {
+				return false
+			}
+			i++
+		}
+		if m.quoted(b, i, mem.Key, ':') {
+			i += len(mem.Key) + 3
+		} else {
+			m.i = i
+			if !m.str(mem.Key) || !m.char(':') {
+				return false
+			}
+			i = m.i
+		}
+		if mem.Value.Kind == jsonmap.String && m.quoted(b, i, mem.Value.Text, 0) {
+			i += len(mem.Value.Text) + 2
+			continue
+		}
+		m.i = i
+		if !m.value(&mem.Value, depth) {
+			return false
+		}
+		i = m.i
+	}
+	if i >= len(b) || b[i] != '}' {
+		return false
+	}
+	m.i = i + 1
+	return true
 }
