@@ -765,6 +765,38 @@ func (m *compactMatcher) quoted(b []byte, i int, s string, after byte) bool {
 	return string(b[i+1:end]) == s
 }
 
+// stringMember is quoted of a member whose value is a string, the most
+// common member, in one step: the length of "key":"value" when b[i:]
+// begins with it, both lying in the text the value was parsed from, and
+// 0 otherwise.
+func (m *compactMatcher) stringMember(b []byte, i int, key, value string) int {
+	nk, nv := len(key), len(value)
+	kq := i + nk + 1  // the name's closing quote
+	vq := kq + nv + 3 // the value's closing quote
+	if nk == 0 || nv == 0 || vq+1 >= len(b) || b[i] != '"' || b[kq] != '"' || b[kq+1] != ':' || b[kq+2] != '"' || b[vq] != '"' {
+		return 0
+	}
+	t, e := uintptr(unsafe.Pointer(unsafe.SliceData(m.text))), uintptr(len(m.text))
+	pk := uintptr(unsafe.Pointer(unsafe.StringData(key))) - t // beyond e when below the text
+	pv := uintptr(unsafe.Pointer(unsafe.StringData(value))) - t
+	if pk >= e || e-pk < uintptr(nk) || pv >= e || e-pv < uintptr(nv) {
+		return 0
+	}
+	if nk <= 8 && e-pk >= 8 {
+		// b holds at least eight bytes from i+1: the value's quotes follow.
+		w := binary.LittleEndian.Uint64(b[i+1:]) ^ binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(key), 8))
+		if w<<(64-8*nk) != 0 {
+			return 0
+		}
+	} else if string(b[i+1:kq]) != key {
+		return 0
+	}
+	if string(b[kq+3:vq]) != value {
+		return 0
+	}
+	return vq + 1 - i
+}
+
 // strOther matches a string literal in another form than the compact one:
 // other escapes (a server that writes '<' as \u003c, as Go's
 // encoding/json does, or every character beyond ASCII as an escape),
@@ -862,6 +894,12 @@ func (m *compactMatcher) value(v *jsonmap.Value, depth int) bool {
 				return false
 			}
 			i++
+		}
+		if mem.Value.Kind == jsonmap.String {
+			if n := m.stringMember(b, i, mem.Key, mem.Value.Text); n > 0 {
+				i += n
+				continue
+			}
 		}
 		if m.quoted(b, i, mem.Key, ':') {
 			i += len(mem.Key) + 3
