@@ -782,8 +782,7 @@ func (m *compactMatcher) stringMember(b []byte, i int, key, value string) int {
 	if pk >= e || e-pk < uintptr(nk) || pv >= e || e-pv < uintptr(nv) {
 		return 0
 	}
-	if nk <= 8 && e-pk >= 8 {
-		// b holds at least eight bytes from i+1: the value's quotes follow.
+	if nk <= 8 && e-pk >= 8 && len(b)-i > 8 {
 		w := binary.LittleEndian.Uint64(b[i+1:]) ^ binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(key), 8))
 		if w<<(64-8*nk) != 0 {
 			return 0
