@@ -704,23 +704,14 @@ func (m *compactMatcher) char(c byte) bool {
 	return true
 }
 
-// str matches a string literal. When s needs no escape, its compact form
-// is s quoted, compared in place; when that is not what stands there (a
-// server that writes '<' as \u003c), the literal is another form of it
-// or none, strOther's, and writing the compact form anew would be work
-// and an allocation spent on a comparison known to fail.
+// str matches a string literal. When s lies in the text the value was
+// parsed from, it needs no escape and its compact form is s quoted,
+// compared in place; any other string, and one that does not stand there
+// as itself (a server that writes '<' as \u003c), is strOther's, which
+// finds whether the literal is the compact form as it reads it.
 func (m *compactMatcher) str(s string) bool {
-	rest := m.b[m.i:]
-	if m.inText(s) || !jsontext.NeedsEscape(s) {
-		if len(rest) >= len(s)+2 && rest[0] == '"' && rest[len(s)+1] == '"' && string(rest[1:len(s)+1]) == s {
-			m.i += len(s) + 2
-			return true
-		}
-		return m.strOther(s)
-	}
-	m.escaped = jsontext.AppendString(m.escaped[:0], s)
-	if bytes.HasPrefix(rest, m.escaped) {
-		m.i += len(m.escaped)
+	if rest := m.b[m.i:]; m.inText(s) && len(rest) >= len(s)+2 && rest[0] == '"' && rest[len(s)+1] == '"' && string(rest[1:len(s)+1]) == s {
+		m.i += len(s) + 2
 		return true
 	}
 	return m.strOther(s)
@@ -806,23 +797,28 @@ func (m *compactMatcher) stringMember(b []byte, i int, key, value string) int {
 	return vq + 1 - i
 }
 
-// strOther matches a string literal in another form than the compact one:
-// other escapes (a server that writes '<' as \u003c, as Go's
-// encoding/json does, or every character beyond ASCII as an escape),
-// checked as a JSON reader checks them. The value then is not in compact
-// form.
+// strOther matches a string literal in any form, its escapes checked as
+// a JSON reader checks them. One in another form than the compact one
+// (other escapes: a server that writes '<' as \u003c, as Go's
+// encoding/json does, or every character beyond ASCII as an escape) is
+// noted in fixes, for the answer writes it anew: one with an escape of a
+// character that compact form writes as it is, or whose escapes are not
+// those AppendString writes.
 func (m *compactMatcher) strOther(s string) bool {
 	b, i, j := m.b, m.i, 0
 	if i >= len(b) || b[i] != '"' {
 		return false
 	}
+	escaped, other := false, false
 	for i++; i < len(b); {
 		switch c := b[i]; {
 		case c == '"':
 			if j != len(s) {
 				return false
 			}
-			m.fixes = append(m.fixes, stringAt{m.base + m.i, m.base + i + 1, s})
+			if other || escaped && !bytes.Equal(b[m.i:i+1], jsontext.AppendString(m.escaped[:0], s)) {
+				m.fixes = append(m.fixes, stringAt{m.base + m.i, m.base + i + 1, s})
+			}
 			m.i = i + 1
 			return true
 		case c == '\\':
@@ -835,6 +831,8 @@ func (m *compactMatcher) strOther(s string) bool {
 			if len(s)-j < n || s[j:j+n] != string(char[:n]) {
 				return false
 			}
+			escaped = true
+			other = other || !jsontext.NeedsEscape(s[j:j+n])
 			i, j = next, j+n
 		case c < 0x20:
 			return false

@@ -72,3 +72,41 @@ func TestPropertyMatchMembersAsByName(t *testing.T) {
 		}
 	})
 }
+
+// A string that does not lie in the text is matched by strOther in any
+// form, and noted to be written anew exactly when its literal is not the
+// one AppendString writes: an escape of a character compact form writes
+// as it is, or another escape of one it escapes.
+func TestStrOtherNotesOtherForms(t *testing.T) {
+	for _, c := range []struct {
+		s, lit     string
+		match, fix bool
+	}{
+		{"a<b", `"a<b"`, true, false},
+		{"a<b", `"a\u003cb"`, true, true},
+		{"a\nb", `"a\nb"`, true, false},
+		{"a\nb", `"a\u000ab"`, true, true},
+		{"a\nb", `"a\u000Ab"`, true, true},
+		{`a"b`, `"a\"b"`, true, false},
+		{`a"b`, `"a\u0022b"`, true, true},
+		{`a\b`, `"a\\b"`, true, false},
+		{"a/b", `"a\/b"`, true, true},
+		{"\x01", `"\u0001"`, true, false},
+		{"é", `"é"`, true, false},
+		{"é", `"\u00e9"`, true, true},
+		{"a\n<", `"a\n\u003c"`, true, true},
+		{"a\n<", `"a\n<"`, true, false},
+		{"a<b", `"a<c"`, false, false},
+		{"a\nb", "\"a\nb\"", false, false},
+		{"a<b", `"a\u003cbc"`, false, false},
+	} {
+		v := jsonmap.Value{Kind: jsonmap.String, Text: c.s}
+		n, _, fixes, ok := matchCompact([]byte(c.lit+"]"), 10, &v, nil, nil)
+		if ok != c.match || ok && (n != len(c.lit) || (len(fixes) == 1) != c.fix || len(fixes) > 1) {
+			t.Errorf("%q as %s: matched %v (%d bytes), %d strings to write anew; want %v, written anew %v", c.s, c.lit, ok, n, len(fixes), c.match, c.fix)
+		}
+		if len(fixes) == 1 && fixes[0] != (stringAt{10, 10 + len(c.lit), c.s}) {
+			t.Errorf("%q as %s: noted %+v", c.s, c.lit, fixes[0])
+		}
+	}
+}
