@@ -63,14 +63,13 @@ var answerMarks = [3]string{MetaFormat, MetaCompact, MetaDiffers}
 // caller reads as a jsonmap value: not JSON, not in that form, a request,
 // an error response, a result ResultFromJSON refuses.
 func ReadResponse(msg []byte) (resp *Response, ok bool) {
-	room := new(responseRoom)
 	if !readerOnly {
-		if resp, ok := readCommon(msg, room); ok {
+		if resp, ok := readCommon(msg, new(responseRoom)); ok {
 			return resp, true
 		}
-		*room = responseRoom{}
 	}
-	r := &room.reader
+	rr := new(readerRoom)
+	room, r := &rr.responseRoom, &rr.reader
 	r.ResetString(unsafe.String(unsafe.SliceData(msg), len(msg)))
 	r.MaxDepth = jsonmap.MaxDepth
 	r.RejectDuplicateNames = true
@@ -97,18 +96,25 @@ func ReadResponse(msg []byte) (resp *Response, ok bool) {
 var readerOnly = false
 
 // responseRoom is what ReadResponse makes of a message, in one
-// allocation: the response, its result and JSON block, the reader, and
-// room for the content of one block and for a string written anew, and
+// allocation: the response, its result and JSON block, and room for the
+// content of one block and for a string written anew, and
 // structuredContent's text.
 type responseRoom struct {
 	resp       Response
 	structured json.RawMessage
 	result     Result
 	block      block
-	reader     jsontext.Reader
 	content    [1]Block
 	texts      [1]span
 	fixes      [1]stringAt
+}
+
+// readerRoom is a responseRoom with the JSON reader that fills it, in one
+// allocation, for a message readCommon leaves (the reader is over half
+// its size: readCommon's room does without it).
+type readerRoom struct {
+	responseRoom
+	reader jsontext.Reader
 }
 
 type responseReader struct {
