@@ -822,7 +822,13 @@ func (m *compactMatcher) strOther(s string) bool {
 			if j != len(s) {
 				return false
 			}
-			if other || escaped && !bytes.Equal(b[m.i:i+1], jsontext.AppendString(m.escaped[:0], s)) {
+			if escaped && !other {
+				// Only escapes of characters compact form escapes: are
+				// they spelled as it spells them?
+				m.escaped = jsontext.AppendString(m.escaped[:0], s)
+				other = !bytes.Equal(b[m.i:i+1], m.escaped)
+			}
+			if other {
 				m.fixes = append(m.fixes, stringAt{m.base + m.i, m.base + i + 1, s})
 			}
 			m.i = i + 1
