@@ -236,3 +236,29 @@ func TestReadCommon(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadCommonAsReader: whatever readCommon reads, the reader reads the
+// same, and what the reader refuses readCommon leaves.
+func FuzzReadCommonAsReader(f *testing.F) {
+	for _, seed := range []string{
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"[{\"a\":1},{\"a\":2}]"}],"structuredContent":[{"a":1},{"a":2}]}}`,
+		`{"id":"c-1","jsonrpc":"2.0","result":{"content":[{"text":"{\n  \"k\": \"a\u003cb\",\n  \"n\": 12\n}","type":"text"}],"structuredContent":{"k":"a\u003cb","n":12},"isError":false}}`,
+		`{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"{\"a\\\"b\":\"x\\ny\"}"}],"structuredContent":{"a\"b":"x\ny"}}}`,
+		`{"result":{"isError":true},"id":0}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		var room responseRoom
+		_, took := readCommon(msg, &room)
+		common, reader, commonOK, readerOK := readBoth(msg)
+		if commonOK != readerOK || took && !readerOK {
+			t.Fatalf("read %v, the reader %v (readCommon %v): %q", commonOK, readerOK, took, msg)
+		}
+		if commonOK {
+			if d := sameResponse(common, reader); d != "" {
+				t.Fatalf("%s differs from the reader's (readCommon %v): %q", d, took, msg)
+			}
+		}
+	})
+}
