@@ -63,8 +63,10 @@ var answerMarks = [3]string{MetaFormat, MetaCompact, MetaDiffers}
 // caller reads as a jsonmap value: not JSON, not in that form, a request,
 // an error response, a result ResultFromJSON refuses.
 func ReadResponse(msg []byte) (resp *Response, ok bool) {
+	read := literalRead{at: -1}
 	if !readerOnly {
-		if resp, ok := readCommon(msg, new(responseRoom)); ok {
+		var resp *Response
+		if resp, read, ok = readCommon(msg, new(responseRoom)); ok {
 			return resp, true
 		}
 	}
@@ -75,7 +77,7 @@ func ReadResponse(msg []byte) (resp *Response, ok bool) {
 	r.RejectDuplicateNames = true
 	r.CheckCompact = true
 	room.resp = Response{msg: msg, meta: span{-1, -1}, texts: room.texts[:0], fixes: room.fixes[:0]}
-	x := &responseReader{r: r, msg: msg, resp: &room.resp, room: room}
+	x := &responseReader{r: r, msg: msg, resp: &room.resp, room: room, read: read}
 	if !x.top() || r.End() != nil || !r.Compact() || x.resp.ID == nil || x.resp.Result == nil {
 		return nil, false
 	}
@@ -131,6 +133,7 @@ type responseReader struct {
 	content    bool // the content has been read
 	structured span // structuredContent's value, from -1 when none has been read
 	hasStruct  bool // structuredContent is present and not null
+	read       literalRead
 }
 
 // valueStart is where the value of the member name the reader returned
@@ -398,10 +401,26 @@ func (x *responseReader) readContent() bool {
 // to know the text's value, whether it has one that is read whole
 // (streamAbove: a literal at least as long may hold such a text), or
 // whether it is a JSON string at all.
+// A literal read before, by readCommon on a message it then left to the
+// reader, is not read again: its value, or that it has none read whole,
+// is the same.
 func (x *responseReader) parseLiteral(at int) (v jsonmap.Value, n int, ok bool) {
+	if r := &x.read; r.at == at {
+		return r.v, r.n, r.ok
+	}
 	text := x.msg[at+1 : min(len(x.msg), at+1+streamAbove)]
 	v, _, end, ok := jsonmap.ParseLiteral(text)
+	x.read = literalRead{at: at, v: v, n: end + 2, ok: ok}
 	return v, end + 2, ok
+}
+
+// literalRead is what parseLiteral read of the literal whose opening
+// quote is at, -1 when none.
+type literalRead struct {
+	at int
+	v  jsonmap.Value
+	n  int
+	ok bool
 }
 
 // found makes b, the value of the one text block's text, the JSON block

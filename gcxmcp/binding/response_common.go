@@ -26,55 +26,65 @@ import (
 // text whose literal holds a JSON text read whole (parseLiteral), whose
 // structuredContent, when present, comes after the content and is that
 // text's value in compact form (matchCompact), and whose isError, when
-// present, is true or false. ok is false for anything else, having filled room in part:
-// the caller clears it.
-func readCommon(msg []byte, room *responseRoom) (resp *Response, ok bool) {
+// present, is true or false. ok is false for anything else, having filled
+// room in part, and read is what it read of the text's literal, if it
+// read it, for the reader not to read it again (parseLiteral).
+func readCommon(msg []byte, room *responseRoom) (resp *Response, read literalRead, ok bool) {
+	x := &responseReader{msg: msg, resp: &room.resp, room: room, structured: span{-1, -1}, read: literalRead{at: -1}}
+	if x.common() {
+		return x.resp, x.read, true
+	}
+	return nil, x.read, false
+}
+
+// common is readCommon's reading, into x.
+func (x *responseReader) common() bool {
+	msg, room := x.msg, x.room
 	b := msg
 	if len(b) < 2 || b[0] != '{' {
-		return nil, false
+		return false
 	}
 	room.resp = Response{msg: msg, meta: span{-1, -1}, texts: room.texts[:0], fixes: room.fixes[:0]}
-	x := &responseReader{msg: msg, resp: &room.resp, room: room, structured: span{-1, -1}}
 	var seenID, seenRPC, seenResult bool
 	i := 1
 	for {
 		name, at, ok := plainName(b, i)
 		if !ok {
-			return nil, false
+			return false
 		}
 		switch name {
 		case "id":
 			end := plainScalar(b, at)
 			if seenID || end < 0 {
-				return nil, false
+				return false
 			}
 			seenID, x.resp.ID, i = true, b[at:end], end
 		case "jsonrpc":
 			end := plainString(b, at)
 			if seenRPC || end < 0 {
-				return nil, false
+				return false
 			}
 			seenRPC, i = true, end
 		case "result":
 			if seenResult {
-				return nil, false
+				return false
 			}
 			seenResult = true
 			if i = x.commonResult(at); i < 0 {
-				return nil, false
+				return false
 			}
 		default:
-			return nil, false
+			return false
 		}
 		if i >= len(b) {
-			return nil, false
+			return false
 		}
 		if b[i] == ',' {
 			i++
 			continue
 		}
 		if b[i] != '}' || i+1 != len(b) || !seenID || !seenResult {
-			return nil, false
+			return false
 		}
 		break
 	}
@@ -82,7 +92,7 @@ func readCommon(msg []byte, room *responseRoom) (resp *Response, ok bool) {
 		room.structured = msg[x.structured.from:x.structured.to]
 		x.resp.Result.Structured = &room.structured
 	}
-	return x.resp, true
+	return true
 }
 
 // commonResult reads the result object whose '{' is b[i], as readCommon

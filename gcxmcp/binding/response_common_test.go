@@ -191,7 +191,7 @@ func TestPropertyCommonAsReader(t *testing.T) {
 			msg = drawResponse(t).msg
 		}
 		var room responseRoom
-		_, took := readCommon(msg, &room)
+		_, _, took := readCommon(msg, &room)
 		common, reader, commonOK, readerOK := readBoth(msg)
 		if commonOK != readerOK {
 			t.Fatalf("read %v, the reader %v (readCommon %v): %s", commonOK, readerOK, took, msg)
@@ -224,7 +224,7 @@ func TestReadCommon(t *testing.T) {
 		`{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"{\"a\":\"<\"}"}],"structuredContent":{"a":"\u003c"},"isError":true}}`,
 	} {
 		var room responseRoom
-		if _, ok := readCommon([]byte(msg), &room); !ok {
+		if _, _, ok := readCommon([]byte(msg), &room); !ok {
 			t.Errorf("not read by readCommon: %s", msg)
 		}
 		common, reader, commonOK, readerOK := readBoth([]byte(msg))
@@ -250,7 +250,7 @@ func FuzzReadCommonAsReader(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, msg []byte) {
 		var room responseRoom
-		_, took := readCommon(msg, &room)
+		_, _, took := readCommon(msg, &room)
 		common, reader, commonOK, readerOK := readBoth(msg)
 		if commonOK != readerOK || took && !readerOK {
 			t.Fatalf("read %v, the reader %v (readCommon %v): %q", commonOK, readerOK, took, msg)
@@ -261,4 +261,26 @@ func FuzzReadCommonAsReader(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A message readCommon leaves after reading its text's literal (here for
+// its _meta) has the literal read once: the reader takes the value
+// readCommon read. Read twice, the value's allocations would come twice.
+func TestReadCommonLeavesTheLiteralRead(t *testing.T) {
+	rows := strings.Repeat(`{\"a\":1,\"b\":[1,2,3]},`, 20)
+	msg := []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"[` + rows + `{}]"}],"_meta":{"x":1}}}`)
+	if _, _, ok := readCommon(msg, new(responseRoom)); ok {
+		t.Fatal("readCommon read a result with _meta")
+	}
+	if _, ok := ReadResponse(msg); !ok {
+		t.Fatal("not read")
+	}
+	both := testing.AllocsPerRun(50, func() { ReadResponse(msg) })
+	readerOnly = true
+	defer func() { readerOnly = false }()
+	only := testing.AllocsPerRun(50, func() { ReadResponse(msg) })
+	// readCommon's room, and one more should the collector empty a pool.
+	if both > only+2 {
+		t.Fatalf("%v allocations a message, reading it with the reader alone %v: the literal read twice", both, only)
+	}
 }
