@@ -16,8 +16,9 @@ import (
 // machine, the names' set), more than comparing structuredContent; so
 // readCommon reads that shape alone, byte by byte, and leaves any other
 // message, and any doubt, to the reader (ReadResponse), which reads it
-// anew. What it accepts it reads as the reader does: the same Response,
-// the same checks (TestPropertyCommonAsReader).
+// anew but for the text's literal, if readCommon read it. What it
+// accepts it reads as the reader does: the same Response, the same checks
+// (TestPropertyCommonAsReader, FuzzReadCommonAsReader).
 
 // readCommon reads msg when it is a response of the common shape: the
 // envelope's names plain ASCII, each once; an id that is a plain integer
