@@ -2,6 +2,7 @@ package binding
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -62,14 +63,21 @@ var answerMarks = [3]string{MetaFormat, MetaCompact, MetaDiffers}
 // caller reads as a jsonmap value: not JSON, not in that form, a request,
 // an error response, a result ResultFromJSON refuses.
 func ReadResponse(msg []byte) (resp *Response, ok bool) {
-	room := new(responseRoom)
-	r := &room.reader
+	read := literalRead{at: -1}
+	if !readerOnly {
+		var resp *Response
+		if resp, read, ok = readCommon(msg, new(responseRoom)); ok {
+			return resp, true
+		}
+	}
+	rr := new(readerRoom)
+	room, r := &rr.responseRoom, &rr.reader
 	r.ResetString(unsafe.String(unsafe.SliceData(msg), len(msg)))
 	r.MaxDepth = jsonmap.MaxDepth
 	r.RejectDuplicateNames = true
 	r.CheckCompact = true
 	room.resp = Response{msg: msg, meta: span{-1, -1}, texts: room.texts[:0], fixes: room.fixes[:0]}
-	x := &responseReader{r: r, msg: msg, resp: &room.resp, room: room}
+	x := &responseReader{r: r, msg: msg, resp: &room.resp, room: room, read: read}
 	if !x.top() || r.End() != nil || !r.Compact() || x.resp.ID == nil || x.resp.Result == nil {
 		return nil, false
 	}
@@ -85,19 +93,30 @@ func ReadResponse(msg []byte) (resp *Response, ok bool) {
 	return x.resp, true
 }
 
+// readerOnly makes ReadResponse read every message with the JSON reader,
+// never readCommon: what a test holds readCommon to.
+var readerOnly = false
+
 // responseRoom is what ReadResponse makes of a message, in one
-// allocation: the response, its result and JSON block, the reader, and
-// room for the content of one block and for a string written anew, and
+// allocation: the response, its result and JSON block, and room for the
+// content of one block and for a string written anew, and
 // structuredContent's text.
 type responseRoom struct {
 	resp       Response
 	structured json.RawMessage
 	result     Result
 	block      block
-	reader     jsontext.Reader
 	content    [1]Block
 	texts      [1]span
 	fixes      [1]stringAt
+}
+
+// readerRoom is a responseRoom with the JSON reader that fills it, in one
+// allocation, for a message readCommon leaves (the reader is over half
+// its size: readCommon's room does without it).
+type readerRoom struct {
+	responseRoom
+	reader jsontext.Reader
 }
 
 type responseReader struct {
@@ -114,6 +133,7 @@ type responseReader struct {
 	content    bool // the content has been read
 	structured span // structuredContent's value, from -1 when none has been read
 	hasStruct  bool // structuredContent is present and not null
+	read       literalRead
 }
 
 // valueStart is where the value of the member name the reader returned
@@ -381,10 +401,26 @@ func (x *responseReader) readContent() bool {
 // to know the text's value, whether it has one that is read whole
 // (streamAbove: a literal at least as long may hold such a text), or
 // whether it is a JSON string at all.
+// A literal read before, by readCommon on a message it then left to the
+// reader, is not read again: its value, or that it has none read whole,
+// is the same.
 func (x *responseReader) parseLiteral(at int) (v jsonmap.Value, n int, ok bool) {
+	if r := &x.read; r.at == at {
+		return r.v, r.n, r.ok
+	}
 	text := x.msg[at+1 : min(len(x.msg), at+1+streamAbove)]
 	v, _, end, ok := jsonmap.ParseLiteral(text)
+	x.read = literalRead{at: at, v: v, n: end + 2, ok: ok}
 	return v, end + 2, ok
+}
+
+// literalRead is what parseLiteral read of the literal whose opening
+// quote is at, -1 when none.
+type literalRead struct {
+	at int
+	v  jsonmap.Value
+	n  int
+	ok bool
 }
 
 // found makes b, the value of the one text block's text, the JSON block
@@ -666,6 +702,9 @@ type compactMatcher struct {
 	// value that lies in it was a literal without escapes there, so it
 	// holds no byte its compact form escapes.
 	text []byte
+	// slow matches an object's members by name and value alone, without
+	// the loop that compares them in line: what a test holds that loop to.
+	slow bool
 }
 
 // stringAt is a string literal, text[from:to], and its string.
@@ -690,23 +729,14 @@ func (m *compactMatcher) char(c byte) bool {
 	return true
 }
 
-// str matches a string literal. When s needs no escape, its compact form
-// is s quoted, compared in place; when that is not what stands there (a
-// server that writes '<' as \u003c), the literal is another form of it
-// or none, strOther's, and writing the compact form anew would be work
-// and an allocation spent on a comparison known to fail.
+// str matches a string literal. When s lies in the text the value was
+// parsed from, it needs no escape and its compact form is s quoted,
+// compared in place; any other string, and one that does not stand there
+// as itself (a server that writes '<' as \u003c), is strOther's, which
+// finds whether the literal is the compact form as it reads it.
 func (m *compactMatcher) str(s string) bool {
-	rest := m.b[m.i:]
-	if m.inText(s) || !jsontext.NeedsEscape(s) {
-		if len(rest) >= len(s)+2 && rest[0] == '"' && rest[len(s)+1] == '"' && string(rest[1:len(s)+1]) == s {
-			m.i += len(s) + 2
-			return true
-		}
-		return m.strOther(s)
-	}
-	m.escaped = jsontext.AppendString(m.escaped[:0], s)
-	if bytes.HasPrefix(rest, m.escaped) {
-		m.i += len(m.escaped)
+	if rest := m.b[m.i:]; m.inText(s) && len(rest) >= len(s)+2 && rest[0] == '"' && rest[len(s)+1] == '"' && string(rest[1:len(s)+1]) == s {
+		m.i += len(s) + 2
 		return true
 	}
 	return m.strOther(s)
@@ -727,27 +757,99 @@ func (m *compactMatcher) name(key string) bool {
 
 // inText reports whether s lies in the text the value was parsed from.
 func (m *compactMatcher) inText(s string) bool {
-	p, t := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.SliceData(m.text)))
-	return len(s) > 0 && p >= t && p+uintptr(len(s)) <= t+uintptr(len(m.text))
+	return len(s) > 0 && m.textAfter(s) >= len(s)
 }
 
-// strOther matches a string literal in another form than the compact one:
-// other escapes (a server that writes '<' as \u003c, as Go's
-// encoding/json does, or every character beyond ASCII as an escape),
-// checked as a JSON reader checks them. The value then is not in compact
-// form.
+// textAfter is how many bytes of the text the value was parsed from lie
+// from s's first byte on, and -1 when s does not begin in it.
+func (m *compactMatcher) textAfter(s string) int {
+	p, t := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.SliceData(m.text)))
+	if p < t || p >= t+uintptr(len(m.text)) {
+		return -1
+	}
+	return int(t + uintptr(len(m.text)) - p)
+}
+
+// quoted reports whether b[i:] begins with s quoted and then the byte
+// after, when after is not 0: s's compact form where s lies in the text
+// the value was parsed from (it had no escape there, so its compact form
+// has none). A string of at most eight bytes with eight bytes of the text
+// from its start, and of b, is compared as one word, with no call.
+func (m *compactMatcher) quoted(b []byte, i int, s string, after byte) bool {
+	n, room := len(s), m.textAfter(s)
+	end := i + n + 1 // the closing quote
+	if n == 0 || room < n || len(b)-i < n+2 || b[i] != '"' || b[end] != '"' {
+		return false
+	}
+	if after != 0 && (end+1 >= len(b) || b[end+1] != after) {
+		return false
+	}
+	if n <= 8 && room >= 8 && len(b)-i > 8 {
+		w := binary.LittleEndian.Uint64(b[i+1:]) ^ binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
+		return w<<(64-8*n) == 0
+	}
+	return string(b[i+1:end]) == s
+}
+
+// stringMember is quoted of a member whose value is a string, the most
+// common member, in one step: the length of "key":"value" when b[i:]
+// begins with it, both lying in the text the value was parsed from, and
+// 0 otherwise.
+func (m *compactMatcher) stringMember(b []byte, i int, key, value string) int {
+	nk, nv := len(key), len(value)
+	kq := i + nk + 1  // the name's closing quote
+	vq := kq + nv + 3 // the value's closing quote
+	if nk == 0 || nv == 0 || vq+1 >= len(b) || b[i] != '"' || b[kq] != '"' || b[kq+1] != ':' || b[kq+2] != '"' || b[vq] != '"' {
+		return 0
+	}
+	t, e := uintptr(unsafe.Pointer(unsafe.SliceData(m.text))), uintptr(len(m.text))
+	pk := uintptr(unsafe.Pointer(unsafe.StringData(key))) - t // beyond e when below the text
+	pv := uintptr(unsafe.Pointer(unsafe.StringData(value))) - t
+	if pk >= e || e-pk < uintptr(nk) || pv >= e || e-pv < uintptr(nv) {
+		return 0
+	}
+	if nk <= 8 && e-pk >= 8 && len(b)-i > 8 {
+		w := binary.LittleEndian.Uint64(b[i+1:]) ^ binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(key), 8))
+		if w<<(64-8*nk) != 0 {
+			return 0
+		}
+	} else if string(b[i+1:kq]) != key {
+		return 0
+	}
+	if string(b[kq+3:vq]) != value {
+		return 0
+	}
+	return vq + 1 - i
+}
+
+// strOther matches a string literal in any form, its escapes checked as
+// a JSON reader checks them. One in another form than the compact one
+// (other escapes: a server that writes '<' as \u003c, as Go's
+// encoding/json does, or every character beyond ASCII as an escape) is
+// noted in fixes, for the answer writes it anew: one with an escape of a
+// character that compact form writes as it is, or whose escapes are not
+// those AppendString writes.
 func (m *compactMatcher) strOther(s string) bool {
 	b, i, j := m.b, m.i, 0
 	if i >= len(b) || b[i] != '"' {
 		return false
 	}
+	escaped, other := false, false
 	for i++; i < len(b); {
 		switch c := b[i]; {
 		case c == '"':
 			if j != len(s) {
 				return false
 			}
-			m.fixes = append(m.fixes, stringAt{m.base + m.i, m.base + i + 1, s})
+			if escaped && !other {
+				// Only escapes of characters compact form escapes: are
+				// they spelled as it spells them?
+				m.escaped = jsontext.AppendString(m.escaped[:0], s)
+				other = !bytes.Equal(b[m.i:i+1], m.escaped)
+			}
+			if other {
+				m.fixes = append(m.fixes, stringAt{m.base + m.i, m.base + i + 1, s})
+			}
 			m.i = i + 1
 			return true
 		case c == '\\':
@@ -760,6 +862,8 @@ func (m *compactMatcher) strOther(s string) bool {
 			if len(s)-j < n || s[j:j+n] != string(char[:n]) {
 				return false
 			}
+			escaped = true
+			other = other || !jsontext.NeedsEscape(s[j:j+n])
 			i, j = next, j+n
 		case c < 0x20:
 			return false
@@ -802,13 +906,61 @@ func (m *compactMatcher) value(v *jsonmap.Value, depth int) bool {
 		}
 		return m.char(']')
 	}
-	if !m.char('{') {
-		return false
-	}
-	for i := range v.Members {
-		if i > 0 && !m.char(',') || !m.name(v.Members[i].Key) || !m.value(&v.Members[i].Value, depth) {
+	if m.slow {
+		if !m.char('{') {
 			return false
 		}
+		for i := range v.Members {
+			if i > 0 && !m.char(',') || !m.name(v.Members[i].Key) || !m.value(&v.Members[i].Value, depth) {
+				return false
+			}
+		}
+		return m.char('}')
 	}
-	return m.char('}')
+	// The members in one loop over b, its offset held here: a name, and a
+	// string value, that lie in the text the value was parsed from are
+	// compared in line (quoted); any other is name's and value's.
+	b, i := m.b, m.i
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	i++
+	for k := range v.Members {
+		mem := &v.Members[k]
+		if k > 0 {
+			if i >= len(b) || b[i] != ',' {
+				return false
+			}
+			i++
+		}
+		if mem.Value.Kind == jsonmap.String {
+			if n := m.stringMember(b, i, mem.Key, mem.Value.Text); n > 0 {
+				i += n
+				continue
+			}
+		}
+		if m.quoted(b, i, mem.Key, ':') {
+			i += len(mem.Key) + 3
+		} else {
+			m.i = i
+			if !m.str(mem.Key) || !m.char(':') {
+				return false
+			}
+			i = m.i
+		}
+		if mem.Value.Kind == jsonmap.String && m.quoted(b, i, mem.Value.Text, 0) {
+			i += len(mem.Value.Text) + 2
+			continue
+		}
+		m.i = i
+		if !m.value(&mem.Value, depth) {
+			return false
+		}
+		i = m.i
+	}
+	if i >= len(b) || b[i] != '}' {
+		return false
+	}
+	m.i = i + 1
+	return true
 }
