@@ -4,29 +4,65 @@ import (
 	"math/bits"
 	"unicode/utf8"
 	"unsafe"
-
-	"github.com/gcxwire/gcx/tokens/internal/ranktable"
 )
 
-// countWords is count for cl100k_base. Up to 24 bytes before the end,
-// countRun cuts and counts the pieces it can in line, with no call; each
-// piece it leaves (one it cannot cut, one whose count is not in its cache
-// slot, one of more than 16 bytes) is cut by cl100kPiece or letters and
-// counted by tokens here, and countRun goes on after it. The last bytes
-// are cut by cl100kPiece.
+// countWords is count for cl100k_base. Where blocksOn, the blocks of 64
+// bytes whose pieces the rules of blockRules find are cut from their bits
+// and counted by countBlock; up to 24 bytes before the end, countRun cuts
+// and counts the others' pieces, and the first two blocks', in line, with
+// no call. Each piece either leaves (one it cannot cut, one whose count is
+// not in its cache slot, one of more than 16 bytes) is cut by cl100kPiece
+// or letters and counted by tokens here, and the cut goes on after it. The
+// last bytes are cut by cl100kPiece.
 func (c *counter) countWords(text []byte, limit int) int {
-	n, i := 0, 0
+	n, i, size := 0, 0, len(text)
 	base := unsafe.Pointer(unsafe.SliceData(text))
+	// countRun cuts up to stop; where blocksOn, countBlock cuts the
+	// blocks from there, those in bw: the blocks w to w+nb-1, b the one
+	// being cut, starts its starts left.
+	stop, inBlocks := size, false
+	if blocksOn {
+		stop = 128 // the blocks' rules read the two blocks before
+	}
+	var bw blockWindow
+	var starts uint64 // block b's starts left to count
+	w, nb, b := 0, 0, 0
 	for {
 		var end, why int
-		i, end, n, why = countRun(c.cache, base, len(text), i, n, limit)
-		if why == runDone {
-			break
-		}
-		if why == runLimit {
-			return n
+		if inBlocks {
+			starts, i, end, n, why = countBlock(c.cache, base, starts, 64*b, i, n, limit)
+		} else {
+			i, end, n, why = countRun(c.cache, base, size, stop, i, n, limit)
 		}
 		switch why {
+		case runLimit:
+			return n
+		case runDone:
+			if inBlocks {
+				b++
+			} else {
+				if i+24 > size {
+					return c.countTail(text, i, n, limit)
+				}
+				b, nb = i>>6, 0
+			}
+			if b >= w+nb {
+				// The next blocks, each with a block after it.
+				w, nb = b, min(window, size>>6-1-b)
+				if nb <= 0 {
+					inBlocks, stop = false, size
+					continue
+				}
+				bw.load(base, w, nb)
+			}
+			var ok bool
+			if starts, ok = bw.blockFrom(b-w, b, i); !ok {
+				// countRun cuts the block, and the blocks go on after it.
+				inBlocks, stop = false, 64*(b+1)
+				continue
+			}
+			inBlocks = true
+			continue
 		case runCut:
 			end = cl100kPiece(text, i)
 		case runLetters:
@@ -42,6 +78,11 @@ func (c *counter) countWords(text []byte, limit int) int {
 		}
 		i = end
 	}
+}
+
+// countTail counts the pieces of text from i, with n counted before,
+// each cut by cl100kPiece.
+func (c *counter) countTail(text []byte, i, n, limit int) int {
 	for i < len(text) {
 		end := cl100kPiece(text, i)
 		n += c.tokens(text, i, end)
@@ -55,7 +96,7 @@ func (c *counter) countWords(text []byte, limit int) int {
 
 // Why countRun stopped at a piece.
 const (
-	runDone    = iota // fewer than 24 bytes are left
+	runDone    = iota // fewer than 24 bytes are left, or the piece begins at stop or after (countBlock: the block's end)
 	runLimit          // the count passed the limit
 	runCut            // the piece is to be cut by cl100kPiece
 	runLetters        // the piece ends where letters ends from end
@@ -63,8 +104,9 @@ const (
 )
 
 // countRun counts the pieces of the text of size bytes at base from i,
-// with n counted before it, until fewer than 24 bytes are left, the count
-// passes limit, or a piece it does not cut or count in line. It returns
+// with n counted before it, until fewer than 24 bytes are left, a piece
+// begins at stop or after it, the count passes limit, or a piece it does
+// not cut or count in line. It returns
 // where it stopped, that piece's end (see runLetters and runCount), the
 // count and why it stopped.
 //
@@ -85,10 +127,9 @@ const (
 // lie in the text, and so do the bytes read at i, i+1, i+2 and end (at
 // most j+16): they are read through base, unchecked. A run of punctuation
 // is read up to size.
-func countRun(cache *pieceCache, base unsafe.Pointer, size, i, n, limit int) (int, int, int, int) {
+func countRun(cache *pieceCache, base unsafe.Pointer, size, stop, i, n, limit int) (int, int, int, int) {
 	const high = 0x8080808080808080
-	small := &cache.small
-	for i+24 <= size {
+	for i+24 <= size && i < stop {
 		b := *(*byte)(unsafe.Add(base, i))
 		j := i + 1 // where the letters begin
 		var end int
@@ -177,7 +218,7 @@ func countRun(cache *pieceCache, base unsafe.Pointer, size, i, n, limit int) (in
 			// masked to its length: one load, one multiply and one
 			// compare find it in the small cache.
 			word := word8(unsafe.Add(base, i)) & wordMask[uint(size)]
-			slot := &small[(word^uint64(size))*0x9e3779b97f4a7c15>>(64-smallBits)]
+			slot := cache.smallSlot(word, size)
 			if slot.word != word || slot.size != uint32(size) {
 				return i, end, n, runCount
 			}
@@ -186,9 +227,8 @@ func countRun(cache *pieceCache, base unsafe.Pointer, size, i, n, limit int) (in
 			// Nine to 16 bytes: their first and last words are the
 			// key pieceTokens packs, and the newest slot of its set
 			// in the short cache is looked up.
-			lo, hi := word8(unsafe.Add(base, i)), word8(unsafe.Add(base, end-8))
-			s := &cache.short[shortSet(ranktable.HashKey(lo, hi, size))]
-			if !s.holds(lo, hi, size) {
+			s := cache.shortSlot(word8(unsafe.Add(base, i)), word8(unsafe.Add(base, end-8)), size)
+			if s == nil {
 				return i, end, n, runCount
 			}
 			n += int(s.count)

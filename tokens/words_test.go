@@ -71,7 +71,7 @@ func TestPropertyCountRunCut(t *testing.T) {
 		}
 		base := unsafe.Pointer(unsafe.SliceData(text))
 		for i := 0; i+24 <= len(text); i++ {
-			next, end, _, why := countRun(c.cache, base, len(text), i, 0, 0)
+			next, end, _, why := countRun(c.cache, base, len(text), len(text), i, 0, 0)
 			switch why {
 			case runLimit: // counted in line, past the limit 0
 				end = next
