@@ -61,6 +61,7 @@ type blockWindow struct {
 	kinds  [window + 3][blockWords]uint64
 	starts [window + 1]uint64
 	bad    uint32
+	limit  int // the count's, for countBlocks
 }
 
 // load classes the blocks w-2 to w+nb of the text at base, and finds the
@@ -136,38 +137,49 @@ func (bw *blockWindow) blockFrom(k, b, cur int) (uint64, bool) {
 	return starts, true
 }
 
-// countBlock counts the pieces that end at the bits of starts, those of a
-// block at at, from the piece that begins at cur, with n counted before
-// it. It returns the starts left, where it stopped, that piece's end, the
-// count, and why it stopped: runDone at the block's end (the piece at cur
-// goes on past it), runLimit, or runCount for a piece whose count is not
-// in its cache slot, or of more than 16 bytes. Like countRun, it makes no
+// countBlocks counts the pieces that end at the bits of starts, those of
+// block k of bw, at at, and then of its blocks up to nb-1, from the piece
+// that begins at cur, with n counted before it. It returns the block where
+// it stopped, its starts left, where it stopped, that piece's end, the
+// count, and why it stopped: runDone at the window's end (the piece at cur
+// goes on past it), runScalar at a block the rules do not cut, runLimit
+// when n passes bw.limit, or runCount for a piece whose count is not in
+// its cache slot, or of more than 16 bytes. Like countRun, it makes no
 // call, and keeps its words in registers.
-func countBlock(cache *pieceCache, base unsafe.Pointer, starts uint64, at, cur, n, limit int) (uint64, int, int, int, int) {
+func countBlocks(cache *pieceCache, base unsafe.Pointer, bw *blockWindow, k, nb, at int, starts uint64, cur, n int) (int, uint64, int, int, int, int) {
 	small := &cache.small
-	for starts != 0 {
-		end := at + bits.TrailingZeros64(starts)
-		starts &= starts - 1
-		if size := end - cur; uint(size) <= 8 {
-			word := word8(unsafe.Add(base, cur)) & wordMask[uint(size)]
-			slot := &small[(word^uint64(size))*0x9e3779b97f4a7c15>>(64-smallBits)]
-			if slot.word != word || slot.size != uint32(size) {
-				return starts, cur, end, n, runCount
+	for {
+		for starts != 0 {
+			end := at + bits.TrailingZeros64(starts)
+			starts &= starts - 1
+			if size := end - cur; uint(size) <= 8 {
+				word := word8(unsafe.Add(base, cur)) & wordMask[uint(size)]
+				slot := &small[(word^uint64(size))*0x9e3779b97f4a7c15>>(64-smallBits)]
+				if slot.word != word || slot.size != uint32(size) {
+					return k, starts, cur, end, n, runCount
+				}
+				n += int(slot.count)
+			} else if size <= 16 {
+				s := cache.shortSlot(word8(unsafe.Add(base, cur)), word8(unsafe.Add(base, end-8)), size)
+				if s == nil {
+					return k, starts, cur, end, n, runCount
+				}
+				n += int(s.count)
+			} else {
+				return k, starts, cur, end, n, runCount
 			}
-			n += int(slot.count)
-		} else if size <= 16 {
-			s := cache.shortSlot(word8(unsafe.Add(base, cur)), word8(unsafe.Add(base, end-8)), size)
-			if s == nil {
-				return starts, cur, end, n, runCount
+			cur = end
+			if n > bw.limit {
+				return k, starts, cur, cur, n, runLimit
 			}
-			n += int(s.count)
-		} else {
-			return starts, cur, end, n, runCount
 		}
-		cur = end
-		if n > limit {
-			return starts, cur, cur, n, runLimit
+		// The next block: the piece at cur goes on into it.
+		if k++; k >= nb {
+			return k, 0, cur, 0, n, runDone
 		}
+		if bw.bad>>uint(k)&1 != 0 {
+			return k, 0, cur, 0, n, runScalar
+		}
+		starts, at = bw.starts[uint(k+1)%(window+1)], at+64
 	}
-	return 0, cur, 0, n, runDone
 }

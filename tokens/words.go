@@ -8,7 +8,7 @@ import (
 
 // countWords is count for cl100k_base. Where blocksOn, the blocks of 64
 // bytes whose pieces the rules of blockRules find are cut from their bits
-// and counted by countBlock; up to 24 bytes before the end, countRun cuts
+// and counted by countBlocks; up to 24 bytes before the end, countRun cuts
 // and counts the others' pieces, and the first two blocks', in line, with
 // no call. Each piece either leaves (one it cannot cut, one whose count is
 // not in its cache slot, one of more than 16 bytes) is cut by cl100kPiece
@@ -17,48 +17,49 @@ import (
 func (c *counter) countWords(text []byte, limit int) int {
 	n, i, size := 0, 0, len(text)
 	base := unsafe.Pointer(unsafe.SliceData(text))
-	// countRun cuts up to stop; where blocksOn, countBlock cuts the
-	// blocks from there, those in bw: the blocks w to w+nb-1, b the one
+	// countRun cuts up to stop; where blocksOn, countBlocks cuts the
+	// blocks from there, those in bw: the blocks w to w+nb-1, w+k the one
 	// being cut, starts its starts left.
 	stop, inBlocks := size, false
 	if blocksOn {
 		stop = 128 // the blocks' rules read the two blocks before
 	}
 	var bw blockWindow
-	var starts uint64 // block b's starts left to count
-	w, nb, b := 0, 0, 0
+	bw.limit = limit
+	var starts uint64 // block k's starts left to count
+	w, nb, k := 0, 0, 0
 	for {
 		var end, why int
 		if inBlocks {
-			starts, i, end, n, why = countBlock(c.cache, base, starts, 64*b, i, n, limit)
+			k, starts, i, end, n, why = countBlocks(c.cache, base, &bw, k, nb, 64*(w+k), starts, i, n)
 		} else {
 			i, end, n, why = countRun(c.cache, base, size, stop, i, n, limit)
 		}
 		switch why {
 		case runLimit:
 			return n
+		case runScalar:
+			// countRun cuts the block, and the blocks go on after it.
+			inBlocks, stop = false, 64*(w+k+1)
+			continue
 		case runDone:
-			if inBlocks {
-				b++
-			} else {
+			b := w + k // the next block, after the window or countRun
+			if !inBlocks {
 				if i+24 > size {
 					return c.countTail(text, i, n, limit)
 				}
-				b, nb = i>>6, 0
+				b = i >> 6
 			}
-			if b >= w+nb {
-				// The next blocks, each with a block after it.
-				w, nb = b, min(window, size>>6-1-b)
-				if nb <= 0 {
-					inBlocks, stop = false, size
-					continue
-				}
-				bw.load(base, w, nb)
+			// The next blocks, each with a block after it.
+			w, nb, k = b, min(window, size>>6-1-b), 0
+			if nb <= 0 {
+				inBlocks, stop = false, size
+				continue
 			}
+			bw.load(base, w, nb)
 			var ok bool
-			if starts, ok = bw.blockFrom(b-w, b, i); !ok {
-				// countRun cuts the block, and the blocks go on after it.
-				inBlocks, stop = false, 64*(b+1)
+			if starts, ok = bw.blockFrom(0, w, i); !ok {
+				inBlocks, stop = false, 64*(w+1)
 				continue
 			}
 			inBlocks = true
@@ -96,11 +97,12 @@ func (c *counter) countTail(text []byte, i, n, limit int) int {
 
 // Why countRun stopped at a piece.
 const (
-	runDone    = iota // fewer than 24 bytes are left, or the piece begins at stop or after (countBlock: the block's end)
+	runDone    = iota // fewer than 24 bytes are left, or the piece begins at stop or after (countBlocks: the window's end)
 	runLimit          // the count passed the limit
 	runCut            // the piece is to be cut by cl100kPiece
 	runLetters        // the piece ends where letters ends from end
 	runCount          // the piece ends at end, and is to be counted by tokens
+	runScalar         // countBlocks: the block is to be cut by countRun
 )
 
 // countRun counts the pieces of the text of size bytes at base from i,
