@@ -24,8 +24,9 @@ const (
 )
 
 // window is the most blocks countWords has pieceKinds class at a time
-// (with three more: blockRules marks at most 32 bad).
-const window = 16
+// (with three more): blockRules marks at most 32 bad, and countBlocks
+// reads the starts of block k at k+1 masked by window.
+const window = 31
 
 // blocksOn: countWords cuts blocks, whose kinds pieceKinds then gives in
 // AVX2 steps.
@@ -59,7 +60,7 @@ func pieceKindsGo(p *byte, blocks int, out *uint64) {
 // block whose pieces the rules do not cut.
 type blockWindow struct {
 	kinds  [window + 3][blockWords]uint64
-	starts [window + 1]uint64
+	starts [window + 1]uint64 // window+1 is a power of two
 	bad    uint32
 	limit  int // the count's, for countBlocks
 }
@@ -180,6 +181,6 @@ func countBlocks(cache *pieceCache, base unsafe.Pointer, bw *blockWindow, k, nb,
 		if bw.bad>>uint(k)&1 != 0 {
 			return k, 0, cur, 0, n, runScalar
 		}
-		starts, at = bw.starts[uint(k+1)%(window+1)], at+64
+		starts, at = bw.starts[uint(k+1)&window], at+64
 	}
 }

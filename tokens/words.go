@@ -43,23 +43,25 @@ func (c *counter) countWords(text []byte, limit int) int {
 			inBlocks, stop = false, 64*(w+k+1)
 			continue
 		case runDone:
-			b := w + k // the next block, after the window or countRun
+			b := w + k // the next block: after the window, or i's after countRun
 			if !inBlocks {
 				if i+24 > size {
 					return c.countTail(text, i, n, limit)
 				}
 				b = i >> 6
 			}
-			// The next blocks, each with a block after it.
-			w, nb, k = b, min(window, size>>6-1-b), 0
-			if nb <= 0 {
-				inBlocks, stop = false, size
-				continue
+			if k = b - w; k < 0 || k >= nb {
+				// The next blocks, each with a block after it.
+				w, nb, k = b, min(window, size>>6-1-b), 0
+				if nb <= 0 {
+					inBlocks, stop = false, size
+					continue
+				}
+				bw.load(base, w, nb)
 			}
-			bw.load(base, w, nb)
 			var ok bool
-			if starts, ok = bw.blockFrom(0, w, i); !ok {
-				inBlocks, stop = false, 64*(w+1)
+			if starts, ok = bw.blockFrom(k, b, i); !ok {
+				inBlocks, stop = false, 64*(b+1)
 				continue
 			}
 			inBlocks = true
