@@ -157,7 +157,7 @@ func countBlocks(cache *pieceCache, base unsafe.Pointer, bw *blockWindow, at int
 			starts &= starts - 1
 			if size := end - cur; uint(size) <= 8 {
 				word := word8(unsafe.Add(base, cur)) & wordMask[uint(size)]
-				slot := &small[(word^uint64(size))*0x9e3779b97f4a7c15>>(64-smallBits)]
+				slot := &small[smallIndex(word, size)]
 				if slot.word != word || slot.size != uint32(size) {
 					return starts, cur, end, n, runCount
 				}

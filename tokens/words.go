@@ -222,7 +222,7 @@ func countRun(cache *pieceCache, base unsafe.Pointer, size, stop, i, n, limit in
 			// masked to its length: one load, one multiply and one
 			// compare find it in the small cache.
 			word := word8(unsafe.Add(base, i)) & wordMask[uint(size)]
-			slot := cache.smallSlot(word, size)
+			slot := &cache.small[smallIndex(word, size)]
 			if slot.word != word || slot.size != uint32(size) {
 				return i, end, n, runCount
 			}
