@@ -63,7 +63,6 @@ type blockWindow struct {
 	starts [window + 1]uint64 // window+1 is a power of two
 	bad    uint32
 	limit  int // the count's, for countBlocks
-	k, nb  int // the block being cut, and the blocks in the window
 }
 
 // load classes the blocks w-2 to w+nb of the text at base, and finds the
@@ -140,16 +139,15 @@ func (bw *blockWindow) blockFrom(k, b, cur int) (uint64, bool) {
 }
 
 // countBlocks counts the pieces that end at the bits of starts, those of
-// block bw.k of bw, at at, and then of its blocks up to bw.nb-1, from the
-// piece that begins at cur, with n counted before it. It returns the
-// starts left (of block bw.k, where it stopped), where it stopped, that
-// piece's end, the count, and why it stopped: runDone at the window's end
-// (the piece at cur goes on past it), runScalar at a block the rules do
-// not cut, runLimit when n passes bw.limit, or runCount for a piece whose
-// count is not in its cache slot, or of more than 16 bytes. Like countRun,
-// it makes no call, and keeps its words in registers: what it needs only
-// from block to block it reads from bw.
-func countBlocks(cache *pieceCache, base unsafe.Pointer, bw *blockWindow, at int, starts uint64, cur, n int) (uint64, int, int, int, int) {
+// block k of bw, at at, and then of its blocks up to nb-1, from the piece
+// that begins at cur, with n counted before it. It returns the block where
+// it stopped, its starts left, where it stopped, that piece's end, the
+// count, and why it stopped: runDone at the window's end (the piece at cur
+// goes on past it), runScalar at a block the rules do not cut, runLimit
+// when n passes bw.limit, or runCount for a piece whose count is not in
+// its cache slot, or of more than 16 bytes. Like countRun, it makes no
+// call, and keeps its words in registers.
+func countBlocks(cache *pieceCache, base unsafe.Pointer, bw *blockWindow, k, nb, at int, starts uint64, cur, n int) (int, uint64, int, int, int, int) {
 	small := &cache.small
 	for {
 		for starts != 0 {
@@ -159,31 +157,29 @@ func countBlocks(cache *pieceCache, base unsafe.Pointer, bw *blockWindow, at int
 				word := word8(unsafe.Add(base, cur)) & wordMask[uint(size)]
 				slot := &small[smallIndex(word, size)]
 				if slot.word != word || slot.size != uint32(size) {
-					return starts, cur, end, n, runCount
+					return k, starts, cur, end, n, runCount
 				}
 				n += int(slot.count)
 			} else if size <= 16 {
 				s := cache.shortSlot(word8(unsafe.Add(base, cur)), word8(unsafe.Add(base, end-8)), size)
 				if s == nil {
-					return starts, cur, end, n, runCount
+					return k, starts, cur, end, n, runCount
 				}
 				n += int(s.count)
 			} else {
-				return starts, cur, end, n, runCount
+				return k, starts, cur, end, n, runCount
 			}
 			cur = end
 			if n > bw.limit {
-				return starts, cur, cur, n, runLimit
+				return k, starts, cur, cur, n, runLimit
 			}
 		}
 		// The next block: the piece at cur goes on into it.
-		k := bw.k + 1
-		bw.k = k
-		if k >= bw.nb {
-			return 0, cur, 0, n, runDone
+		if k++; k >= nb {
+			return k, 0, cur, 0, n, runDone
 		}
 		if bw.bad>>uint(k)&1 != 0 {
-			return 0, cur, 0, n, runScalar
+			return k, 0, cur, 0, n, runScalar
 		}
 		starts, at = bw.starts[uint(k+1)&window], at+64
 	}

@@ -18,20 +18,20 @@ func (c *counter) countWords(text []byte, limit int) int {
 	n, i, size := 0, 0, len(text)
 	base := unsafe.Pointer(unsafe.SliceData(text))
 	// countRun cuts up to stop; where blocksOn, countBlocks cuts the
-	// blocks from there, those in bw: the blocks w to w+bw.nb-1, w+bw.k
-	// the one being cut, starts its starts left.
+	// blocks from there, those in bw: the blocks w to w+nb-1, w+k the one
+	// being cut, starts its starts left.
 	stop, inBlocks := size, false
 	if blocksOn {
 		stop = 128 // the blocks' rules read the two blocks before
 	}
 	var bw blockWindow
 	bw.limit = limit
-	var starts uint64 // block w+bw.k's starts left to count
-	w := 0
+	var starts uint64 // block k's starts left to count
+	w, nb, k := 0, 0, 0
 	for {
 		var end, why int
 		if inBlocks {
-			starts, i, end, n, why = countBlocks(c.cache, base, &bw, 64*(w+bw.k), starts, i, n)
+			k, starts, i, end, n, why = countBlocks(c.cache, base, &bw, k, nb, 64*(w+k), starts, i, n)
 		} else {
 			i, end, n, why = countRun(c.cache, base, size, stop, i, n, limit)
 		}
@@ -40,27 +40,27 @@ func (c *counter) countWords(text []byte, limit int) int {
 			return n
 		case runScalar:
 			// countRun cuts the block, and the blocks go on after it.
-			inBlocks, stop = false, 64*(w+bw.k+1)
+			inBlocks, stop = false, 64*(w+k+1)
 			continue
 		case runDone:
-			b := w + bw.k // the next block: after the window, or i's after countRun
+			b := w + k // the next block: after the window, or i's after countRun
 			if !inBlocks {
 				if i+24 > size {
 					return c.countTail(text, i, n, limit)
 				}
 				b = i >> 6
 			}
-			if bw.k = b - w; bw.k < 0 || bw.k >= bw.nb {
+			if k = b - w; k < 0 || k >= nb {
 				// The next blocks, each with a block after it.
-				w, bw.nb, bw.k = b, min(window, size>>6-1-b), 0
-				if bw.nb <= 0 {
+				w, nb, k = b, min(window, size>>6-1-b), 0
+				if nb <= 0 {
 					inBlocks, stop = false, size
 					continue
 				}
-				bw.load(base, w, bw.nb)
+				bw.load(base, w, nb)
 			}
 			var ok bool
-			if starts, ok = bw.blockFrom(bw.k, b, i); !ok {
+			if starts, ok = bw.blockFrom(k, b, i); !ok {
 				inBlocks, stop = false, 64*(b+1)
 				continue
 			}
