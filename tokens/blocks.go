@@ -7,7 +7,7 @@ import (
 
 // Cutting a block of 64 ASCII bytes at once: where pieceKinds is in AVX2,
 // countWords finds the bytes where pieces begin in most blocks of a tool
-// result from the bits of their kinds (blockWindow.load), and countBlock
+// result from the bits of their kinds (blockWindow.load), and countBlocks
 // counts the pieces between them, each found in a cache in line, where
 // countRun tells each byte's kind and scans each piece's end.
 
