@@ -14,3 +14,14 @@ const kindsWide = false
 func asciiKinds(p *byte, blocks int, out *uint64, _ bool) {
 	asciiKindsGo(p, blocks, out)
 }
+
+// pieceKinds is pieceKindsGo where there is no assembly (countWords cuts
+// no blocks from it there: kindsWide is unset).
+func pieceKinds(p *byte, blocks int, out *uint64) {
+	pieceKindsGo(p, blocks, out)
+}
+
+// blockRules is blockRulesGo where there is no assembly.
+func blockRules(kinds *uint64, blocks int, starts *uint64) uint32 {
+	return blockRulesGo(kinds, blocks, starts)
+}

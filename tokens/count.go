@@ -18,7 +18,7 @@ import (
 // in the processor's cache, where the rank table is not. Each is a fixed
 // size, and a cacheSet holds a few per encoding.
 type pieceCache struct {
-	small [1 << smallBits]smallSlot
+	small smallCache
 	short [1 << shortBits]cacheSlot
 	long  [1 << longBits]longSlot
 	merge merger
@@ -146,7 +146,7 @@ func (c *counter) tokens(text []byte, i, end int) int {
 		// its length: one load, one multiply and one compare find it in
 		// the small cache, with no call.
 		word := binary.LittleEndian.Uint64(text[i:]) & wordMask[size]
-		slot := &c.cache.small[(word^uint64(size))*0x9e3779b97f4a7c15>>(64-smallBits)]
+		slot := &c.cache.small[smallIndex(word, size)]
 		if slot.word != word || slot.size != uint32(size) {
 			slot.word, slot.size, slot.count = word, uint32(size), uint32(c.pieceTokens(text[i:end]))
 		}
@@ -157,6 +157,25 @@ func (c *counter) tokens(text []byte, i, end int) int {
 
 // wordMask[n] keeps the low n bytes of a word.
 var wordMask = [9]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff, 0xffffffffffffffff}
+
+// smallCache is the direct-mapped cache of pieces of up to eight bytes.
+type smallCache [1 << smallBits]smallSlot
+
+// smallIndex is the index in the small cache of the piece of size bytes,
+// at most eight, held in word.
+func smallIndex(word uint64, size int) uint64 {
+	return (word ^ uint64(size)) * 0x9e3779b97f4a7c15 >> (64 - smallBits)
+}
+
+// shortSlot is the newest slot of the short cache's set of the piece of
+// size bytes, nine to 16, whose first and last words are lo and hi, if it
+// holds that piece; else nil.
+func (pc *pieceCache) shortSlot(lo, hi uint64, size int) *cacheSlot {
+	if s := &pc.short[shortSet(ranktable.HashKey(lo, hi, size))]; s.holds(lo, hi, size) {
+		return s
+	}
+	return nil
+}
 
 // smallSlot is a piece of at most eight bytes, as the word that holds it,
 // and its count.

@@ -3,6 +3,7 @@ package tokens
 import (
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"github.com/gcxwire/gcx/internal/gen"
 	"pgregory.net/rapid"
@@ -49,22 +50,38 @@ func TestPropertyWordsFastPath(t *testing.T) {
 	})
 }
 
-// TestPropertyASCIIPiece: asciiPiece cuts where cl100kPiece does, at every
-// place countWords calls it (a byte and the next that do not begin a word
-// of ASCII letters, 24 bytes or more before the end), on texts of digits,
-// punctuation, white space, quotes and what is not ASCII next to them.
-func TestPropertyASCIIPiece(t *testing.T) {
-	parts := []string{"a", "Name", " ", "  ", "\t", "\n", "\r\n", "\v", "\x00", "'", "'s", "'ll", "/", "::", ".", "-", "\"",
+// TestPropertyCountRunCut: countRun cuts where cl100kPiece does, at every
+// place it can begin a piece (24 bytes or more before the end), whether it
+// counts the piece in line (its cache slot holds it: the text was counted
+// once before), leaves it to tokens or to letters, on texts of words with
+// and without prefixes, digits, punctuation, white space, quotes and what
+// is not ASCII next to them. A piece it leaves to cl100kPiece is cut there.
+func TestPropertyCountRunCut(t *testing.T) {
+	e, err := Get(CL100K)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := []string{"a", "Name", "abcdefgh", "abcdefghijklmnopq", " ", "  ", "\t", "\n", "\r\n", "\v", "\x00", "'", "'s", "'ll", "/", "::", ".", "-", "\"",
 		"()", " (", ")", ",", "=>", "0", "9", "12", "123", "4567", "²", "٣", "→", "é", "\u00a0", "\u2028", "\xff"}
 	gen.Check(t, 2000, func(t *rapid.T) {
 		text := append(partsText(t, parts, 60), "x abcdefghijklmnopqrstuvwx"...)
+		c := counter{tab: e.tab, piece: e.piece, cache: new(pieceCache), words: true}
+		if rapid.Bool().Draw(t, "warm") {
+			c.count(text, noLimit) // fills the cache slots countRun reads
+		}
+		base := unsafe.Pointer(unsafe.SliceData(text))
 		for i := 0; i+24 <= len(text); i++ {
-			b, next := text[i], text[i+1]
-			if start := wordStart[b]; start == startLetter || start == startPrefix && wordStart[next] == startLetter {
-				continue
+			next, end, _, why := countRun(c.cache, base, len(text), len(text), i, 0, 0)
+			switch why {
+			case runLimit: // counted in line, past the limit 0
+				end = next
+			case runLetters:
+				end = letters(text, end)
+			case runCut:
+				end = cl100kPiece(text, i)
 			}
-			if got, want := asciiPiece(text, i, b, next), cl100kPiece(text, i); got != want {
-				t.Fatalf("asciiPiece(%q, %d) = %d, cl100kPiece %d", text, i, got, want)
+			if want := cl100kPiece(text, i); end != want {
+				t.Fatalf("countRun(%q, %d) cuts at %d (why %d), cl100kPiece at %d", text, i, end, why, want)
 			}
 		}
 	})
