@@ -3,9 +3,11 @@ package binding
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/gcxwire/gcx/internal/jsontext"
 	"github.com/gcxwire/gcx/jsonmap"
 )
 
@@ -329,5 +331,83 @@ func TestReadCommonDepth(t *testing.T) {
 				t.Errorf("readCommon took %v a value nested %d deep", took, depth)
 			}
 		}
+	}
+}
+
+// Strings of every character that has an escape, each spelled as it
+// stands, by its short escape or by \u in lower or upper case, in the
+// names and values of structuredContent (the text's literal in compact
+// form): ReadResponse reads each message as the reader alone does, and
+// the answer it writes is in compact form, structuredContent's strings
+// written anew where they were not.
+func TestReadCommonSpellings(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 38))
+	chars := []rune{'a', 'K', '<', '&', '"', '\\', '/', '\n', '\t', 0, 0x1f, 0x7f, 'é', 0x2028, 0x1F600, ' '}
+	spell := func(r rune) string {
+		var forms []string
+		switch {
+		case r == '"' || r == '\\':
+			forms = []string{`\` + string(r)}
+		case r == '/':
+			forms = []string{"/", `\/`}
+		case r == '\n':
+			forms = []string{`\n`}
+		case r == '\t':
+			forms = []string{`\t`}
+		case r >= 0x20:
+			forms = []string{string(r)}
+		}
+		if r < 0x10000 {
+			forms = append(forms, fmt.Sprintf(`\u%04x`, r), fmt.Sprintf(`\u%04X`, r))
+			return forms[rng.IntN(len(forms))]
+		}
+		hi, lo := 0xD800+(r-0x10000)>>10, 0xDC00+(r-0x10000)&0x3ff
+		forms = append(forms, fmt.Sprintf(`\u%04x\u%04x`, hi, lo), fmt.Sprintf(`\u%04X\u%04X`, hi, lo))
+		return forms[rng.IntN(len(forms))]
+	}
+	// A string, and its literal spelled at random or in compact form.
+	str := func() (s, compact, lit string) {
+		var b, l strings.Builder
+		for range rng.IntN(12) {
+			r := chars[rng.IntN(len(chars))]
+			b.WriteRune(r)
+			l.WriteString(spell(r))
+		}
+		s = b.String()
+		compact = string(jsontext.AppendString(nil, s))
+		if rng.IntN(4) == 0 {
+			return s, compact, compact
+		}
+		return s, compact, `"` + l.String() + `"`
+	}
+	taken := 0
+	for range 3000 {
+		var text, structured []string
+		for i := range 1 + rng.IntN(4) {
+			_, k, kl := str()
+			// Names unlike each other: the reader refuses a repeated one.
+			k, kl = `"`+string(rune('A'+i))+k[1:], `"`+string(rune('A'+i))+kl[1:]
+			_, v, vl := str()
+			text, structured = append(text, k+":"+v), append(structured, kl+":"+vl)
+		}
+		lit := jsontext.AppendString(nil, "{"+strings.Join(text, ",")+"}")
+		msg := []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":` + string(lit) + `}],"structuredContent":{` + strings.Join(structured, ",") + `}}}`)
+		checkCommonSame(t, msg)
+		var room responseRoom
+		if _, _, took := readCommon(msg, &room); took {
+			taken++
+		}
+		resp, ok := ReadResponse(msg)
+		if !ok {
+			t.Fatalf("not read: %q", msg)
+		}
+		out := resp.Apply(Answer{Format: "gcx", Block: 0, Text: "x"})
+		v, err := jsonmap.Parse(out)
+		if err != nil || !bytes.Equal(v.AppendCompact(nil), out) {
+			t.Fatalf("the answer is not in compact form (%v): %q\nfrom %q", err, out, msg)
+		}
+	}
+	if taken < 2900 {
+		t.Fatalf("readCommon read %d of 3000 messages", taken)
 	}
 }
