@@ -1,6 +1,7 @@
 package binding
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/gcxwire/gcx/jsonmap"
@@ -36,5 +37,24 @@ func TestReadResponseNamesCaseSensitive(t *testing.T) {
 				t.Errorf("block %d is %+v, ResultFromJSON's %+v: %s", i, got, want.Content[i], msg)
 			}
 		}
+	}
+}
+
+// A member name longer than a word, in the text block's literal as itself,
+// against structuredContent's name of the same length but another first
+// byte ('}'): the in-line member match gives the member up whole, and the
+// reader finds the values differ (it does not take the '}' for the
+// object's end).
+func TestReadResponseLongNameDiffers(t *testing.T) {
+	msg := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\"abcdefghij\":\"x\"}"}],"structuredContent":{"}bcdefghij":"x"}}}`
+	resp, ok := ReadResponse([]byte(msg))
+	if !ok {
+		t.Fatalf("ReadResponse refuses %s", msg)
+	}
+	if s, _ := resp.Result.Structured.(*json.RawMessage); s == nil || string(*s) != `{"}bcdefghij":"x"}` {
+		t.Errorf("structuredContent %v, want {\"}bcdefghij\":\"x\"}", resp.Result.Structured)
+	}
+	if known := resp.Result.known; known == nil || !known.differs {
+		t.Errorf("the text block is not known as differing from structuredContent: %+v", known)
 	}
 }
