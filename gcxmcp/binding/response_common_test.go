@@ -184,8 +184,9 @@ func drawCommon(t *rapid.T) []byte {
 // messages a byte or a member away from it, and drawResponse's; and it
 // reads the common shape itself.
 func TestPropertyCommonAsReader(t *testing.T) {
-	taken := 0
+	taken, cases := 0, 0
 	propcheck.Check(t, 3000, func(t *rapid.T) {
+		cases++
 		msg := drawCommon(t)
 		if rapid.IntRange(0, 3).Draw(t, "drawResponse") == 0 {
 			msg = drawResponse(t).msg
@@ -208,8 +209,11 @@ func TestPropertyCommonAsReader(t *testing.T) {
 			}
 		}
 	})
-	if taken < 300 {
-		t.Fatalf("readCommon read %d messages, too few to say", taken)
+	// A tenth of the cases: 300 of the 3000 a full run draws, and as many
+	// of the fifth that go test -short draws (a fixed 300 there was about
+	// half the messages, and failed about half the runs).
+	if taken < cases/10 {
+		t.Fatalf("readCommon read %d messages of %d, too few to say", taken, cases)
 	}
 }
 

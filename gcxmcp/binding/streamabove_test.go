@@ -44,3 +44,24 @@ func TestLargeValuesAreNotParsed(t *testing.T) {
 		}
 	}
 }
+
+// A text block's text of exactly streamAbove bytes, whose literal is too
+// long for parseLiteral's window, is not parsed by the reader either: the
+// bound is "at or above" in both places; one byte shorter, it is.
+func TestReadResponseTextAtStreamAbove(t *testing.T) {
+	for _, c := range []struct {
+		n      int
+		parsed bool
+	}{{streamAbove - 1, true}, {streamAbove, false}} {
+		text := "[" + strings.Repeat(" ", c.n-3) + "1]"
+		msg := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"` + text + `"}]}}`
+		resp, ok := ReadResponse([]byte(msg))
+		if !ok {
+			t.Fatalf("%d bytes: ReadResponse refuses it", c.n)
+		}
+		known := resp.Result.known
+		if parsed := known != nil && known.parsed; parsed != c.parsed {
+			t.Errorf("%d bytes: parsed %v, want %v", c.n, parsed, c.parsed)
+		}
+	}
+}
