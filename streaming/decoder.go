@@ -149,6 +149,12 @@ type Decoder struct {
 	// ended: the reader has reported the end of the input (rerr is
 	// io.EOF), so nothing is read into buf again.
 	ended bool
+	// inPlace: buf is the string NewDecoderString was given, or all of
+	// it but its last bytes, which r then holds; it is never written to.
+	// Until the first Next, buf is empty, with the string as its capacity;
+	// where r holds bytes, the first read moves on to a buffer of the
+	// decoder's own, and where not, the input has ended once buf is set.
+	inPlace bool
 
 	r    io.Reader
 	rerr error // the reader's error once it returned one, io.EOF included
@@ -243,6 +249,66 @@ func NewDecoder(r io.Reader) *Decoder {
 		return newRoomDecoder(r, n+1+bufferSlack)
 	}
 	return &Decoder{r: r, Limits: spec.DefaultLimits, line: 1}
+}
+
+// NewDecoderString returns a Decoder that reads the payload s in place,
+// with spec.DefaultLimits. It gives the answers of
+// NewDecoder(strings.NewReader(s)), but copies none of s into buffers of
+// its own: a string's bytes never change, so the string itself can be the
+// read buffer.
+//
+// Fresh rows, comments and headers point into s, with or without
+// ReuseRecord, so one kept alive keeps s alive. A payload the caller
+// already holds as a string — a tool call's text block — then costs no
+// new memory for its text, however long its values.
+func NewDecoderString(s string) *Decoder {
+	return newDecoderString(s, scanRoomAfter(s))
+}
+
+// newDecoderString is NewDecoderString, told whether the memory after s
+// may be loaded (scanRoomAfter). Where it may not, all of s but its last
+// bufferSlack bytes is read in place, and its last line is copied with
+// those bytes into a buffer that has room after them.
+func newDecoderString(s string, roomAfter bool) *Decoder {
+	x := new(stringDecoder)
+	d := &x.d
+	d.Limits, d.line = spec.DefaultLimits, 1
+	cut := len(s)
+	if !roomAfter {
+		cut = max(len(s)-bufferSlack, 0)
+	}
+	if cut > 0 {
+		d.buf = unsafe.Slice(unsafe.StringData(s), cut)[:0]
+		d.inPlace = true
+	}
+	x.tail.Reset(s[cut:])
+	d.r = &x.tail
+	return d
+}
+
+// scanRoomAfter reports whether the row scanner may load the bufferSlack
+// bytes after s, which it may do past the end of a line, as it may past
+// the end of any buffer: whether they lie on the memory page of s's last
+// byte. Memory is mapped and protected a page at a time, so a load there
+// cannot fault, whatever the bytes are, and the scanner marks nothing past
+// the bytes it was given. Pages are at least 4 KiB, and a multiple of that
+// where larger, so a boundary of theirs is one of 4 KiB as well. Only
+// strings that end within bufferSlack bytes of such a boundary, one in 256,
+// have no room.
+func scanRoomAfter(s string) bool {
+	if len(s) == 0 {
+		return false
+	}
+	const page = 4 << 10
+	last := uintptr(unsafe.Pointer(unsafe.StringData(s))) + uintptr(len(s)) - 1
+	return last/page == (last+bufferSlack)/page
+}
+
+// stringDecoder is a Decoder and the reader of the last bytes of the
+// string it reads in place, allocated together.
+type stringDecoder struct {
+	d    Decoder
+	tail strings.Reader
 }
 
 // The rooms a Decoder is allocated with for a small input's buffer: each
@@ -537,29 +603,7 @@ func (d *Decoder) next() (Kind, error) {
 		return d.stop(io.EOF)
 	}
 	if len(d.buf) == 0 {
-		size := initialBuffer
-		d.sealed = !d.ReuseRecord
-		if n, ok := inputSize(d.r); ok {
-			// The whole input fits a buffer one byte longer, which the
-			// first read therefore does not fill: a full read would
-			// take the input for a big one and grow the buffer.
-			size = min(n+1, fullBuffer)
-			if d.sealed {
-				size = min(n+1, sealedBuffer)
-			}
-		}
-		if cap(d.buf) >= size+bufferSlack {
-			// The room NewDecoder allocated the decoder with.
-			d.buf = d.buf[:size+bufferSlack]
-		} else {
-			d.buf = d.newBuffer(size)
-		}
-		if limit := d.Limits.MaxLineBytes; limit > 0 {
-			d.threshold = max(limit+1, spec.MaxTagBytes+1)
-		}
-		// The first read, into the empty buffer: what fillLine's read
-		// would do, without its look at what to move or grow.
-		d.readOnce(size)
+		d.startBuffer()
 	}
 	end, hasLF, err := d.fillLine()
 	if err != nil {
@@ -603,6 +647,47 @@ func (d *Decoder) next() (Kind, error) {
 	return kind, nil
 }
 
+// startBuffer sets up the first buffer before the first line is read:
+// the string a NewDecoderString reads in place, or else a buffer of the
+// input's size where the reader tells it, filled by the first read.
+func (d *Decoder) startBuffer() {
+	if limit := d.Limits.MaxLineBytes; limit > 0 {
+		d.threshold = max(limit+1, spec.MaxTagBytes+1)
+	}
+	if d.inPlace {
+		// Never written to, whether or not the caller reuses rows.
+		d.sealed = true
+		d.buf = d.buf[:cap(d.buf)]
+		d.end = len(d.buf)
+		if rest, _ := inputSize(d.r); rest == 0 {
+			// The whole string is in place: there is nothing to read.
+			d.inPlace = false
+			d.rerr, d.ended = io.EOF, true
+		}
+		return
+	}
+	size := initialBuffer
+	d.sealed = !d.ReuseRecord
+	if n, ok := inputSize(d.r); ok {
+		// The whole input fits a buffer one byte longer, which the
+		// first read therefore does not fill: a full read would take
+		// the input for a big one and grow the buffer.
+		size = min(n+1, fullBuffer)
+		if d.sealed {
+			size = min(n+1, sealedBuffer)
+		}
+	}
+	if cap(d.buf) >= size+bufferSlack {
+		// The room NewDecoder allocated the decoder with.
+		d.buf = d.buf[:size+bufferSlack]
+	} else {
+		d.buf = d.newBuffer(size)
+	}
+	// The first read, into the empty buffer: what fillLine's read would
+	// do, without its look at what to move or grow.
+	d.readOnce(size)
+}
+
 // fillLine makes buf[start:] hold the next line up to its LF, or up to the
 // end of the input, or at least threshold bytes of it, whichever comes
 // first: enough to decide the line either way. It returns where the line's
@@ -636,6 +721,9 @@ func (d *Decoder) fillLine() (end int, hasLF bool, err error) {
 // one — a bigger one if they fill too much of it, and always a new one
 // where the buffer is sealed. It returns how far the bytes moved.
 func (d *Decoder) read() (shift int) {
+	if d.inPlace {
+		return d.readRest()
+	}
 	size := len(d.buf) - bufferSlack
 	if d.sealed && d.end < size {
 		// Strings handed out point into buf: read into the room left,
@@ -681,15 +769,42 @@ func (d *Decoder) read() (shift int) {
 			// into it, and reading goes on in a new one.
 			to = d.newBuffer(grown)
 		}
-		shift = d.start
-		copy(to, d.buf[d.start:d.end])
-		d.buf = to
-		d.end -= d.start
-		d.clean = max(d.clean-d.start, 0)
-		d.base += int64(d.start)
-		d.start = 0
+		shift = d.moveTo(to)
 	}
 	d.readOnce(grown)
+	return shift
+}
+
+// readRest is read for a string read in place whose bytes up to the last
+// bufferSlack are done but for its unfinished last line: that line and
+// those bytes, all that is left, are moved and read into a buffer just
+// their size, or into the first header's room where they fit, which a
+// sealed decoder never copies its header's line into.
+func (d *Decoder) readRest() (shift int) {
+	d.inPlace = false
+	rest, _ := inputSize(d.r)
+	size := d.end - d.start + rest + 1
+	var to []byte
+	if size+bufferSlack <= len(d.firstLine) {
+		to = d.firstLine[:size+bufferSlack]
+	} else {
+		to = d.newBuffer(size)
+	}
+	shift = d.moveTo(to)
+	d.readOnce(size)
+	return shift
+}
+
+// moveTo moves the unread bytes to the front of to, which becomes the
+// buffer, and returns how far they moved.
+func (d *Decoder) moveTo(to []byte) (shift int) {
+	shift = d.start
+	copy(to, d.buf[d.start:d.end])
+	d.buf = to
+	d.end -= d.start
+	d.clean = max(d.clean-d.start, 0)
+	d.base += int64(d.start)
+	d.start = 0
 	return shift
 }
 

@@ -219,27 +219,39 @@ func BenchmarkFreshAgainstReuse(b *testing.B) {
 		name    string
 		payload []byte
 	}{{"symbols500", symbolsGCX}, {"value10k", []byte(long.String())}} {
-		for _, reuse := range []bool{false, true} {
-			name := shape.name + "/fresh"
-			if reuse {
-				name = shape.name + "/reuse"
-			}
-			b.Run(name, func(b *testing.B) {
-				b.SetBytes(int64(len(shape.payload)))
-				b.ReportAllocs()
-				for b.Loop() {
-					d := NewDecoder(bytes.NewReader(shape.payload))
-					d.ReuseRecord = reuse
-					for {
-						if _, err := d.Next(); err != nil {
-							if err != io.EOF {
-								b.Fatal(err)
+		text := string(shape.payload)
+		for _, from := range []string{"reader", "string"} {
+			for _, reuse := range []bool{false, true} {
+				name := shape.name + "/fresh"
+				if reuse {
+					name = shape.name + "/reuse"
+				}
+				if from == "string" {
+					// NewDecoderString: the payload read in place.
+					name += "-in-place"
+				}
+				b.Run(name, func(b *testing.B) {
+					b.SetBytes(int64(len(shape.payload)))
+					b.ReportAllocs()
+					for b.Loop() {
+						var d *Decoder
+						if from == "string" {
+							d = NewDecoderString(text)
+						} else {
+							d = NewDecoder(bytes.NewReader(shape.payload))
+						}
+						d.ReuseRecord = reuse
+						for {
+							if _, err := d.Next(); err != nil {
+								if err != io.EOF {
+									b.Fatal(err)
+								}
+								break
 							}
-							break
 						}
 					}
-				}
-			})
+				})
+			}
 		}
 	}
 }

@@ -4,11 +4,14 @@ package streaming
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"syscall"
 	"testing"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/gcxwire/gcx/spec"
 )
 
 // guardedPage maps three pages and leaves only the middle one readable and
@@ -78,6 +81,69 @@ func TestGuardPagesAroundValues(t *testing.T) {
 			}
 			if (werr == nil) != wantOK {
 				t.Errorf("WriteRow(%q) at offset %d of the page: error %v, the value is valid UTF-8: %v", text, at, werr, wantOK)
+			}
+		}
+	}
+}
+
+// A payload that NewDecoderString reads in place, ending at the last byte
+// of a readable page or a few bytes before it, decodes as the reference
+// decodes it, and without a fault: where the room the row scanner may load
+// past a line would cross the page's end, the decoder stops short of the
+// string's end by that room and reads its last bytes into a buffer of its
+// own.
+func TestGuardPagesAfterPayloadsInPlace(t *testing.T) {
+	page := guardedPage(t)
+	var payloads []string
+	for _, text := range guardTexts() {
+		for _, tail := range []string{"\n", "", "\t\n", "\n#c\n", "\nx\n"} {
+			payloads = append(payloads, "GCX1 tool=t fields=v\n"+text+tail)
+		}
+		payloads = append(payloads, "GCX1 tool=t fields=v,w rows=2\n"+text+"\tw\n"+"a\t"+text+"\n")
+	}
+	for n := range 40 {
+		payloads = append(payloads, ("GCX1 tool=t fields=a\n" + strings.Repeat("x\n", 20))[:n])
+	}
+	for _, payload := range payloads {
+		if len(payload) > len(page) {
+			continue
+		}
+		want, err := expect([]byte(payload), spec.DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The bytes between the payload and the page's end, if any,
+		// are LFs and TABs, which a scan that marked what it loaded
+		// past its bytes would take for the payload's.
+		for _, gap := range []int{0, 1, bufferSlack - 1, bufferSlack, bufferSlack + 1, 40} {
+			if len(payload)+gap > len(page) {
+				continue
+			}
+			held := page[len(page)-gap-len(payload) : len(page)-gap]
+			copy(held, payload)
+			for i := len(page) - gap; i < len(page); i++ {
+				page[i] = "\n\t"[i%2]
+			}
+			s := unsafe.String(unsafe.SliceData(held), len(held))
+			if room := scanRoomAfter(s); len(s) > 0 && room != (gap >= bufferSlack) {
+				t.Errorf("%d bytes before the page's end: scanRoomAfter = %v", gap, room)
+			}
+			for _, reuse := range []bool{false, true} {
+				for _, portable := range []bool{false, true} {
+					d := NewDecoderString(s)
+					d.ReuseRecord, d.portable = reuse, portable
+					got, err, problem := drain(d)
+					where := fmt.Sprintf("%q, %d bytes before the page's end, reuse %v, portable %v", payload, gap, reuse, portable)
+					if problem != "" {
+						t.Fatalf("%s: %s", where, problem)
+					}
+					if diff := diffEvents(got, want.events); diff != "" {
+						t.Errorf("%s: items differ (-reference +streaming):\n%s", where, diff)
+					}
+					if diff := diffError(err, want.err); diff != "" {
+						t.Errorf("%s: error differs (-reference +streaming):\n%s", where, diff)
+					}
+				}
 			}
 		}
 	}

@@ -83,6 +83,8 @@ func (s *stutter) Read(p []byte) (int, error) {
 func oddReaders() []delivery {
 	return []delivery{
 		{"bytes", func(b []byte) io.Reader { return bytes.NewReader(b) }},
+		inPlaceDelivery,
+		inPlaceTailDelivery,
 		{"strings", func(b []byte) io.Reader { return strings.NewReader(string(b)) }},
 		{"buffer", func(b []byte) io.Reader { return bytes.NewBuffer(append([]byte(nil), b...)) }},
 		{"unsized", func(b []byte) io.Reader { return unsized{bytes.NewReader(b)} }},
@@ -233,7 +235,7 @@ func TestOddReadersKeepWhatTheyDeliver(t *testing.T) {
 
 // keepAll decodes from r and returns all it was handed.
 func keepAll(r io.Reader, lim spec.Limits, reuse bool) (items []kept, err error) {
-	d := NewDecoder(r)
+	d := newDecoderOf(r)
 	d.Limits = lim
 	d.ReuseRecord = reuse
 	for {

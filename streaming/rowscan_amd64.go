@@ -42,6 +42,13 @@ func (d *Decoder) readPlainRow() bool {
 	}
 	// readHeader gave d.marks room for the section's TABs.
 	lf, marks, flags := scanRowVector(&b[0], len(b), &d.marks[0], len(d.marks), wideScan)
+	if lf < 0 && d.inPlace {
+		// The last line of a string read in place, cut short by the
+		// room left for the scanner's loads: read the rest, and look
+		// again.
+		d.readRest()
+		return d.readPlainRow()
+	}
 	if lf < 0 || marks > len(d.marks) || marks < width-1 ||
 		d.Limits.LineFault(lf) != nil || d.Limits.RowFault(d.rows) != nil {
 		if lf >= 0 && marks > len(d.marks) && len(d.marks) < maxMarks {

@@ -36,35 +36,47 @@ func fiveRows() []byte {
 // caller's to keep) and with ReuseRecord.
 func BenchmarkSmallCall(b *testing.B) {
 	payload := fiveRows()
-	for _, reuse := range []bool{false, true} {
-		name := "fresh"
-		if reuse {
-			name = "reuse"
-		}
-		b.Run(name, func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(payload)))
-			for b.Loop() {
-				d := NewDecoder(bytes.NewReader(payload))
-				d.ReuseRecord = reuse
-				rows := 0
-				for {
-					kind, err := d.Next()
-					if err == io.EOF {
-						break
-					}
-					if err != nil {
-						b.Fatal(err)
-					}
-					if kind == KindRow {
-						rows++
-					}
-				}
-				if rows != 5 {
-					b.Fatalf("%d rows", rows)
-				}
+	text := string(payload)
+	for _, inPlace := range []bool{false, true} {
+		for _, reuse := range []bool{false, true} {
+			name := "fresh"
+			if reuse {
+				name = "reuse"
 			}
-		})
+			if inPlace {
+				// NewDecoderString: the payload read in place.
+				name += "-in-place"
+			}
+			b.Run(name, func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(payload)))
+				for b.Loop() {
+					var d *Decoder
+					if inPlace {
+						d = NewDecoderString(text)
+					} else {
+						d = NewDecoder(bytes.NewReader(payload))
+					}
+					d.ReuseRecord = reuse
+					rows := 0
+					for {
+						kind, err := d.Next()
+						if err == io.EOF {
+							break
+						}
+						if err != nil {
+							b.Fatal(err)
+						}
+						if kind == KindRow {
+							rows++
+						}
+					}
+					if rows != 5 {
+						b.Fatalf("%d rows", rows)
+					}
+				}
+			})
+		}
 	}
 }
 
