@@ -38,8 +38,29 @@ func Decode(payload []byte) ([]byte, error) {
 }
 
 func decodeBytes(payload []byte, limits spec.Limits) ([]byte, error) {
-	out := &jsonOut{buf: make([]byte, 0, len(payload)+len(payload)/2+16)}
-	if err := decode(out, bytes.NewReader(payload), limits); err != nil {
+	return decodeFrom(streaming.NewDecoder(bytes.NewReader(payload)), len(payload), limits)
+}
+
+// DecodeString is Decode of a payload held as a string, as a tool call's
+// text block is: the decoder reads it in place
+// (streaming.NewDecoderString) rather than a copy of it.
+func DecodeString(payload string) ([]byte, error) {
+	return decodeFrom(streaming.NewDecoderString(payload), len(payload), spec.DefaultLimits)
+}
+
+// DecodeValueString is DecodeString returning the value itself.
+func DecodeValueString(payload string) (Value, error) {
+	out, err := DecodeString(payload)
+	if err != nil {
+		return Value{}, err
+	}
+	return parse(bytesString(out))
+}
+
+// decodeFrom decodes a payload of size bytes with sd into a new buffer.
+func decodeFrom(sd *streaming.Decoder, size int, limits spec.Limits) ([]byte, error) {
+	out := &jsonOut{buf: make([]byte, 0, size+size/2+16)}
+	if err := decode(out, sd, limits); err != nil {
 		return nil, err
 	}
 	return out.buf, nil
@@ -55,7 +76,7 @@ func decodeBytes(payload []byte, limits spec.Limits) ([]byte, error) {
 // ended cleanly, and a value that is a single cell (json=value) is written
 // only then [MAP-21]. An error from r or w is returned as it is.
 func DecodeTo(w io.Writer, r io.Reader, limits spec.Limits) error {
-	return decode(&jsonOut{w: w}, r, limits)
+	return decode(&jsonOut{w: w}, streaming.NewDecoder(r), limits)
 }
 
 // DecodeValue is Decode returning the value itself.
@@ -242,8 +263,8 @@ func (o *jsonOut) finish() error {
 	return err
 }
 
-// decode reads a payload with a streaming.Decoder and writes its value to
-// out as it goes.
+// decode reads a payload with sd, a new streaming.Decoder, and writes its
+// value to out as it goes.
 //
 // Mapping errors are reported in the order of [MAP-14], after any GCX1
 // error: once one is found the decoder stops writing, but reads on to the
@@ -252,8 +273,7 @@ func (o *jsonOut) finish() error {
 // payload decides — a json=value section's single row, the sections a
 // root announces. Each error carries the place the procedure of [MAP-14]
 // would check it (its key), and the first by that order is reported.
-func decode(out *jsonOut, r io.Reader, limits spec.Limits) error {
-	sd := streaming.NewDecoder(r)
+func decode(out *jsonOut, sd *streaming.Decoder, limits spec.Limits) error {
 	sd.Limits = limits
 	sd.ReuseRecord = true
 	d := &decoder{sd: sd, out: out, section: -1}

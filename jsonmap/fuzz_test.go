@@ -46,6 +46,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add([]byte(c.gcx))
 	}
 	f.Fuzz(func(t *testing.T, payload []byte) {
+		sameFromString(t, payload)
 		v, err := jsonmap.DecodeValue(payload)
 		if err != nil {
 			if spec.ClassName(err) == "io" {

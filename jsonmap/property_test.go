@@ -3,6 +3,7 @@ package jsonmap_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -110,6 +111,16 @@ func TestPropertyCompactIsAFixedPoint(t *testing.T) {
 	})
 }
 
+// sameFromString fails t unless DecodeString of payload, read in place,
+// gives exactly what Decode gives: the same JSON text, or the same error.
+func sameFromString(t interface{ Fatalf(string, ...any) }, payload []byte) {
+	want, wantErr := jsonmap.Decode(payload)
+	got, err := jsonmap.DecodeString(string(payload))
+	if !bytes.Equal(got, want) || fmt.Sprint(err) != fmt.Sprint(wantErr) || spec.ClassName(err) != spec.ClassName(wantErr) {
+		t.Fatalf("payload %q: DecodeString gives %q, %v; Decode gives %q, %v", payload, got, err, want, wantErr)
+	}
+}
+
 // TestPropertyDecodeMutated: a damaged payload either fails with a
 // classified error or decodes to a value that itself round-trips; the
 // decoder never panics [MAP-7] [ERR-1].
@@ -122,6 +133,8 @@ func TestPropertyDecodeMutated(t *testing.T) {
 			t.Fatal(err)
 		}
 		mutated := gen.Mutate(t, payload)
+		sameFromString(t, payload)
+		sameFromString(t, mutated)
 		got, err := jsonmap.DecodeValue(mutated)
 		if err != nil {
 			var e *spec.Error

@@ -11,6 +11,7 @@ import (
 	"github.com/gcxwire/gcx/codec"
 	"github.com/gcxwire/gcx/jsonmap"
 	"github.com/gcxwire/gcx/spec"
+	"github.com/gcxwire/gcx/streaming"
 )
 
 // Readable is the list of tags this package reads [MCP-2] [MCP-3].
@@ -90,10 +91,13 @@ func ReadResultAccepting(res *Result, accept []string) (*Read, error) {
 	// The payload begins with "GCX", so it is read as GCX1 [AUTO-3],
 	// unless its own tag is another version the client reads [VER-2].
 	tag := spec.Version
-	decode := jsonmap.DecodeValue
-	if t, kind, _ := spec.ReadTag(payload); kind == spec.TagOther && slices.Contains(accept, t) {
+	// A GCX1 payload is read where the text block holds it; another
+	// version's codec takes a copy.
+	decode := jsonmap.DecodeValueString
+	// ReadTag looks at no more than a tag's bytes and the one after.
+	if t, kind, _ := spec.ReadTag([]byte(payload[:min(len(payload), spec.MaxTagBytes+1)])); kind == spec.TagOther && slices.Contains(accept, t) {
 		if c, ok := codec.Lookup(t); ok {
-			tag, decode = t, c.Decode
+			tag, decode = t, func(payload string) (jsonmap.Value, error) { return c.Decode([]byte(payload)) }
 		}
 	}
 	value, err := decode(payload)
@@ -116,7 +120,7 @@ func ReadResultAccepting(res *Result, accept []string) (*Read, error) {
 	// binding; another version's pairs mean what it says.
 	head := truncation{total: -1}
 	if tag == spec.Version {
-		if head, err = headerCounts(payload); err != nil {
+		if head, err = headerCounts(streaming.NewDecoderString(payload)); err != nil {
 			return nil, err
 		}
 	}
@@ -208,13 +212,13 @@ func compactBlock(res *Result, check bool) (jsonmap.Value, error) {
 }
 
 // payloadBlock returns the first text block that begins with "GCX" [MCP-8].
-func payloadBlock(res *Result) ([]byte, bool) {
+func payloadBlock(res *Result) (string, bool) {
 	for _, b := range res.Content {
 		if b.IsText && strings.HasPrefix(b.Text, spec.TagPrefix) {
-			return []byte(b.Text), true
+			return b.Text, true
 		}
 	}
-	return nil, false
+	return "", false
 }
 
 // jsonText returns the compact form of the first text block that holds a

@@ -203,13 +203,12 @@ func describe(v any) string {
 	return string(b)
 }
 
-// rootHeader reads the first header of a payload. table reports whether
-// the root section is a table whose meta pairs are not members of the value
-// — the table form, with or without json=rows, or a layout part of rows
-// shape [MAP-7] [MAP-13] — which is where total= and truncated= may stand
-// [MCP-7]. It reads one line.
-func rootHeader(payload []byte) (h *streaming.Header, table bool, err error) {
-	d := streaming.NewDecoder(bytes.NewReader(payload))
+// rootHeader reads the first header of a payload with d, a new Decoder of
+// it. table reports whether the root section is a table whose meta pairs
+// are not members of the value — the table form, with or without
+// json=rows, or a layout part of rows shape [MAP-7] [MAP-13] — which is
+// where total= and truncated= may stand [MCP-7]. It reads one line.
+func rootHeader(d *streaming.Decoder) (h *streaming.Header, table bool, err error) {
 	if _, err := d.Next(); err != nil {
 		if err == io.EOF {
 			err = io.ErrUnexpectedEOF
@@ -229,12 +228,12 @@ func lookupMeta(meta []spec.Meta, key string) (string, bool) {
 	return "", false
 }
 
-// headerCounts reads total= and truncated= from a payload's root header
-// when the root is a table [MCP-7]. A decoded payload's values are valid
-// [META-1] [META-3].
-func headerCounts(payload []byte) (truncation, error) {
+// headerCounts reads total= and truncated= from the root header of the
+// payload d decodes, when the root is a table [MCP-7]. A decoded payload's
+// values are valid [META-1] [META-3].
+func headerCounts(d *streaming.Decoder) (truncation, error) {
 	t := truncation{total: -1}
-	h, table, err := rootHeader(payload)
+	h, table, err := rootHeader(d)
 	if err != nil || !table {
 		return t, err
 	}
@@ -259,6 +258,6 @@ func headerCounts(payload []byte) (truncation, error) {
 // payload they are nothing to this binding, so both say nothing. It reads
 // the first line of payload.
 func HeaderCounts(payload []byte) (total int64, truncated, hasTruncated bool, err error) {
-	t, err := headerCounts(payload)
+	t, err := headerCounts(streaming.NewDecoder(bytes.NewReader(payload)))
 	return t.total, t.truncated, t.hasTruncated, err
 }
