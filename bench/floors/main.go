@@ -350,6 +350,10 @@ func buildRows(corpus map[string]scorecard.Case) ([]row, error) {
 		kept := side{"read, count, copy to new memory", func() error { return readCopy(payload, buf) }}
 		reuse := side{"decode, reuse", func() error { return decode(payload, true) }}
 		fresh := side{"decode, fresh", func() error { return decode(payload, false) }}
+		// The payload as a string the caller holds, read in place.
+		text := string(payload)
+		reuseInPlace := side{"decode from a string, reuse", func() error { return decodeString(text, true) }}
+		freshInPlace := side{"decode from a string, fresh", func() error { return decodeString(text, false) }}
 		bound := "handing out each row's values (next rows)"
 		if perCall {
 			bound = "the decoder's fixed cost: its header's parse and its buffers (next rows)"
@@ -360,7 +364,10 @@ func buildRows(corpus map[string]scorecard.Case) ([]row, error) {
 			row{path: name + ", fresh", input: input, bytes: len(payload), subject: fresh, against: floor, goal: 1.5, bound: bound},
 			row{path: name + ", fresh", input: input, bytes: len(payload), subject: fresh, against: kept},
 			row{path: name + ", fresh", input: input, bytes: len(payload), subject: fresh, against: reuse, goal: 1.5,
-				bound: "allocating and copying the text the caller keeps (the row before)"})
+				bound: "allocating and copying the text the caller keeps (the row before)"},
+			row{path: name + " from a string, fresh", input: input, bytes: len(payload), subject: freshInPlace, against: reuseInPlace, goal: 1.5,
+				bound: "the rows' slices, which the caller keeps"},
+			row{path: name + " from a string, fresh", input: input, bytes: len(payload), subject: freshInPlace, against: reuse})
 	}
 	decodeRows("decode per call", "search_symbols-5, "+kb(len(smallGCX)), smallGCX, true)
 	rows = append(rows, row{path: "decode per call, reuse", input: "search_symbols-5, " + kb(len(smallGCX)), bytes: len(smallGCX),
@@ -563,7 +570,17 @@ var sinkBytes []byte
 
 // decode reads a payload with a new Decoder, as a client does per call.
 func decode(payload []byte, reuse bool) error {
-	d := streaming.NewDecoder(bytes.NewReader(payload))
+	return drain(streaming.NewDecoder(bytes.NewReader(payload)), reuse)
+}
+
+// decodeString reads a payload with a new Decoder from
+// streaming.NewDecoderString, as a client holding a call's text does.
+func decodeString(payload string, reuse bool) error {
+	return drain(streaming.NewDecoderString(payload), reuse)
+}
+
+// drain reads all of a payload with d.
+func drain(d *streaming.Decoder, reuse bool) error {
 	d.ReuseRecord = reuse
 	for {
 		if _, err := d.Next(); err != nil {
