@@ -3,6 +3,7 @@ package streaming
 import (
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -163,6 +164,44 @@ func TestInPlaceStringsPointIntoThePayload(t *testing.T) {
 						}
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestInPlaceTailCopiesNoMoreThanTheLimit: where a string is read in place
+// but for its tail, a last line far over Limits.MaxLineBytes is decided,
+// as from a reader, once the limit's worth of it is there: the decoder
+// never copies the whole line to look at it. (The row scanner's path read
+// the rest of the string, 8 MiB here, before it looked at the limit.)
+func TestInPlaceTailCopiesNoMoreThanTheLimit(t *testing.T) {
+	lim := spec.DefaultLimits
+	lim.MaxLineBytes = 64 << 10
+	const long = 8 << 20
+	payload := "GCX1 tool=t fields=a\nx\n" + strings.Repeat("v", long)
+	want, err := reference.DecodeLimits([]byte(payload), lim)
+	if err == nil {
+		t.Fatalf("reference decodes a line of %d bytes under a limit of %d: %v", long, lim.MaxLineBytes, want)
+	}
+	for _, portable := range []bool{false, true} {
+		for _, reuse := range []bool{false, true} {
+			d := newDecoderString(payload, false)
+			d.Limits, d.ReuseRecord, d.portable = lim, reuse, portable
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, got, problem := drain(d)
+			runtime.ReadMemStats(&after)
+			if problem != "" {
+				t.Fatal(problem)
+			}
+			if diff := diffError(got, err); diff != "" {
+				t.Errorf("portable %v, reuse %v: error differs (-reference +in place):\n%s", portable, reuse, diff)
+			}
+			// A reader's decoder takes a buffer of at most sealedBuffer
+			// and the limit's worth; a copy of the line is 8 MiB.
+			if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
+				t.Errorf("portable %v, reuse %v: decoding a last line of %d bytes under a limit of %d allocated %d bytes",
+					portable, reuse, long, lim.MaxLineBytes, n)
 			}
 		}
 	}
