@@ -204,7 +204,9 @@ type Decoder struct {
 	// pairs, and firstLine the copy of its line that its strings point
 	// into with ReuseRecord, where the line is short enough and the
 	// input was not read whole (ended): a call of one section allocates
-	// no Header of its own. firstLine takes what
+	// no Header of its own. A string read in place, whose decoder is
+	// sealed and never copies its header there, may move its last line
+	// into firstLine instead (readRest). firstLine takes what
 	// is left of the runtime's 1 KiB size class, where a Decoder with
 	// the 8-byte header of an object with pointers over 512 bytes is
 	// allocated (TestDecoderHoldsTheFirstHeader).
@@ -253,14 +255,18 @@ func NewDecoder(r io.Reader) *Decoder {
 
 // NewDecoderString returns a Decoder that reads the payload s in place,
 // with spec.DefaultLimits. It gives the answers of
-// NewDecoder(strings.NewReader(s)), but copies none of s into buffers of
-// its own: a string's bytes never change, so the string itself can be the
-// read buffer.
+// NewDecoder(strings.NewReader(s)), but reads s where it lies rather than
+// copying it into buffers of its own: a string's bytes never change, so
+// the string itself can be the read buffer. The one exception is a string
+// that ends within 16 bytes of a 4 KiB page boundary, one in 256, whose
+// next page the row scanner must not load from: its last 16 bytes, with
+// the line they end, are copied into the decoder.
 //
-// Fresh rows, comments and headers point into s, with or without
-// ReuseRecord, so one kept alive keeps s alive. A payload the caller
-// already holds as a string — a tool call's text block — then costs no
-// new memory for its text, however long its values.
+// Fresh rows, comments and headers point into s (those of such a copied
+// last line into the decoder), with or without ReuseRecord, so one kept
+// alive keeps s alive. A payload the caller already holds as a string — a
+// tool call's text block — then costs no new memory for its text, however
+// long its values.
 func NewDecoderString(s string) *Decoder {
 	return newDecoderString(s, scanRoomAfter(s))
 }

@@ -42,10 +42,12 @@ func (d *Decoder) readPlainRow() bool {
 	}
 	// readHeader gave d.marks room for the section's TABs.
 	lf, marks, flags := scanRowVector(&b[0], len(b), &d.marks[0], len(d.marks), wideScan)
-	if lf < 0 && d.inPlace {
+	if lf < 0 && d.inPlace && (d.threshold == 0 || len(b) < d.threshold) {
 		// The last line of a string read in place, cut short by the
 		// room left for the scanner's loads: read the rest, and look
-		// again.
+		// again. A line already past the threshold is decided by
+		// fillLine from what is there, as from a reader, rather than
+		// copied whole.
 		d.readRest()
 		return d.readPlainRow()
 	}
