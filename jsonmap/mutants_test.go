@@ -2,6 +2,8 @@ package jsonmap_test
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"runtime"
 	"strings"
 	"sync"
@@ -12,6 +14,32 @@ import (
 )
 
 // Tests written for mutants that survived the package's other tests.
+
+// TestEncodeFileReadErrorInArrayForm: a read error inside a root array
+// written in the array form (its elements are no objects), in Encode's
+// pass, is Encode's error, read ahead or not. Dropped, the encoder would
+// be closed on the rows written so far (file.go's writeArray).
+func TestEncodeFileReadErrorInArrayForm(t *testing.T) {
+	text := []byte(`[` + strings.Repeat(`"`+strings.Repeat("x", 100)+`",1,`, 2000) + `2]`)
+	for _, ahead := range []bool{false, true} {
+		if ahead { // on one core, read as before
+			defer jsonmap.ReadAheadFor(2, 1<<10)()
+		}
+		src := &brokenAfter{text: text, at: int64(len(text)) - 100}
+		plan, err := jsonmap.PlanFile("t", src, int64(len(text)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var whole bytes.Buffer
+		if err := plan.Encode(&whole, spec.DefaultLimits); err != nil || !bytes.Contains(whole.Bytes(), []byte("json=array")) {
+			t.Fatalf("ahead %v: Encode of the whole text: %v; want the array form, got %q", ahead, err, whole.Bytes()[:min(whole.Len(), 60)])
+		}
+		src.armed = true
+		if err := plan.Encode(io.Discard, spec.DefaultLimits); !errors.Is(err, errBroken) {
+			t.Errorf("ahead %v: Encode of a file broken in its array: %v, want %v", ahead, err, errBroken)
+		}
+	}
+}
 
 // TestDecodeValueOfOneByte: a payload whose value is one byte of JSON (a
 // one-digit number) decodes to that value through each of the functions
