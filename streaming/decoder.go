@@ -1,5 +1,5 @@
 // Package streaming reads and writes GCX1 incrementally: a pull Decoder over
-// an io.Reader and an Encoder over an io.Writer.
+// an io.Reader or a string, and an Encoder over an io.Writer.
 //
 // It is the module's one engine: the gcx command, the JSON mapping and auto
 // mode all decode and encode through it. Packages reference and grammar are
@@ -76,7 +76,7 @@ type Header struct {
 
 }
 
-// A Decoder reads a GCX1 payload line by line from an io.Reader.
+// A Decoder reads a GCX1 payload line by line from an io.Reader or a string.
 //
 // Next reads the next line and reports whether it was a section header, a
 // row or a comment; Header, Row and Comment return what it read. Next
