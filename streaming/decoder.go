@@ -196,9 +196,13 @@ type Decoder struct {
 	metaColRoom [inlineMeta]int
 	markRoom    [2 * inlineFields]int32
 
-	record  []string
-	kept    arena // where rows and comments are copied without ReuseRecord
-	comment spec.Comment
+	record []string
+	// recordRoom is where a row's values go with ReuseRecord, for a
+	// section of up to inlineFields fields: a call's rows then cost no
+	// allocation for their slice (startBuffer).
+	recordRoom [inlineFields]string
+	kept       arena // where rows and comments are copied without ReuseRecord
+	comment    spec.Comment
 
 	// first is the first section's Header, with room for its fields and
 	// pairs, and firstLine the copy of its line that its strings point
@@ -209,9 +213,11 @@ type Decoder struct {
 	// into firstLine instead (readRest). firstLine takes what
 	// is left of the runtime's 1 KiB size class, where a Decoder with
 	// the 8-byte header of an object with pointers over 512 bytes is
-	// allocated (TestDecoderHoldsTheFirstHeader).
+	// allocated (TestDecoderHoldsTheFirstHeader): a short header's
+	// worth, as recordRoom, which every call with ReuseRecord uses,
+	// took the rest.
 	first     headerBlock
-	firstLine [184]byte
+	firstLine [56]byte
 }
 
 // escapedRow is the room a Decoder decodes rows with escapes in, kept from
@@ -657,6 +663,9 @@ func (d *Decoder) next() (Kind, error) {
 // the string a NewDecoderString reads in place, or else a buffer of the
 // input's size where the reader tells it, filled by the first read.
 func (d *Decoder) startBuffer() {
+	if d.ReuseRecord {
+		d.record = d.recordRoom[:0]
+	}
 	if limit := d.Limits.MaxLineBytes; limit > 0 {
 		d.threshold = max(limit+1, spec.MaxTagBytes+1)
 	}
