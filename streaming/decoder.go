@@ -278,25 +278,36 @@ func NewDecoderString(s string) *Decoder {
 }
 
 // newDecoderString is NewDecoderString, told whether the memory after s
-// may be loaded (scanRoomAfter). Where it may not, all of s but its last
-// bufferSlack bytes is read in place, and its last line is copied with
-// those bytes into a buffer that has room after them.
+// may be loaded (scanRoomAfter). Where it may, the whole of s is read in
+// place and the decoder is allocated alone, in the 1 KiB size class; where
+// it may not, all of s but its last bufferSlack bytes is read in place,
+// and its last line is copied with those bytes into a buffer that has room
+// after them, read from a reader allocated with the decoder.
 func newDecoderString(s string, roomAfter bool) *Decoder {
-	x := new(stringDecoder)
-	d := &x.d
-	d.Limits, d.line = spec.DefaultLimits, 1
+	var d *Decoder
 	cut := len(s)
-	if !roomAfter {
+	if roomAfter {
+		d = new(Decoder)
+		d.r = noTail
+	} else {
+		x := new(stringDecoder)
 		cut = max(len(s)-bufferSlack, 0)
+		x.tail.Reset(s[cut:])
+		d = &x.d
+		d.r = &x.tail
 	}
+	d.Limits, d.line = spec.DefaultLimits, 1
 	if cut > 0 {
 		d.buf = unsafe.Slice(unsafe.StringData(s), cut)[:0]
 		d.inPlace = true
 	}
-	x.tail.Reset(s[cut:])
-	d.r = &x.tail
 	return d
 }
+
+// noTail is the reader of a string read whole in place: empty, so that
+// the decoder's first Next finds the input ended (startBuffer). It is
+// shared, as only its Len is ever called, which writes nothing.
+var noTail = strings.NewReader("")
 
 // scanRoomAfter reports whether the row scanner may load the bufferSlack
 // bytes after s, which it may do past the end of a line, as it may past

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -515,5 +516,47 @@ func TestSmallInputsReadIntoTheDecoder(t *testing.T) {
 				t.Errorf("%s, reuse %v: the tool name in the buffer: %v, want %v", c.name, reuse, inBuf, want)
 			}
 		}
+	}
+}
+
+// A call with ReuseRecord whose rows have at most inlineFields values
+// allocates one object, from a bytes.Reader or from a string: the rows'
+// slice stands in the decoder too (recordRoom). From a string read whole
+// in place, as all but one in 256 are, that object is the Decoder alone,
+// in the runtime's 1 KiB size class; only a string that ends too near a
+// page boundary is allocated with the reader of its last bytes.
+func TestReuseCallIsOneObject(t *testing.T) {
+	payload := fiveRows()
+	if allocs := payloadAllocations(t, payload, true); allocs != 1 {
+		t.Errorf("from a bytes.Reader: %.0f allocations a call with ReuseRecord, want 1", allocs)
+	}
+	s := string(payload)
+	for !scanRoomAfter(s) {
+		s = strings.Clone(s)
+	}
+	decode := func() {
+		d := NewDecoderString(s)
+		d.ReuseRecord = true
+		for {
+			if _, err := d.Next(); err != nil {
+				if err != io.EOF {
+					t.Fatal(err)
+				}
+				return
+			}
+		}
+	}
+	if allocs := testing.AllocsPerRun(100, decode); allocs != 1 {
+		t.Errorf("from a string: %.0f allocations a call with ReuseRecord, want 1", allocs)
+	}
+	const calls = 1000
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range calls {
+		decode()
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / calls; per > 1024 {
+		t.Errorf("from a string read whole in place: %d bytes allocated a call, want at most 1024, the Decoder's size class", per)
 	}
 }
