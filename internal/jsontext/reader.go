@@ -73,7 +73,7 @@ type Reader struct {
 	scratch  []byte
 	shifted  int // how far the last call of more moved the unread bytes
 
-	last    Token // the token NextToken returned last
+	lastPos Pos   // where the token NextToken returned last begins
 	lastEnd int64 // the input offset just past it
 	peeked  bool
 	peekTok Token
@@ -167,19 +167,19 @@ func (r *Reader) NextToken() (Token, error) {
 		if r.peekErr != nil {
 			return Token{}, r.peekErr
 		}
-		r.last, r.lastEnd = r.peekTok, r.peekEnd
+		r.lastPos, r.lastEnd = r.peekTok.Pos, r.peekEnd
 		return r.peekTok, nil
 	}
 	if r.err != nil {
 		return Token{}, r.err
 	}
-	tok, err := r.scanToken()
+	k, text, p, err := r.scanToken()
 	if err != nil {
 		r.err = err
 		return Token{}, err
 	}
-	r.last, r.lastEnd = tok, r.base+int64(r.pos)
-	return tok, nil
+	r.lastPos, r.lastEnd = p, r.base+int64(r.pos)
+	return Token{Kind: k, Text: text, Pos: p}, nil
 }
 
 // Peek returns the kind of the token NextToken will return next, or its
@@ -188,8 +188,12 @@ func (r *Reader) Peek() (Kind, error) {
 	if !r.peeked {
 		if r.err != nil {
 			r.peekTok, r.peekErr = Token{}, r.err
-		} else if r.peekTok, r.peekErr = r.scanToken(); r.peekErr != nil {
-			r.err = r.peekErr
+		} else {
+			k, text, p, err := r.scanToken()
+			r.peekTok, r.peekErr = Token{Kind: k, Text: text, Pos: p}, err
+			if err != nil {
+				r.err = err
+			}
 		}
 		r.peekEnd = r.offset()
 		r.peeked = true
@@ -206,7 +210,7 @@ func (r *Reader) Peek() (Kind, error) {
 func (r *Reader) Compact() bool { return r.CheckCompact && !r.loose }
 
 // Pos returns where the token NextToken returned last begins.
-func (r *Reader) Pos() Pos { return r.last.Pos }
+func (r *Reader) Pos() Pos { return r.lastPos }
 
 // InputOffset returns the input offset just past the token NextToken
 // returned last.
@@ -348,13 +352,19 @@ func (r *Reader) errAt(i int, msg string) *Error {
 
 var bom = []byte("\uFEFF")
 
-func (r *Reader) scanToken() (Token, error) {
+// scanToken reads the next token and returns its parts, which NextToken
+// and Peek make a Token of. The scanning functions all return a token so,
+// never a Token: a Token is too large for the compiler to keep in
+// registers, and each copy of one just written, from one function's
+// result to the next, stalls on the bytes written a word at a time.
+// On an error the parts are zero.
+func (r *Reader) scanToken() (Kind, string, Pos, error) {
 	if r.state == stBegin {
 		if err := r.ensure(len(bom)); err != nil {
-			return Token{}, err
+			return 0, "", Pos{}, err
 		}
 		if r.end-r.pos >= len(bom) && string(r.buf[r.pos:r.pos+len(bom)]) == string(bom) {
-			return Token{}, r.errAt(r.pos, "JSON text begins with a byte-order mark")
+			return 0, "", Pos{}, r.errAt(r.pos, "JSON text begins with a byte-order mark")
 		}
 		r.state = stValue
 	}
@@ -368,19 +378,19 @@ func (r *Reader) scanToken() (Token, error) {
 		} else {
 			var err error
 			if c, ok, err = r.skipSpace(); err != nil {
-				return Token{}, err
+				return 0, "", Pos{}, err
 			}
 		}
 		switch r.state {
 		case stDone:
-			return Token{}, io.EOF
+			return 0, "", Pos{}, io.EOF
 		case stAfter:
 			if len(r.stack) == 0 {
 				if !ok {
 					r.state = stDone
-					return Token{}, io.EOF
+					return 0, "", Pos{}, io.EOF
 				}
-				return Token{}, r.errFound(r.pos, "expected end of input after the JSON value, found ")
+				return 0, "", Pos{}, r.errFound(r.pos, "expected end of input after the JSON value, found ")
 			}
 			open := r.stack[len(r.stack)-1]
 			switch {
@@ -392,33 +402,36 @@ func (r *Reader) scanToken() (Token, error) {
 				}
 				continue
 			case ok && c == closer(open):
-				return r.close(), nil
+				k, p := r.close()
+				return k, "", p, nil
 			case open == '[':
-				return Token{}, r.errFound(r.pos, "expected ',' or ']' in an array, found ")
+				return 0, "", Pos{}, r.errFound(r.pos, "expected ',' or ']' in an array, found ")
 			default:
-				return Token{}, r.errFound(r.pos, "expected ',' or '}' in an object, found ")
+				return 0, "", Pos{}, r.errFound(r.pos, "expected ',' or '}' in an object, found ")
 			}
 		case stColon:
 			if !ok || c != ':' {
-				return Token{}, r.errFound(r.pos, "expected ':' after a member name, found ")
+				return 0, "", Pos{}, r.errFound(r.pos, "expected ':' after a member name, found ")
 			}
 			r.pos++
 			r.state = stValue
 			continue
 		case stFirstName, stName:
 			if ok && c == '}' && r.state == stFirstName {
-				return r.close(), nil
+				k, p := r.close()
+				return k, "", p, nil
 			}
 			if !ok || c != '"' {
-				return Token{}, r.errFound(r.pos, "expected a member name in quotes, found ")
+				return 0, "", Pos{}, r.errFound(r.pos, "expected a member name in quotes, found ")
 			}
 			return r.name()
 		default: // stValue, stFirstElem
 			if ok && c == ']' && r.state == stFirstElem {
-				return r.close(), nil
+				k, p := r.close()
+				return k, "", p, nil
 			}
 			if !ok {
-				return Token{}, r.errAt(r.pos, "expected a JSON value, found end of input")
+				return 0, "", Pos{}, r.errAt(r.pos, "expected a JSON value, found end of input")
 			}
 			return r.value(c)
 		}
@@ -433,7 +446,7 @@ func closer(open byte) byte {
 }
 
 // close reads the closing bracket at pos.
-func (r *Reader) close() Token {
+func (r *Reader) close() (Kind, Pos) {
 	p := r.posAt(r.pos)
 	r.pos++
 	kind := ArrayEnd
@@ -447,14 +460,14 @@ func (r *Reader) close() Token {
 	}
 	r.stack = r.stack[:len(r.stack)-1]
 	r.state = stAfter
-	return Token{Kind: kind, Pos: p}
+	return kind, p
 }
 
-func (r *Reader) open(c byte) (Token, error) {
+func (r *Reader) open(c byte) (Kind, string, Pos, error) {
 	if r.MaxDepth > 0 && len(r.stack) >= r.MaxDepth {
 		e := r.errAt(r.pos, "arrays and objects nested deeper than "+strconv.Itoa(r.MaxDepth))
 		e.Limit = true
-		return Token{}, e
+		return 0, "", Pos{}, e
 	}
 	p := r.posAt(r.pos)
 	r.pos++
@@ -464,7 +477,7 @@ func (r *Reader) open(c byte) (Token, error) {
 	r.stack = append(r.stack, c)
 	if c == '[' {
 		r.state = stFirstElem
-		return Token{Kind: ArrayStart, Pos: p}, nil
+		return ArrayStart, "", p, nil
 	}
 	if r.RejectDuplicateNames {
 		if r.nameFrom == nil {
@@ -474,10 +487,10 @@ func (r *Reader) open(c byte) (Token, error) {
 		r.sets = append(r.sets, nil)
 	}
 	r.state = stFirstName
-	return Token{Kind: ObjectStart, Pos: p}, nil
+	return ObjectStart, "", p, nil
 }
 
-func (r *Reader) value(c byte) (Token, error) {
+func (r *Reader) value(c byte) (Kind, string, Pos, error) {
 	switch {
 	case c == '{' || c == '[':
 		return r.open(c)
@@ -485,10 +498,10 @@ func (r *Reader) value(c byte) (Token, error) {
 		p := r.posAt(r.pos)
 		s, err := r.str()
 		if err != nil {
-			return Token{}, err
+			return 0, "", Pos{}, err
 		}
 		r.state = stAfter
-		return Token{Kind: String, Text: s, Pos: p}, nil
+		return String, s, p, nil
 	case c == '-' || '0' <= c && c <= '9':
 		return r.number()
 	case c == 't':
@@ -498,23 +511,23 @@ func (r *Reader) value(c byte) (Token, error) {
 	case c == 'n':
 		return r.literal(Null, "null")
 	}
-	return Token{}, r.errFound(r.pos, "expected a JSON value, found ")
+	return 0, "", Pos{}, r.errFound(r.pos, "expected a JSON value, found ")
 }
 
-func (r *Reader) name() (Token, error) {
+func (r *Reader) name() (Kind, string, Pos, error) {
 	p := r.posAt(r.pos)
 	s, err := r.str()
 	if err != nil {
-		return Token{}, err
+		return 0, "", Pos{}, err
 	}
 	if r.Arena != nil || r.InternNames {
 		s = r.keepName(s)
 	}
 	if r.RejectDuplicateNames && !r.addName(s) {
-		return Token{}, r.fail(p, "member name "+QuotePrefix(s)+" appears twice in one object")
+		return 0, "", Pos{}, r.fail(p, "member name "+QuotePrefix(s)+" appears twice in one object")
 	}
 	r.state = stColon
-	return Token{Kind: Name, Text: s, Pos: p}, nil
+	return Name, s, p, nil
 }
 
 // maxInterned bounds the names InternNames keeps: past it, names are
@@ -945,7 +958,7 @@ func (r *Reader) withLookahead(i int) (int, error) {
 	return r.pos + rel, nil
 }
 
-func (r *Reader) number() (Token, error) {
+func (r *Reader) number() (Kind, string, Pos, error) {
 	p := r.posAt(r.pos)
 	complete := true
 	start := r.pos
@@ -955,7 +968,7 @@ func (r *Reader) number() (Token, error) {
 	if !r.whole && !(f == faultNone && end < r.end) {
 		var err error
 		if complete, err = r.completeRun(isNumberByte); err != nil {
-			return Token{}, err
+			return 0, "", Pos{}, err
 		}
 		start = r.pos
 		end, f, at = scanNumber(r.buf[:r.end], start)
@@ -964,14 +977,14 @@ func (r *Reader) number() (Token, error) {
 		complete = true // the literal ended before the run of number bytes did
 	}
 	if err := r.checkToken(start, end, f, at, complete); err != nil {
-		return Token{}, err
+		return 0, "", Pos{}, err
 	}
 	r.pos = end
 	r.state = stAfter
 	if r.whole {
-		return Token{Kind: Number, Text: r.text[start:end], Pos: p}, nil
+		return Number, r.text[start:end], p, nil
 	}
-	return Token{Kind: Number, Text: r.own(r.buf[start:end]), Pos: p}, nil
+	return Number, r.own(r.buf[start:end]), p, nil
 }
 
 func isNumberByte(c byte) bool {
@@ -1003,17 +1016,17 @@ func (r *Reader) completeRun(in func(byte) bool) (bool, error) {
 	}
 }
 
-func (r *Reader) literal(kind Kind, word string) (Token, error) {
+func (r *Reader) literal(kind Kind, word string) (Kind, string, Pos, error) {
 	p := r.posAt(r.pos)
 	if err := r.ensure(len(word)); err != nil {
-		return Token{}, err
+		return 0, "", Pos{}, err
 	}
 	if bad := literal(r.buf[:r.end], r.pos, word); bad >= 0 {
-		return Token{}, r.errFound(bad, "expected "+strconv.Quote(word)+", found ")
+		return 0, "", Pos{}, r.errFound(bad, "expected "+strconv.Quote(word)+", found ")
 	}
 	r.pos += len(word)
 	r.state = stAfter
-	return Token{Kind: kind, Pos: p}, nil
+	return kind, "", p, nil
 }
 
 // skipSpace moves past whitespace, counting lines, and returns the byte
