@@ -162,24 +162,56 @@ func (r *Reader) ResetString(text string) {
 // NextToken returns the next token, or io.EOF after the last one once only
 // whitespace is left.
 func (r *Reader) NextToken() (Token, error) {
-	if r.peeked {
-		r.peeked = false
-		if r.peekErr != nil {
-			return Token{}, r.peekErr
-		}
-		r.lastPos, r.lastEnd = r.peekTok.Pos, r.peekEnd
-		return r.peekTok, nil
-	}
-	if r.err != nil {
-		return Token{}, r.err
+	if r.peeked || r.err != nil {
+		return r.heldToken()
 	}
 	k, text, p, err := r.scanToken()
-	if err != nil {
-		r.err = err
+	if err := r.took(p, err); err != nil {
 		return Token{}, err
 	}
-	r.lastPos, r.lastEnd = p, r.base+int64(r.pos)
 	return Token{Kind: k, Text: text, Pos: p}, nil
+}
+
+// NextText is NextToken for a caller that uses only the kind and text of
+// the tokens, as a parser building values does: it returns them, and Pos
+// still reports where the token begins. A Token is too large for the
+// compiler to keep in registers, and a caller that reads one token after
+// another would otherwise spend much of its time copying them.
+func (r *Reader) NextText() (Kind, string, error) {
+	if r.peeked || r.err != nil {
+		tok, err := r.heldToken()
+		return tok.Kind, tok.Text, err
+	}
+	k, text, p, err := r.scanToken()
+	if err := r.took(p, err); err != nil {
+		return 0, "", err
+	}
+	return k, text, nil
+}
+
+// took notes the outcome of scanning the token that begins at p: the
+// error that stops the reader, or where the token lies.
+func (r *Reader) took(p Pos, err error) error {
+	if err != nil {
+		r.err = err
+		return err
+	}
+	r.lastPos, r.lastEnd = p, r.base+int64(r.pos)
+	return nil
+}
+
+// heldToken is the next token when the reader already holds it: the
+// token Peek read, or the error that stopped the reader.
+func (r *Reader) heldToken() (Token, error) {
+	if !r.peeked {
+		return Token{}, r.err
+	}
+	r.peeked = false
+	if r.peekErr != nil {
+		return Token{}, r.peekErr
+	}
+	r.lastPos, r.lastEnd = r.peekTok.Pos, r.peekEnd
+	return r.peekTok, nil
 }
 
 // Peek returns the kind of the token NextToken will return next, or its
