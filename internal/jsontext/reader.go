@@ -82,6 +82,7 @@ type Reader struct {
 	err     error
 
 	interned map[string]string
+	recent   *[nameSlots]string // interned names keepName met last (nameSlot)
 
 	loose bool // whitespace or an escape compact form does not write was read
 	mode  readMode
@@ -566,16 +567,40 @@ func (r *Reader) name() (Kind, string, Pos, error) {
 // strings of their own, as without the option.
 const maxInterned = 4096
 
+// nameSlots is how many interned names keepName holds in front of the
+// map, one per slot of nameSlot: the names of a table's rows come back in
+// turn, and a comparison with the name last met in a slot costs less than
+// hashing the name to look it up.
+const nameSlots = 32
+
+// nameSlot picks the slot of a name that is not empty from its length and
+// first and last bytes, which set apart most of the names of one row.
+func nameSlot(s string) int {
+	return ((int(s[0])*31+int(s[len(s)-1]))*7 + len(s)) & (nameSlots - 1)
+}
+
 // keepName returns a string equal to s that the Arena does not share: the
-// interned one, or a copy.
+// interned one, or a copy. The slots hold only names the map holds, so a
+// name found there is the one the map would return.
 func (r *Reader) keepName(s string) string {
+	slot := 0
+	if r.recent != nil && s != "" {
+		slot = nameSlot(s)
+		if t := r.recent[slot]; t == s {
+			return t
+		}
+	}
 	if t, ok := r.interned[s]; ok {
+		if r.recent != nil && s != "" {
+			r.recent[slot] = t
+		}
 		return t
 	}
 	t := strings.Clone(s)
 	if r.InternNames && len(r.interned) < maxInterned {
 		if r.interned == nil {
 			r.interned = make(map[string]string)
+			r.recent = new([nameSlots]string)
 		}
 		r.interned[t] = t
 	}
