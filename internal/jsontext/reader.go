@@ -682,6 +682,25 @@ func (r *Reader) str() (string, error) {
 	if r.mode != plain {
 		return r.strOfMode()
 	}
+	// The common case first, as the scans below would find it: an
+	// unbound literal the buffer holds up to its closing quote, with only
+	// printable ASCII before it and within MaxTokenBytes. Otherwise the
+	// scans below start past the plain bytes found (run counts them and
+	// the quote, from pos, wherever more moves them).
+	run := 1
+	if !r.limitNext {
+		src := r.buf[:r.end]
+		q := plainRun(src, r.pos+1)
+		if q < len(src) && src[q] == '"' && (r.MaxTokenBytes <= 0 || q+1-r.pos <= r.MaxTokenBytes) {
+			start := r.pos
+			r.pos = q + 1
+			if r.whole {
+				return r.text[start+1 : q], nil
+			}
+			return r.own(src[start+1 : q]), nil
+		}
+		run = q - r.pos
+	}
 	limited := r.limitNext
 	r.limitNext = false
 	if limited {
@@ -717,7 +736,7 @@ func (r *Reader) str() (string, error) {
 		// Any other outcome may come of the buffer's end cutting it (an
 		// unclosed string, a character or escape cut in two), so the
 		// literal is made whole first, as if this scan had not been.
-		if end, escaped, f, _ := scanString(r.buf[:r.end], r.pos, false, &r.scratch); f == faultNone {
+		if end, escaped, f, _ := scanStringFrom(r.buf[:r.end], r.pos, r.pos+run, false, &r.scratch); f == faultNone {
 			if err := r.checkToken(r.pos, end, faultNone, 0, true); err != nil {
 				return "", err
 			}
@@ -732,7 +751,7 @@ func (r *Reader) str() (string, error) {
 		}
 	}
 	start := r.pos
-	end, escaped, f, at := scanString(r.buf[:r.end], start, false, &r.scratch)
+	end, escaped, f, at := scanStringFrom(r.buf[:r.end], start, start+run, false, &r.scratch)
 	if err := r.checkToken(start, end, f, at, complete); err != nil {
 		return "", err
 	}
