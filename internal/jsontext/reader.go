@@ -587,7 +587,7 @@ func nameSlot(s string) int {
 // interned one, or a copy. The slots hold only names the map holds, so a
 // name found there is the one the map would return.
 func (r *Reader) keepName(s string) string {
-	slot := 0
+	var slot int
 	if r.recent != nil && s != "" {
 		slot = nameSlot(s)
 		if t := r.recent[slot]; t == s {
@@ -595,9 +595,9 @@ func (r *Reader) keepName(s string) string {
 		}
 	}
 	if t, ok := r.interned[s]; ok {
-		if r.recent != nil && s != "" {
-			r.recent[slot] = t
-		}
+		// The map and the slots are made together. An empty name
+		// goes in slot 0, where no other name is equal to it.
+		r.recent[slot] = t
 		return t
 	}
 	t := strings.Clone(s)
@@ -688,15 +688,18 @@ func (r *Reader) str() (string, error) {
 	}
 	// The common case first, as the scans below would find it: an
 	// unbound literal the buffer holds up to its closing quote, with only
-	// printable ASCII before it and within MaxTokenBytes. Otherwise the
-	// scans below start past the plain bytes found (run counts them and
-	// the quote, from pos, wherever more moves them).
+	// printable ASCII before it. Otherwise the scans below start past the
+	// plain bytes found (run counts them and the quote, from pos, wherever
+	// more moves them).
 	run := 1
 	if !r.limitNext {
 		src := r.buf[:r.end]
 		q := plainRun(src, r.pos+1)
-		if q < len(src) && src[q] == '"' && (r.MaxTokenBytes <= 0 || q+1-r.pos <= r.MaxTokenBytes) {
+		if q < len(src) && src[q] == '"' {
 			start := r.pos
+			if err := r.checkToken(start, q+1, faultNone, 0, true); err != nil {
+				return "", err
+			}
 			r.pos = q + 1
 			if r.whole {
 				return r.text[start+1 : q], nil
