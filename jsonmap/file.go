@@ -119,13 +119,13 @@ func (p *FilePlan) rangeReader(from, to int64) *jsontext.Reader {
 // pass has read without fault.
 func (p *FilePlan) valueAt(from, to int64) (Value, error) {
 	r := p.rangeReader(from, to)
-	tok, err := r.NextToken()
+	k, text, err := r.NextText()
 	if err != nil {
 		return Value{}, jsonError(err)
 	}
 	pr := parser{r: r}
-	v, err := pr.value(tok, 0)
-	if err != nil {
+	var v Value
+	if err := pr.value(k, text, 0, &v); err != nil {
 		return Value{}, jsonError(err)
 	}
 	return v, nil
@@ -166,13 +166,31 @@ func (s *streamReader) next() (jsontext.Token, error) {
 	return tok, nil
 }
 
+// nextText is next for the elements of an array, whose positions only
+// an error gives (parser.value says why).
+func (s *streamReader) nextText() (jsontext.Kind, string, error) {
+	k, text, err := s.r.NextText()
+	if err != nil {
+		return k, text, jsonError(err)
+	}
+	return k, text, nil
+}
+
 // value reads the value that tok begins, whole.
 func (s *streamReader) value(tok jsontext.Token) (Value, error) {
-	v, err := s.p.value(tok, 1)
-	if err != nil {
-		return Value{}, jsonError(err)
+	var v Value
+	err := s.valueTo(tok.Kind, tok.Text, &v)
+	return v, err
+}
+
+// valueTo reads the value that a token of kind k and text begins, whole,
+// into *out, which is left as it may be on an error.
+func (s *streamReader) valueTo(k jsontext.Kind, text string, out *Value) error {
+	if err := s.p.value(k, text, 1, out); err != nil {
+		*out = Value{}
+		return jsonError(err)
 	}
-	return v, nil
+	return nil
 }
 
 // elements calls f with each element of the array whose '[' was read
@@ -190,15 +208,14 @@ func (s *streamReader) elements(f func(i int, v *Value) error) (int, error) {
 	for {
 		s.texts = s.texts[:0]
 		s.arena.reset()
-		tok, err := s.next()
+		k, text, err := s.nextText()
 		if err != nil {
 			return n, err
 		}
-		if tok.Kind == jsontext.ArrayEnd {
+		if k == jsontext.ArrayEnd {
 			return n, nil
 		}
-		v, err = s.value(tok)
-		if err != nil {
+		if err := s.valueTo(k, text, &v); err != nil {
 			return n, err
 		}
 		if err := f(n, &v); err != nil {

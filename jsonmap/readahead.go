@@ -64,21 +64,22 @@ func (s *streamReader) elementsAhead(f func(i int, v *Value) error) (int, error)
 			b.arena.reset()
 			s.r.Arena, s.p.arena = &b.texts, &b.arena
 			for len(b.vals) < batchElems && len(b.texts) < batchBytes {
-				tok, err := s.next()
+				k, text, err := s.nextText()
 				if err != nil {
 					b.err = err
 					break
 				}
-				if tok.Kind == jsontext.ArrayEnd {
+				if k == jsontext.ArrayEnd {
 					b.end = true
 					break
 				}
-				v, err := s.value(tok)
-				if err != nil {
+				// Read in place, as parser.value reads an element.
+				b.vals = append(b.vals, Value{})
+				if err := s.valueTo(k, text, &b.vals[len(b.vals)-1]); err != nil {
+					b.vals = b.vals[:len(b.vals)-1]
 					b.err = err
 					break
 				}
-				b.vals = append(b.vals, v)
 			}
 			full <- b
 			if b.err != nil || b.end {

@@ -156,12 +156,12 @@ func parseWith(r *jsontext.Reader, checkCompact bool) (Value, bool, error) {
 	r.RejectDuplicateNames = true
 	r.CheckCompact = checkCompact
 	p := parser{r: r}
-	tok, err := r.NextToken()
+	k, text, err := r.NextText()
 	if err != nil {
 		return Value{}, false, jsonError(err)
 	}
-	v, err := p.value(tok, 0)
-	if err != nil {
+	var v Value
+	if err := p.value(k, text, 0, &v); err != nil {
 		return Value{}, false, jsonError(err)
 	}
 	if err := r.End(); err != nil {
@@ -227,8 +227,14 @@ func (p *parser) hint(depth int) int {
 	return p.hints[depth]
 }
 
-func (p *parser) value(tok jsontext.Token, depth int) (Value, error) {
-	switch tok.Kind {
+// value reads the value that a token of kind k and text begins, whole,
+// into *out. It takes the token's parts and fills in a Value in its place
+// (a member's, an element's) rather than returning either: both are too
+// large for the compiler to keep in registers, and a copy of one just
+// written, a level at a time, stalls on the narrower stores that made it.
+// On an error *out is left as it may be.
+func (p *parser) value(k jsontext.Kind, text string, depth int, out *Value) error {
+	switch k {
 	case jsontext.ObjectStart:
 		var members []Member
 		if p.arena != nil {
@@ -237,29 +243,30 @@ func (p *parser) value(tok jsontext.Token, depth int) (Value, error) {
 			members = make([]Member, 0, n)
 		}
 		for {
-			name, err := p.r.NextToken()
+			nk, name, err := p.r.NextText()
 			if err != nil {
-				return Value{}, err
+				return err
 			}
-			if name.Kind == jsontext.ObjectEnd {
+			if nk == jsontext.ObjectEnd {
 				break
 			}
-			tok, err := p.r.NextToken()
+			vk, vtext, err := p.r.NextText()
 			if err != nil {
-				return Value{}, err
+				return err
 			}
-			v, err := p.value(tok, depth+1)
-			if err != nil {
-				return Value{}, err
+			members = append(members, Member{Key: name})
+			if err := p.value(vk, vtext, depth+1, &members[len(members)-1].Value); err != nil {
+				return err
 			}
-			members = append(members, Member{Key: name.Text, Value: v})
 		}
 		if p.arena != nil {
 			p.members[depth] = members
-			return Value{Kind: Object, Members: keep(&p.arena.members, members)}, nil
+			*out = Value{Kind: Object, Members: keep(&p.arena.members, members)}
+			return nil
 		}
 		p.hints[depth] = len(members)
-		return Value{Kind: Object, Members: members}, nil
+		*out = Value{Kind: Object, Members: members}
+		return nil
 	case jsontext.ArrayStart:
 		var elems []Value
 		if p.arena != nil {
@@ -268,35 +275,38 @@ func (p *parser) value(tok jsontext.Token, depth int) (Value, error) {
 			elems = make([]Value, 0, p.hint(depth))
 		}
 		for {
-			tok, err := p.r.NextToken()
+			ek, etext, err := p.r.NextText()
 			if err != nil {
-				return Value{}, err
+				return err
 			}
-			if tok.Kind == jsontext.ArrayEnd {
+			if ek == jsontext.ArrayEnd {
 				break
 			}
-			v, err := p.value(tok, depth+1)
-			if err != nil {
-				return Value{}, err
+			elems = append(elems, Value{})
+			if err := p.value(ek, etext, depth+1, &elems[len(elems)-1]); err != nil {
+				return err
 			}
-			elems = append(elems, v)
 		}
 		if p.arena != nil {
 			p.elems[depth] = elems
-			return Value{Kind: Array, Elems: keep(&p.arena.elems, elems)}, nil
+			*out = Value{Kind: Array, Elems: keep(&p.arena.elems, elems)}
+			return nil
 		}
 		p.hints[depth] = len(elems)
-		return Value{Kind: Array, Elems: elems}, nil
+		*out = Value{Kind: Array, Elems: elems}
+		return nil
 	case jsontext.String:
-		return Value{Kind: String, Text: tok.Text}, nil
+		*out = Value{Kind: String, Text: text}
 	case jsontext.Number:
-		return Value{Kind: Number, Text: tok.Text}, nil
+		*out = Value{Kind: Number, Text: text}
 	case jsontext.True:
-		return Value{Kind: True}, nil
+		*out = Value{Kind: True}
 	case jsontext.False:
-		return Value{Kind: False}, nil
+		*out = Value{Kind: False}
+	default:
+		*out = Value{Kind: Null}
 	}
-	return Value{Kind: Null}, nil
+	return nil
 }
 
 // jsonError gives an error of the JSON reader its class and rule: a text

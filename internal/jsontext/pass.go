@@ -51,7 +51,7 @@ func (r *Reader) PassValue(n int) error {
 	}
 	r.pos = pos + n
 	r.state = stAfter
-	r.last, r.lastEnd = Token{Pos: start}, r.offset()
+	r.lastPos, r.lastEnd = start, r.offset()
 	return nil
 }
 
@@ -89,7 +89,7 @@ func (r *Reader) PassString() (string, error) {
 	start := r.posAt(pos)
 	r.pos = end + 1
 	r.state = stAfter
-	r.last, r.lastEnd = Token{Kind: String, Pos: start}, r.offset()
+	r.lastPos, r.lastEnd = start, r.offset()
 	return r.text[pos:r.pos], nil
 }
 

@@ -73,7 +73,7 @@ type Reader struct {
 	scratch  []byte
 	shifted  int // how far the last call of more moved the unread bytes
 
-	last    Token // the token NextToken returned last
+	lastPos Pos   // where the token NextToken returned last begins
 	lastEnd int64 // the input offset just past it
 	peeked  bool
 	peekTok Token
@@ -82,6 +82,7 @@ type Reader struct {
 	err     error
 
 	interned map[string]string
+	recent   *[nameSlots]string // interned names keepName met last (nameSlot)
 
 	loose bool // whitespace or an escape compact form does not write was read
 	mode  readMode
@@ -162,24 +163,56 @@ func (r *Reader) ResetString(text string) {
 // NextToken returns the next token, or io.EOF after the last one once only
 // whitespace is left.
 func (r *Reader) NextToken() (Token, error) {
-	if r.peeked {
-		r.peeked = false
-		if r.peekErr != nil {
-			return Token{}, r.peekErr
-		}
-		r.last, r.lastEnd = r.peekTok, r.peekEnd
-		return r.peekTok, nil
+	if r.peeked || r.err != nil {
+		return r.heldToken()
 	}
-	if r.err != nil {
-		return Token{}, r.err
-	}
-	tok, err := r.scanToken()
-	if err != nil {
-		r.err = err
+	k, text, p, err := r.scanToken()
+	if err := r.took(p, err); err != nil {
 		return Token{}, err
 	}
-	r.last, r.lastEnd = tok, r.base+int64(r.pos)
-	return tok, nil
+	return Token{Kind: k, Text: text, Pos: p}, nil
+}
+
+// NextText is NextToken for a caller that uses only the kind and text of
+// the tokens, as a parser building values does: it returns them, and Pos
+// still reports where the token begins. A Token is too large for the
+// compiler to keep in registers, and a caller that reads one token after
+// another would otherwise spend much of its time copying them.
+func (r *Reader) NextText() (Kind, string, error) {
+	if r.peeked || r.err != nil {
+		tok, err := r.heldToken()
+		return tok.Kind, tok.Text, err
+	}
+	k, text, p, err := r.scanToken()
+	if err := r.took(p, err); err != nil {
+		return 0, "", err
+	}
+	return k, text, nil
+}
+
+// took notes the outcome of scanning the token that begins at p: the
+// error that stops the reader, or where the token lies.
+func (r *Reader) took(p Pos, err error) error {
+	if err != nil {
+		r.err = err
+		return err
+	}
+	r.lastPos, r.lastEnd = p, r.base+int64(r.pos)
+	return nil
+}
+
+// heldToken is the next token when the reader already holds it: the
+// token Peek read, or the error that stopped the reader.
+func (r *Reader) heldToken() (Token, error) {
+	if !r.peeked {
+		return Token{}, r.err
+	}
+	r.peeked = false
+	if r.peekErr != nil {
+		return Token{}, r.peekErr
+	}
+	r.lastPos, r.lastEnd = r.peekTok.Pos, r.peekEnd
+	return r.peekTok, nil
 }
 
 // Peek returns the kind of the token NextToken will return next, or its
@@ -188,8 +221,12 @@ func (r *Reader) Peek() (Kind, error) {
 	if !r.peeked {
 		if r.err != nil {
 			r.peekTok, r.peekErr = Token{}, r.err
-		} else if r.peekTok, r.peekErr = r.scanToken(); r.peekErr != nil {
-			r.err = r.peekErr
+		} else {
+			k, text, p, err := r.scanToken()
+			r.peekTok, r.peekErr = Token{Kind: k, Text: text, Pos: p}, err
+			if err != nil {
+				r.err = err
+			}
 		}
 		r.peekEnd = r.offset()
 		r.peeked = true
@@ -206,7 +243,7 @@ func (r *Reader) Peek() (Kind, error) {
 func (r *Reader) Compact() bool { return r.CheckCompact && !r.loose }
 
 // Pos returns where the token NextToken returned last begins.
-func (r *Reader) Pos() Pos { return r.last.Pos }
+func (r *Reader) Pos() Pos { return r.lastPos }
 
 // InputOffset returns the input offset just past the token NextToken
 // returned last.
@@ -348,13 +385,19 @@ func (r *Reader) errAt(i int, msg string) *Error {
 
 var bom = []byte("\uFEFF")
 
-func (r *Reader) scanToken() (Token, error) {
+// scanToken reads the next token and returns its parts, which NextToken
+// and Peek make a Token of. The scanning functions all return a token so,
+// never a Token: a Token is too large for the compiler to keep in
+// registers, and each copy of one just written, from one function's
+// result to the next, stalls on the bytes written a word at a time.
+// On an error the parts are zero.
+func (r *Reader) scanToken() (Kind, string, Pos, error) {
 	if r.state == stBegin {
 		if err := r.ensure(len(bom)); err != nil {
-			return Token{}, err
+			return noToken(err)
 		}
 		if r.end-r.pos >= len(bom) && string(r.buf[r.pos:r.pos+len(bom)]) == string(bom) {
-			return Token{}, r.errAt(r.pos, "JSON text begins with a byte-order mark")
+			return noToken(r.errAt(r.pos, "JSON text begins with a byte-order mark"))
 		}
 		r.state = stValue
 	}
@@ -368,19 +411,19 @@ func (r *Reader) scanToken() (Token, error) {
 		} else {
 			var err error
 			if c, ok, err = r.skipSpace(); err != nil {
-				return Token{}, err
+				return noToken(err)
 			}
 		}
 		switch r.state {
 		case stDone:
-			return Token{}, io.EOF
+			return noToken(io.EOF)
 		case stAfter:
 			if len(r.stack) == 0 {
 				if !ok {
 					r.state = stDone
-					return Token{}, io.EOF
+					return noToken(io.EOF)
 				}
-				return Token{}, r.errFound(r.pos, "expected end of input after the JSON value, found ")
+				return noToken(r.errFound(r.pos, "expected end of input after the JSON value, found "))
 			}
 			open := r.stack[len(r.stack)-1]
 			switch {
@@ -392,33 +435,36 @@ func (r *Reader) scanToken() (Token, error) {
 				}
 				continue
 			case ok && c == closer(open):
-				return r.close(), nil
+				k, p := r.close()
+				return k, "", p, nil
 			case open == '[':
-				return Token{}, r.errFound(r.pos, "expected ',' or ']' in an array, found ")
+				return noToken(r.errFound(r.pos, "expected ',' or ']' in an array, found "))
 			default:
-				return Token{}, r.errFound(r.pos, "expected ',' or '}' in an object, found ")
+				return noToken(r.errFound(r.pos, "expected ',' or '}' in an object, found "))
 			}
 		case stColon:
 			if !ok || c != ':' {
-				return Token{}, r.errFound(r.pos, "expected ':' after a member name, found ")
+				return noToken(r.errFound(r.pos, "expected ':' after a member name, found "))
 			}
 			r.pos++
 			r.state = stValue
 			continue
 		case stFirstName, stName:
 			if ok && c == '}' && r.state == stFirstName {
-				return r.close(), nil
+				k, p := r.close()
+				return k, "", p, nil
 			}
 			if !ok || c != '"' {
-				return Token{}, r.errFound(r.pos, "expected a member name in quotes, found ")
+				return noToken(r.errFound(r.pos, "expected a member name in quotes, found "))
 			}
 			return r.name()
 		default: // stValue, stFirstElem
 			if ok && c == ']' && r.state == stFirstElem {
-				return r.close(), nil
+				k, p := r.close()
+				return k, "", p, nil
 			}
 			if !ok {
-				return Token{}, r.errAt(r.pos, "expected a JSON value, found end of input")
+				return noToken(r.errAt(r.pos, "expected a JSON value, found end of input"))
 			}
 			return r.value(c)
 		}
@@ -432,8 +478,12 @@ func closer(open byte) byte {
 	return ']'
 }
 
+// noToken returns err with a token's parts zero, for the scanning
+// functions' errors: Peek keeps what they return as its token.
+func noToken(err error) (k Kind, text string, p Pos, _ error) { return k, text, p, err }
+
 // close reads the closing bracket at pos.
-func (r *Reader) close() Token {
+func (r *Reader) close() (Kind, Pos) {
 	p := r.posAt(r.pos)
 	r.pos++
 	kind := ArrayEnd
@@ -447,14 +497,14 @@ func (r *Reader) close() Token {
 	}
 	r.stack = r.stack[:len(r.stack)-1]
 	r.state = stAfter
-	return Token{Kind: kind, Pos: p}
+	return kind, p
 }
 
-func (r *Reader) open(c byte) (Token, error) {
+func (r *Reader) open(c byte) (Kind, string, Pos, error) {
 	if r.MaxDepth > 0 && len(r.stack) >= r.MaxDepth {
 		e := r.errAt(r.pos, "arrays and objects nested deeper than "+strconv.Itoa(r.MaxDepth))
 		e.Limit = true
-		return Token{}, e
+		return noToken(e)
 	}
 	p := r.posAt(r.pos)
 	r.pos++
@@ -464,7 +514,7 @@ func (r *Reader) open(c byte) (Token, error) {
 	r.stack = append(r.stack, c)
 	if c == '[' {
 		r.state = stFirstElem
-		return Token{Kind: ArrayStart, Pos: p}, nil
+		return ArrayStart, "", p, nil
 	}
 	if r.RejectDuplicateNames {
 		if r.nameFrom == nil {
@@ -474,10 +524,10 @@ func (r *Reader) open(c byte) (Token, error) {
 		r.sets = append(r.sets, nil)
 	}
 	r.state = stFirstName
-	return Token{Kind: ObjectStart, Pos: p}, nil
+	return ObjectStart, "", p, nil
 }
 
-func (r *Reader) value(c byte) (Token, error) {
+func (r *Reader) value(c byte) (Kind, string, Pos, error) {
 	switch {
 	case c == '{' || c == '[':
 		return r.open(c)
@@ -485,10 +535,10 @@ func (r *Reader) value(c byte) (Token, error) {
 		p := r.posAt(r.pos)
 		s, err := r.str()
 		if err != nil {
-			return Token{}, err
+			return noToken(err)
 		}
 		r.state = stAfter
-		return Token{Kind: String, Text: s, Pos: p}, nil
+		return String, s, p, nil
 	case c == '-' || '0' <= c && c <= '9':
 		return r.number()
 	case c == 't':
@@ -498,39 +548,63 @@ func (r *Reader) value(c byte) (Token, error) {
 	case c == 'n':
 		return r.literal(Null, "null")
 	}
-	return Token{}, r.errFound(r.pos, "expected a JSON value, found ")
+	return noToken(r.errFound(r.pos, "expected a JSON value, found "))
 }
 
-func (r *Reader) name() (Token, error) {
+func (r *Reader) name() (Kind, string, Pos, error) {
 	p := r.posAt(r.pos)
 	s, err := r.str()
 	if err != nil {
-		return Token{}, err
+		return noToken(err)
 	}
 	if r.Arena != nil || r.InternNames {
 		s = r.keepName(s)
 	}
 	if r.RejectDuplicateNames && !r.addName(s) {
-		return Token{}, r.fail(p, "member name "+QuotePrefix(s)+" appears twice in one object")
+		return noToken(r.fail(p, "member name "+QuotePrefix(s)+" appears twice in one object"))
 	}
 	r.state = stColon
-	return Token{Kind: Name, Text: s, Pos: p}, nil
+	return Name, s, p, nil
 }
 
 // maxInterned bounds the names InternNames keeps: past it, names are
 // strings of their own, as without the option.
 const maxInterned = 4096
 
+// nameSlots is how many interned names keepName holds in front of the
+// map, one per slot of nameSlot: the names of a table's rows come back in
+// turn, and a comparison with the name last met in a slot costs less than
+// hashing the name to look it up.
+const nameSlots = 32
+
+// nameSlot picks the slot of a name that is not empty from its length and
+// first and last bytes, which set apart most of the names of one row.
+func nameSlot(s string) int {
+	return ((int(s[0])*31+int(s[len(s)-1]))*7 + len(s)) & (nameSlots - 1)
+}
+
 // keepName returns a string equal to s that the Arena does not share: the
-// interned one, or a copy.
+// interned one, or a copy. The slots hold only names the map holds, so a
+// name found there is the one the map would return.
 func (r *Reader) keepName(s string) string {
+	var slot int
+	if r.recent != nil && s != "" {
+		slot = nameSlot(s)
+		if t := r.recent[slot]; t == s {
+			return t
+		}
+	}
 	if t, ok := r.interned[s]; ok {
+		// The map and the slots are made together. An empty name
+		// goes in slot 0, where no other name is equal to it.
+		r.recent[slot] = t
 		return t
 	}
 	t := strings.Clone(s)
 	if r.InternNames && len(r.interned) < maxInterned {
 		if r.interned == nil {
 			r.interned = make(map[string]string)
+			r.recent = new([nameSlots]string)
 		}
 		r.interned[t] = t
 	}
@@ -612,6 +686,28 @@ func (r *Reader) str() (string, error) {
 	if r.mode != plain {
 		return r.strOfMode()
 	}
+	// The common case first, as the scans below would find it: an
+	// unbound literal the buffer holds up to its closing quote, with only
+	// printable ASCII before it. Otherwise the scans below start past the
+	// plain bytes found (run counts them and the quote, from pos, wherever
+	// more moves them).
+	run := 1
+	if !r.limitNext {
+		src := r.buf[:r.end]
+		q := plainRun(src, r.pos+1)
+		if q < len(src) && src[q] == '"' {
+			start := r.pos
+			if err := r.checkToken(start, q+1, faultNone, 0, true); err != nil {
+				return "", err
+			}
+			r.pos = q + 1
+			if r.whole {
+				return r.text[start+1 : q], nil
+			}
+			return r.own(src[start+1 : q]), nil
+		}
+		run = q - r.pos
+	}
 	limited := r.limitNext
 	r.limitNext = false
 	if limited {
@@ -647,7 +743,7 @@ func (r *Reader) str() (string, error) {
 		// Any other outcome may come of the buffer's end cutting it (an
 		// unclosed string, a character or escape cut in two), so the
 		// literal is made whole first, as if this scan had not been.
-		if end, escaped, f, _ := scanString(r.buf[:r.end], r.pos, false, &r.scratch); f == faultNone {
+		if end, escaped, f, _ := scanStringFrom(r.buf[:r.end], r.pos, r.pos+run, false, &r.scratch); f == faultNone {
 			if err := r.checkToken(r.pos, end, faultNone, 0, true); err != nil {
 				return "", err
 			}
@@ -662,7 +758,7 @@ func (r *Reader) str() (string, error) {
 		}
 	}
 	start := r.pos
-	end, escaped, f, at := scanString(r.buf[:r.end], start, false, &r.scratch)
+	end, escaped, f, at := scanStringFrom(r.buf[:r.end], start, start+run, false, &r.scratch)
 	if err := r.checkToken(start, end, f, at, complete); err != nil {
 		return "", err
 	}
@@ -945,7 +1041,7 @@ func (r *Reader) withLookahead(i int) (int, error) {
 	return r.pos + rel, nil
 }
 
-func (r *Reader) number() (Token, error) {
+func (r *Reader) number() (Kind, string, Pos, error) {
 	p := r.posAt(r.pos)
 	complete := true
 	start := r.pos
@@ -955,7 +1051,7 @@ func (r *Reader) number() (Token, error) {
 	if !r.whole && !(f == faultNone && end < r.end) {
 		var err error
 		if complete, err = r.completeRun(isNumberByte); err != nil {
-			return Token{}, err
+			return noToken(err)
 		}
 		start = r.pos
 		end, f, at = scanNumber(r.buf[:r.end], start)
@@ -964,14 +1060,14 @@ func (r *Reader) number() (Token, error) {
 		complete = true // the literal ended before the run of number bytes did
 	}
 	if err := r.checkToken(start, end, f, at, complete); err != nil {
-		return Token{}, err
+		return noToken(err)
 	}
 	r.pos = end
 	r.state = stAfter
 	if r.whole {
-		return Token{Kind: Number, Text: r.text[start:end], Pos: p}, nil
+		return Number, r.text[start:end], p, nil
 	}
-	return Token{Kind: Number, Text: r.own(r.buf[start:end]), Pos: p}, nil
+	return Number, r.own(r.buf[start:end]), p, nil
 }
 
 func isNumberByte(c byte) bool {
@@ -1003,17 +1099,17 @@ func (r *Reader) completeRun(in func(byte) bool) (bool, error) {
 	}
 }
 
-func (r *Reader) literal(kind Kind, word string) (Token, error) {
+func (r *Reader) literal(kind Kind, word string) (Kind, string, Pos, error) {
 	p := r.posAt(r.pos)
 	if err := r.ensure(len(word)); err != nil {
-		return Token{}, err
+		return noToken(err)
 	}
 	if bad := literal(r.buf[:r.end], r.pos, word); bad >= 0 {
-		return Token{}, r.errFound(bad, "expected "+strconv.Quote(word)+", found ")
+		return noToken(r.errFound(bad, "expected "+strconv.Quote(word)+", found "))
 	}
 	r.pos += len(word)
 	r.state = stAfter
-	return Token{Kind: kind, Pos: p}, nil
+	return kind, "", p, nil
 }
 
 // skipSpace moves past whitespace, counting lines, and returns the byte

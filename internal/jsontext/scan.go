@@ -234,8 +234,15 @@ func stringWord(s string, i int) uint64 {
 // accepted (faultNotCompact otherwise). With dst non-nil, the string's
 // characters are appended to *dst when the literal holds escapes.
 func scanString(src []byte, i int, compact bool, dst *[]byte) (end int, escaped bool, f fault, at int) {
+	return scanStringFrom(src, i, i+1, compact, dst)
+}
+
+// scanStringFrom is scanString for a caller that knows src[i+1:plainTo]
+// to be bytes plainRun passes over, which it does not test again.
+func scanStringFrom(src []byte, i, plainTo int, compact bool, dst *[]byte) (end int, escaped bool, f fault, at int) {
 	i++
 	start := i
+	i = plainTo
 	for {
 		i = plainRun(src, i)
 		if i >= len(src) {
