@@ -217,3 +217,21 @@ func TestLimitStringEscapeAtWordEnd(t *testing.T) {
 		}
 	}
 }
+
+// A number cut by the end of a full buffer (the first read fills it) is
+// read whole, as the text held whole reads it, wherever the cut falls in
+// it, and at its very end.
+func TestNumberAtFullBufferEnd(t *testing.T) {
+	const number = "-12345.678e+9"
+	for cut := 1; cut <= len(number); cut++ {
+		text := `[` + strings.Repeat(" ", initialBuffer-1-cut) + number + `,1]`
+		want, err := tokens(NewStringReader(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := tokens(NewReader(strings.NewReader(text)))
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("cut %d bytes in: %v, %v; want %v", cut, got, err, want)
+		}
+	}
+}
