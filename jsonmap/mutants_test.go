@@ -141,3 +141,31 @@ func TestMebibyteTextIsReadAhead(t *testing.T) {
 		}
 	}
 }
+
+// fromStartOnly is a file that gives its bytes to a read from its start
+// and fails any read that begins further on: a file lost after the read
+// of its first pass, for a text shorter than the readers' buffer.
+type fromStartOnly struct{ text []byte }
+
+func (f fromStartOnly) ReadAt(p []byte, off int64) (int, error) {
+	if off > 0 {
+		return 0, errBroken
+	}
+	return bytes.NewReader(f.text).ReadAt(p, off)
+}
+
+// TestPlanFileReadErrorInArrayReread: PlanFile reads the value of a root
+// object's array that is no table a second time, whole, as one cell or
+// pair; a read error there is PlanFile's error. Dropped, the plan would
+// hold an empty value for the member and Encode would write it.
+func TestPlanFileReadErrorInArrayReread(t *testing.T) {
+	for _, text := range []string{`{"a":[1,2]}`, `{"a":"x y","b":[[1],2]}`, `{"b":[],"t":[{"c":1}]}`} {
+		if _, err := jsonmap.PlanFile("t", bytes.NewReader([]byte(text)), int64(len(text))); err != nil {
+			t.Fatalf("%s: PlanFile of the whole file: %v", text, err)
+		}
+		plan, err := jsonmap.PlanFile("t", fromStartOnly{[]byte(text)}, int64(len(text)))
+		if !errors.Is(err, errBroken) {
+			t.Errorf("%s: PlanFile of a file lost after its first read: %v, %v; want %v", text, plan, err, errBroken)
+		}
+	}
+}
