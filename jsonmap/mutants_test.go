@@ -169,3 +169,28 @@ func TestPlanFileReadErrorInArrayReread(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanFileDeclaredMemberError: under a declared tool, a root
+// object's member value that is no array and holds a fault fails PlanFile
+// with the error Parse gives, of the same class, rule and position
+// [MAP-1] [MAP-4]; the layout pass does not take the text for one that
+// fits.
+func TestPlanFileDeclaredMemberError(t *testing.T) {
+	for _, c := range []struct{ tool, json string }{
+		{"graph_stats", `{"nodes":{"x":]}}`},
+		{"get_symbol_source", `{"id":"a","file_path":{"k":1,"k":2}}`},
+		{"get_callers", `{"nodes":[],"x":{"y":` + strings.Repeat("[", jsonmap.MaxDepth+1) + `}}`},
+		{"graph_stats", `{"nodes":{"x":1`},
+	} {
+		_, want := jsonmap.Parse([]byte(c.json))
+		var we *spec.Error
+		if !errors.As(want, &we) {
+			t.Fatalf("%s: Parse: %v, want a *spec.Error", c.json, want)
+		}
+		_, err := jsonmap.PlanFile(c.tool, strings.NewReader(c.json), int64(len(c.json)))
+		var e *spec.Error
+		if !errors.As(err, &e) || *e != *we {
+			t.Errorf("%s %s: PlanFile: %v; want Parse's %v", c.tool, c.json, err, want)
+		}
+	}
+}
