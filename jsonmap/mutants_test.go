@@ -194,3 +194,32 @@ func TestPlanFileDeclaredMemberError(t *testing.T) {
 		}
 	}
 }
+
+// TestRootPairsKeyTaken: a caller's pair whose key the root table's
+// header already has, even as its first pair, is not added, nor are the
+// others: the payload is written as without them.
+func TestRootPairsKeyTaken(t *testing.T) {
+	for _, c := range []struct {
+		name, tool, json string
+		pairs            []spec.Meta
+	}{
+		{"rows, first of a table's pairs", "t", `[{"a":1},{"a":2}]`, []spec.Meta{{Key: spec.KeyTotal, Value: "9"}, {Key: spec.KeyRows, Value: "9"}}},
+		{"json, first of json=rows", "search_symbols", `[{"a":1}]`, []spec.Meta{{Key: jsonmap.KeyJSON, Value: "rows"}}},
+	} {
+		v, err := jsonmap.Parse([]byte(c.json))
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, err := jsonmap.EncodeValue(c.tool, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := jsonmap.EncodeValuePairs(c.tool, v, spec.DefaultLimits, c.pairs)
+		if err != nil || !bytes.Equal(got, plain) {
+			t.Errorf("%s: EncodeValuePairs wrote %q, %v; want %q", c.name, got, err, plain)
+		}
+		if streamed := encodePlanPairs(t, c.tool, c.json, spec.DefaultLimits, c.pairs); streamed != string(plain) {
+			t.Errorf("%s: FilePlan.EncodePairs wrote %q, want %q", c.name, streamed, plain)
+		}
+	}
+}
