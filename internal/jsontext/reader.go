@@ -394,10 +394,10 @@ var bom = []byte("\uFEFF")
 func (r *Reader) scanToken() (Kind, string, Pos, error) {
 	if r.state == stBegin {
 		if err := r.ensure(len(bom)); err != nil {
-			return 0, "", Pos{}, err
+			return noToken(err)
 		}
 		if r.end-r.pos >= len(bom) && string(r.buf[r.pos:r.pos+len(bom)]) == string(bom) {
-			return 0, "", Pos{}, r.errAt(r.pos, "JSON text begins with a byte-order mark")
+			return noToken(r.errAt(r.pos, "JSON text begins with a byte-order mark"))
 		}
 		r.state = stValue
 	}
@@ -411,19 +411,19 @@ func (r *Reader) scanToken() (Kind, string, Pos, error) {
 		} else {
 			var err error
 			if c, ok, err = r.skipSpace(); err != nil {
-				return 0, "", Pos{}, err
+				return noToken(err)
 			}
 		}
 		switch r.state {
 		case stDone:
-			return 0, "", Pos{}, io.EOF
+			return noToken(io.EOF)
 		case stAfter:
 			if len(r.stack) == 0 {
 				if !ok {
 					r.state = stDone
-					return 0, "", Pos{}, io.EOF
+					return noToken(io.EOF)
 				}
-				return 0, "", Pos{}, r.errFound(r.pos, "expected end of input after the JSON value, found ")
+				return noToken(r.errFound(r.pos, "expected end of input after the JSON value, found "))
 			}
 			open := r.stack[len(r.stack)-1]
 			switch {
@@ -438,13 +438,13 @@ func (r *Reader) scanToken() (Kind, string, Pos, error) {
 				k, p := r.close()
 				return k, "", p, nil
 			case open == '[':
-				return 0, "", Pos{}, r.errFound(r.pos, "expected ',' or ']' in an array, found ")
+				return noToken(r.errFound(r.pos, "expected ',' or ']' in an array, found "))
 			default:
-				return 0, "", Pos{}, r.errFound(r.pos, "expected ',' or '}' in an object, found ")
+				return noToken(r.errFound(r.pos, "expected ',' or '}' in an object, found "))
 			}
 		case stColon:
 			if !ok || c != ':' {
-				return 0, "", Pos{}, r.errFound(r.pos, "expected ':' after a member name, found ")
+				return noToken(r.errFound(r.pos, "expected ':' after a member name, found "))
 			}
 			r.pos++
 			r.state = stValue
@@ -455,7 +455,7 @@ func (r *Reader) scanToken() (Kind, string, Pos, error) {
 				return k, "", p, nil
 			}
 			if !ok || c != '"' {
-				return 0, "", Pos{}, r.errFound(r.pos, "expected a member name in quotes, found ")
+				return noToken(r.errFound(r.pos, "expected a member name in quotes, found "))
 			}
 			return r.name()
 		default: // stValue, stFirstElem
@@ -464,7 +464,7 @@ func (r *Reader) scanToken() (Kind, string, Pos, error) {
 				return k, "", p, nil
 			}
 			if !ok {
-				return 0, "", Pos{}, r.errAt(r.pos, "expected a JSON value, found end of input")
+				return noToken(r.errAt(r.pos, "expected a JSON value, found end of input"))
 			}
 			return r.value(c)
 		}
@@ -477,6 +477,10 @@ func closer(open byte) byte {
 	}
 	return ']'
 }
+
+// noToken returns err with a token's parts zero, for the scanning
+// functions' errors: Peek keeps what they return as its token.
+func noToken(err error) (k Kind, text string, p Pos, _ error) { return k, text, p, err }
 
 // close reads the closing bracket at pos.
 func (r *Reader) close() (Kind, Pos) {
@@ -500,7 +504,7 @@ func (r *Reader) open(c byte) (Kind, string, Pos, error) {
 	if r.MaxDepth > 0 && len(r.stack) >= r.MaxDepth {
 		e := r.errAt(r.pos, "arrays and objects nested deeper than "+strconv.Itoa(r.MaxDepth))
 		e.Limit = true
-		return 0, "", Pos{}, e
+		return noToken(e)
 	}
 	p := r.posAt(r.pos)
 	r.pos++
@@ -531,7 +535,7 @@ func (r *Reader) value(c byte) (Kind, string, Pos, error) {
 		p := r.posAt(r.pos)
 		s, err := r.str()
 		if err != nil {
-			return 0, "", Pos{}, err
+			return noToken(err)
 		}
 		r.state = stAfter
 		return String, s, p, nil
@@ -544,20 +548,20 @@ func (r *Reader) value(c byte) (Kind, string, Pos, error) {
 	case c == 'n':
 		return r.literal(Null, "null")
 	}
-	return 0, "", Pos{}, r.errFound(r.pos, "expected a JSON value, found ")
+	return noToken(r.errFound(r.pos, "expected a JSON value, found "))
 }
 
 func (r *Reader) name() (Kind, string, Pos, error) {
 	p := r.posAt(r.pos)
 	s, err := r.str()
 	if err != nil {
-		return 0, "", Pos{}, err
+		return noToken(err)
 	}
 	if r.Arena != nil || r.InternNames {
 		s = r.keepName(s)
 	}
 	if r.RejectDuplicateNames && !r.addName(s) {
-		return 0, "", Pos{}, r.fail(p, "member name "+QuotePrefix(s)+" appears twice in one object")
+		return noToken(r.fail(p, "member name "+QuotePrefix(s)+" appears twice in one object"))
 	}
 	r.state = stColon
 	return Name, s, p, nil
@@ -583,7 +587,7 @@ func nameSlot(s string) int {
 // interned one, or a copy. The slots hold only names the map holds, so a
 // name found there is the one the map would return.
 func (r *Reader) keepName(s string) string {
-	slot := 0
+	var slot int
 	if r.recent != nil && s != "" {
 		slot = nameSlot(s)
 		if t := r.recent[slot]; t == s {
@@ -591,9 +595,9 @@ func (r *Reader) keepName(s string) string {
 		}
 	}
 	if t, ok := r.interned[s]; ok {
-		if r.recent != nil && s != "" {
-			r.recent[slot] = t
-		}
+		// The map and the slots are made together. An empty name
+		// goes in slot 0, where no other name is equal to it.
+		r.recent[slot] = t
 		return t
 	}
 	t := strings.Clone(s)
@@ -684,15 +688,18 @@ func (r *Reader) str() (string, error) {
 	}
 	// The common case first, as the scans below would find it: an
 	// unbound literal the buffer holds up to its closing quote, with only
-	// printable ASCII before it and within MaxTokenBytes. Otherwise the
-	// scans below start past the plain bytes found (run counts them and
-	// the quote, from pos, wherever more moves them).
+	// printable ASCII before it. Otherwise the scans below start past the
+	// plain bytes found (run counts them and the quote, from pos, wherever
+	// more moves them).
 	run := 1
 	if !r.limitNext {
 		src := r.buf[:r.end]
 		q := plainRun(src, r.pos+1)
-		if q < len(src) && src[q] == '"' && (r.MaxTokenBytes <= 0 || q+1-r.pos <= r.MaxTokenBytes) {
+		if q < len(src) && src[q] == '"' {
 			start := r.pos
+			if err := r.checkToken(start, q+1, faultNone, 0, true); err != nil {
+				return "", err
+			}
 			r.pos = q + 1
 			if r.whole {
 				return r.text[start+1 : q], nil
@@ -1044,7 +1051,7 @@ func (r *Reader) number() (Kind, string, Pos, error) {
 	if !r.whole && !(f == faultNone && end < r.end) {
 		var err error
 		if complete, err = r.completeRun(isNumberByte); err != nil {
-			return 0, "", Pos{}, err
+			return noToken(err)
 		}
 		start = r.pos
 		end, f, at = scanNumber(r.buf[:r.end], start)
@@ -1053,7 +1060,7 @@ func (r *Reader) number() (Kind, string, Pos, error) {
 		complete = true // the literal ended before the run of number bytes did
 	}
 	if err := r.checkToken(start, end, f, at, complete); err != nil {
-		return 0, "", Pos{}, err
+		return noToken(err)
 	}
 	r.pos = end
 	r.state = stAfter
@@ -1095,10 +1102,10 @@ func (r *Reader) completeRun(in func(byte) bool) (bool, error) {
 func (r *Reader) literal(kind Kind, word string) (Kind, string, Pos, error) {
 	p := r.posAt(r.pos)
 	if err := r.ensure(len(word)); err != nil {
-		return 0, "", Pos{}, err
+		return noToken(err)
 	}
 	if bad := literal(r.buf[:r.end], r.pos, word); bad >= 0 {
-		return 0, "", Pos{}, r.errFound(bad, "expected "+strconv.Quote(word)+", found ")
+		return noToken(r.errFound(bad, "expected "+strconv.Quote(word)+", found "))
 	}
 	r.pos += len(word)
 	r.state = stAfter
