@@ -141,3 +141,85 @@ func TestMebibyteTextIsReadAhead(t *testing.T) {
 		}
 	}
 }
+
+// fromStartOnly is a file that gives its bytes to a read from its start
+// and fails any read that begins further on: a file lost after the read
+// of its first pass, for a text shorter than the readers' buffer.
+type fromStartOnly struct{ text []byte }
+
+func (f fromStartOnly) ReadAt(p []byte, off int64) (int, error) {
+	if off > 0 {
+		return 0, errBroken
+	}
+	return bytes.NewReader(f.text).ReadAt(p, off)
+}
+
+// TestPlanFileReadErrorInArrayReread: PlanFile reads the value of a root
+// object's array that is no table a second time, whole, as one cell or
+// pair; a read error there is PlanFile's error. Dropped, the plan would
+// hold an empty value for the member and Encode would write it.
+func TestPlanFileReadErrorInArrayReread(t *testing.T) {
+	for _, text := range []string{`{"a":[1,2]}`, `{"a":"x y","b":[[1],2]}`, `{"b":[],"t":[{"c":1}]}`} {
+		if _, err := jsonmap.PlanFile("t", bytes.NewReader([]byte(text)), int64(len(text))); err != nil {
+			t.Fatalf("%s: PlanFile of the whole file: %v", text, err)
+		}
+		plan, err := jsonmap.PlanFile("t", fromStartOnly{[]byte(text)}, int64(len(text)))
+		if !errors.Is(err, errBroken) {
+			t.Errorf("%s: PlanFile of a file lost after its first read: %v, %v; want %v", text, plan, err, errBroken)
+		}
+	}
+}
+
+// TestPlanFileDeclaredMemberError: under a declared tool, a root
+// object's member value that is no array and holds a fault fails PlanFile
+// with the error Parse gives, of the same class, rule and position
+// [MAP-1] [MAP-4]; the layout pass does not take the text for one that
+// fits.
+func TestPlanFileDeclaredMemberError(t *testing.T) {
+	for _, c := range []struct{ tool, json string }{
+		{"graph_stats", `{"nodes":{"x":]}}`},
+		{"get_symbol_source", `{"id":"a","file_path":{"k":1,"k":2}}`},
+		{"get_callers", `{"nodes":[],"x":{"y":` + strings.Repeat("[", jsonmap.MaxDepth+1) + `}}`},
+		{"graph_stats", `{"nodes":{"x":1`},
+	} {
+		_, want := jsonmap.Parse([]byte(c.json))
+		var we *spec.Error
+		if !errors.As(want, &we) {
+			t.Fatalf("%s: Parse: %v, want a *spec.Error", c.json, want)
+		}
+		_, err := jsonmap.PlanFile(c.tool, strings.NewReader(c.json), int64(len(c.json)))
+		var e *spec.Error
+		if !errors.As(err, &e) || *e != *we {
+			t.Errorf("%s %s: PlanFile: %v; want Parse's %v", c.tool, c.json, err, want)
+		}
+	}
+}
+
+// TestRootPairsKeyTaken: a caller's pair whose key the root table's
+// header already has, even as its first pair, is not added, nor are the
+// others: the payload is written as without them.
+func TestRootPairsKeyTaken(t *testing.T) {
+	for _, c := range []struct {
+		name, tool, json string
+		pairs            []spec.Meta
+	}{
+		{"rows, first of a table's pairs", "t", `[{"a":1},{"a":2}]`, []spec.Meta{{Key: spec.KeyTotal, Value: "9"}, {Key: spec.KeyRows, Value: "9"}}},
+		{"json, first of json=rows", "search_symbols", `[{"a":1}]`, []spec.Meta{{Key: jsonmap.KeyJSON, Value: "rows"}}},
+	} {
+		v, err := jsonmap.Parse([]byte(c.json))
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, err := jsonmap.EncodeValue(c.tool, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := jsonmap.EncodeValuePairs(c.tool, v, spec.DefaultLimits, c.pairs)
+		if err != nil || !bytes.Equal(got, plain) {
+			t.Errorf("%s: EncodeValuePairs wrote %q, %v; want %q", c.name, got, err, plain)
+		}
+		if streamed := encodePlanPairs(t, c.tool, c.json, spec.DefaultLimits, c.pairs); streamed != string(plain) {
+			t.Errorf("%s: FilePlan.EncodePairs wrote %q, want %q", c.name, streamed, plain)
+		}
+	}
+}

@@ -266,10 +266,10 @@ func NewDecoder(r io.Reader) *Decoder {
 // the string itself can be the read buffer. The one exception is a string
 // that ends within 16 bytes of a 4 KiB page boundary, one in 256, whose
 // next page the row scanner must not load from: its last 16 bytes, with
-// the line they end, are copied into the decoder.
+// the line they end, are copied into a buffer of the decoder's.
 //
 // Fresh rows, comments and headers point into s (those of such a copied
-// last line into the decoder), with or without ReuseRecord, so one kept
+// last line into that buffer), with or without ReuseRecord, so one kept
 // alive keeps s alive. A payload the caller already holds as a string — a
 // tool call's text block — then costs no new memory for its text, however
 // long its values.

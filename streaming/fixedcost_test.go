@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"reflect"
 	"runtime"
 	"slices"
@@ -549,14 +550,23 @@ func TestReuseCallIsOneObject(t *testing.T) {
 	if allocs := testing.AllocsPerRun(100, decode); allocs != 1 {
 		t.Errorf("from a string: %.0f allocations a call with ReuseRecord, want 1", allocs)
 	}
+	// The calls' bytes are counted a few times and the least count is
+	// taken: the runtime now and then allocates a little of its own
+	// while they run (the process's first collection starts its mark
+	// workers, goroutines on the heap), which, run alone with -count=2,
+	// came to 1,026 bytes a call.
 	const calls = 1000
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	for range calls {
-		decode()
+	least := uint64(math.MaxUint64)
+	for range 3 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for range calls {
+			decode()
+		}
+		runtime.ReadMemStats(&after)
+		least = min(least, (after.TotalAlloc-before.TotalAlloc)/calls)
 	}
-	runtime.ReadMemStats(&after)
-	if per := (after.TotalAlloc - before.TotalAlloc) / calls; per > 1024 {
-		t.Errorf("from a string read whole in place: %d bytes allocated a call, want at most 1024, the Decoder's size class", per)
+	if least > 1024 {
+		t.Errorf("from a string read whole in place: %d bytes allocated a call, want at most 1024, the Decoder's size class", least)
 	}
 }

@@ -65,6 +65,10 @@ var utf8Cases = []struct {
 	{"U+FFFF", "\xef\xbf\xbf", true},
 	{"U+10000", "\xf0\x90\x80\x80", true},
 	{"U+FFFFF", "\xf3\xbf\xbf\xbf", true},
+	// The lowest continuation after each lead with no narrower range:
+	// E1..EC and EE..EF lead two, F1..F3 lead three.
+	{"U+1000", "\xe1\x80\x80", true},
+	{"U+40000", "\xf1\x80\x80\x80", true},
 	{"U+100000", "\xf4\x80\x80\x80", true},
 	{"U+10FFFF", "\xf4\x8f\xbf\xbf", true},
 	{"euro", "€", true},

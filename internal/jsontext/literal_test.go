@@ -57,6 +57,8 @@ func TestLiteralReader(t *testing.T) {
 		{`[\"\\ud800\"]`, false},               // an unpaired surrogate
 		{`[\"\\x\"]`, false},                   // an unknown escape
 		{`[\"a\nb\"]`, false},                  // a raw line feed in the text's string
+		{"[\\\"a\xffb\\\"]", false},            // invalid UTF-8 in the text's string
+		{"[\\\"\xc3\\\"]", false},              // a character cut short by the string's end
 		{`\u005b1]`, false},                    // a \u outside the text's strings: decode
 		{`[1,\/]`, false},                      // \/ outside them
 		{`[\"\/\u003c\ud83d\ude00\"]`, true},   // \/ and \u inside them

@@ -186,3 +186,52 @@ func TestCompactStaysLooseAfterACompactEscape(t *testing.T) {
 		}
 	}
 }
+
+// A bound string whose word, read at the bound's count, ends in an
+// escaped backslash across its last two bytes (`abcdef\\`): the escape
+// is one byte, the string closes right after it, and it fits a bound of
+// its decoded length. Short escapes before it place that word at every
+// offset; the string's raw bytes pass the bound, so it is counted.
+func TestLimitStringEscapeAtWordEnd(t *testing.T) {
+	for pad := range 8 {
+		for m := 8; m <= 24; m++ {
+			want := strings.Repeat("x", pad) + strings.Repeat("\n", m) + `abcdef\`
+			text := `["` + strings.Repeat("x", pad) + strings.Repeat(`\n`, m) + `abcdef\\", "ghijklmnopqrstuvwxyz"]`
+			for _, n := range []int{len(want) - 1, len(want), len(want) + 1, len(want) + 8} {
+				r := NewReader(strings.NewReader(text))
+				if _, err := r.NextToken(); err != nil {
+					t.Fatal(err)
+				}
+				r.LimitString(n)
+				tok, err := r.NextToken()
+				var e *Error
+				switch {
+				case len(want) > n:
+					if !errors.As(err, &e) || !e.LongString {
+						t.Errorf("pad %d, %d escapes, bound %d: %q, %v; want a long string error", pad, m, n, tok.Text, err)
+					}
+				case err != nil || tok.Text != want:
+					t.Errorf("pad %d, %d escapes, bound %d: %q, %v; want %q", pad, m, n, tok.Text, err, want)
+				}
+			}
+		}
+	}
+}
+
+// A number cut by the end of a full buffer (the first read fills it) is
+// read whole, as the text held whole reads it, wherever the cut falls in
+// it, and at its very end.
+func TestNumberAtFullBufferEnd(t *testing.T) {
+	const number = "-12345.678e+9"
+	for cut := 1; cut <= len(number); cut++ {
+		text := `[` + strings.Repeat(" ", initialBuffer-1-cut) + number + `,1]`
+		want, err := tokens(NewStringReader(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := tokens(NewReader(strings.NewReader(text)))
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("cut %d bytes in: %v, %v; want %v", cut, got, err, want)
+		}
+	}
+}
